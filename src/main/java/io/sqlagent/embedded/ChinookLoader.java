@@ -1,0 +1,83 @@
+package io.sqlagent.embedded;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import java.util.regex.Pattern;
+
+import javax.sql.DataSource;
+
+import io.quarkus.logging.Log;
+
+/**
+ * Loads the Chinook sample database (MIT licence, see {@code db/chinook/CHINOOK-LICENSE.md}) into
+ * the embedded server's {@code chinook} database, once: the whole script runs in one transaction,
+ * so the presence of its tables means it was loaded completely.
+ */
+public final class ChinookLoader {
+
+    /** Classpath location of the Chinook PostgreSQL script. */
+    public static final String SCRIPT = "db/chinook/chinook-postgres.sql";
+
+    /**
+     * The script drops and creates the database and then switches to it with psql's {@code \c};
+     * the server manages the database itself, so those statements are skipped.
+     */
+    private static final Pattern DATABASE_STATEMENT = Pattern.compile(
+            "^(?:DROP|CREATE)\\s+DATABASE\\b.*", Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
+
+    private ChinookLoader() {
+    }
+
+    /**
+     * Loads the script into {@code chinook} unless its tables are already there.
+     *
+     * @return whether the script was loaded by this call
+     */
+    public static boolean loadIfMissing(DataSource chinook) throws SQLException, IOException {
+        try (Connection connection = chinook.getConnection()) {
+            if (alreadyLoaded(connection)) {
+                return false;
+            }
+            long started = System.nanoTime();
+            List<String> statements = SqlScript.statements(readScript());
+            connection.setAutoCommit(false);
+            try (Statement statement = connection.createStatement()) {
+                for (String sql : statements) {
+                    if (!DATABASE_STATEMENT.matcher(sql).matches()) {
+                        statement.execute(sql);
+                    }
+                }
+                connection.commit();
+            } catch (SQLException e) {
+                connection.rollback();
+                throw e;
+            }
+            Log.infof("Loaded the Chinook sample database (%d statements) in %d ms",
+                    statements.size(), (System.nanoTime() - started) / 1_000_000);
+            return true;
+        }
+    }
+
+    private static boolean alreadyLoaded(Connection connection) throws SQLException {
+        try (Statement statement = connection.createStatement();
+                ResultSet rows = statement.executeQuery("SELECT to_regclass('public.playlist_track') IS NOT NULL")) {
+            rows.next();
+            return rows.getBoolean(1);
+        }
+    }
+
+    private static String readScript() throws IOException {
+        try (InputStream in = ChinookLoader.class.getClassLoader().getResourceAsStream(SCRIPT)) {
+            if (in == null) {
+                throw new IOException("classpath resource " + SCRIPT + " is missing");
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+}

@@ -1,0 +1,46 @@
+package io.sqlagent.sql;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import io.smallrye.config.WithParentName;
+
+/**
+ * The databases the agent queries, by name: {@code sqlagent.sources.<name>.url|username|password}
+ * (so {@code SQLAGENT_SOURCES_DEFAULT_URL} sets source {@code default}). Sources are never the
+ * service's own store.
+ */
+@ConfigMapping(prefix = "sqlagent.sources")
+public interface SourcesConfig {
+
+    /** Every configured source, keyed by its name. */
+    @WithParentName
+    Map<String, Source> all();
+
+    /** One named PostgreSQL database. */
+    interface Source {
+
+        /**
+         * Connection URL: {@code postgresql://host:port/database}; {@code jdbc:postgresql://} and
+         * {@code postgres://} are accepted as well.
+         */
+        String url();
+
+        /** User name; overrides one given in the URL. */
+        Optional<String> username();
+
+        /** Password; overrides one given in the URL. Never logged. */
+        Optional<String> password();
+
+        /** Largest number of connections the source's pool opens. */
+        @WithDefault("5")
+        int maxPoolSize();
+
+        /** How long to wait for a TCP connection to the database. */
+        @WithDefault("5s")
+        Duration connectTimeout();
+    }
+}
