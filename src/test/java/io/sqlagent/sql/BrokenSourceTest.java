@@ -1,0 +1,97 @@
+package io.sqlagent.sql;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.allOf;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.is;
+import static org.hamcrest.Matchers.not;
+import static org.hamcrest.Matchers.startsWith;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+
+/** A source that cannot be reached or used makes readiness DOWN, names it, and leaves the service up. */
+@QuarkusTest
+@TestProfile(BrokenSourceTest.Profile.class)
+class BrokenSourceTest {
+
+    static final Path LOG = Path.of("target", "broken-source-test-" + ProcessHandle.current().pid() + ".log");
+
+    public static class Profile implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of(
+                    "sqlagent.sources.default.url", "postgresql://app:s3cret-pw@127.0.0.1:1/shop",
+                    "sqlagent.sources.legacy.url", "mysql://root:hunter2@db/legacy",
+                    "quarkus.log.file.enabled", "true",
+                    "quarkus.log.file.path", LOG.toString());
+        }
+    }
+
+    @Test
+    void readinessIsDownAndNamesEachBrokenSource() {
+        given().when().get("/q/health/ready")
+                .then()
+                .statusCode(503)
+                .body("status", is("DOWN"))
+                .body("checks.find { it.name == 'sqlagent sources' }.status", is("DOWN"))
+                .body("checks.find { it.name == 'sqlagent sources' }.data.default",
+                        allOf(startsWith("DOWN: "), containsString("Connection refused")))
+                .body("checks.find { it.name == 'sqlagent sources' }.data.legacy",
+                        allOf(startsWith("DOWN: misconfigured"), containsString("not a PostgreSQL URL")))
+                .body("checks.find { it.name == 'Reactive PostgreSQL connections health check' }.status", is("UP"));
+    }
+
+    @Test
+    void theServiceStaysUp() {
+        given().when().get("/q/health/live").then().statusCode(200).body("status", is("UP"));
+    }
+
+    @Test
+    void passwordsNeverReachHealthOutput() {
+        given().when().get("/q/health/ready")
+                .then()
+                .body(not(containsString("s3cret-pw")))
+                .body(not(containsString("hunter2")));
+    }
+
+    @Test
+    void theLogSaysWhichSourceIsDownInOneActionableLine() throws Exception {
+        List<String> lines = waitForLines("Source 'default' is DOWN");
+
+        assertEquals(1, lines.size(), lines.toString());
+        String line = lines.get(0);
+        assertTrue(line.contains("postgresql://app:***@127.0.0.1:1/shop"), line);
+        assertTrue(line.contains("Connection refused"), line);
+        assertTrue(line.contains("SQLAGENT_SOURCES_DEFAULT_URL"), line);
+        String log = Files.readString(LOG);
+        assertTrue(log.contains("Source 'legacy' is misconfigured"), "legacy source not reported");
+        assertFalse(log.contains("s3cret-pw"), "password leaked to the log");
+        assertFalse(log.contains("hunter2"), "password leaked to the log");
+    }
+
+    private static List<String> waitForLines(String marker) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
+        List<String> lines = List.of();
+        while (System.nanoTime() < deadline) {
+            lines = Files.exists(LOG) ? Files.readAllLines(LOG).stream().filter(l -> l.contains(marker)).toList() : List.of();
+            if (!lines.isEmpty()) {
+                return lines;
+            }
+            Thread.sleep(100);
+        }
+        return lines;
+    }
+}
