@@ -21,7 +21,7 @@ import io.smallrye.config.common.MapBackedConfigSource;
 /**
  * Supplies the connection settings of the embedded PostgreSQL server for whatever the user left
  * unconfigured: the store when {@code quarkus.datasource.reactive.url} is unset, and source
- * {@code default} (the Chinook demo) when no {@code sqlagent.sources.*} is set. The server is
+ * {@code default} (the Chinook demo) when no {@code sqlagent.sources.<name>.url} is set. The server is
  * started here, while the runtime configuration is built, because the reactive datasource reads its
  * URL before any application bean runs. Nothing starts at build time.
  */
@@ -96,8 +96,9 @@ public class EmbeddedDatabaseConfigSourceFactory implements ConfigSourceFactory 
         Iterator<String> names = context.iterateNames();
         while (names.hasNext()) {
             String name = names.next();
-            if ((name.startsWith("sqlagent.sources.") || name.startsWith("SQLAGENT_SOURCES_"))
-                    && !isBlank(context.getValue(name))) {
+            boolean sourceUrl = (name.startsWith("sqlagent.sources.") && name.endsWith(".url"))
+                    || (name.startsWith("SQLAGENT_SOURCES_") && name.endsWith("_URL"));
+            if (sourceUrl && !isBlank(context.getValue(name))) {
                 return true;
             }
         }

@@ -1,0 +1,134 @@
+package io.sqlagent.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The packaged service, started as the README's run command starts it, on a machine with no
+ * database: it brings up its embedded PostgreSQL, serves Chinook, keeps what it stored across a
+ * restart, and leaves no postgres process behind however it is stopped.
+ */
+class RunCommandIT {
+
+    private static final Duration READY_WITHIN = Duration.ofSeconds(60);
+
+    @TempDir
+    Path workDir;
+
+    @Test
+    void servesChinookOnTheEmbeddedDefaultsAndKeepsItsStoreAcrossARestart() throws Exception {
+        ProcessHandle firstPostmaster;
+        try (ServiceProcess service = ServiceProcess.start(workDir, Map.of())) {
+            Duration startup = service.awaitStatus("/q/health/ready", 200, READY_WITHIN);
+            System.out.printf("service ready in %d ms on a fresh data directory%n", startup.toMillis());
+
+            assertEquals(3503, count(service.postgresPort, "chinook", "SELECT count(*) FROM track"));
+            execute(service.postgresPort, "sqlagent",
+                    "CREATE TABLE learned (note text)", "INSERT INTO learned VALUES ('the agent remembers this')");
+            firstPostmaster = service.postmaster().orElseThrow();
+
+            service.stop();
+
+            assertTrue(ServiceProcess.awaitDeath(firstPostmaster, Duration.ofSeconds(10)),
+                    "postgres pid " + firstPostmaster.pid() + " still runs after the service stopped");
+            assertTrue(Files.isDirectory(workDir.resolve(".sqlagent/pgdata")), "the data directory must persist");
+        }
+
+        try (ServiceProcess service = ServiceProcess.start(workDir, Map.of())) {
+            service.awaitStatus("/q/health/ready", 200, READY_WITHIN);
+
+            assertEquals(1, count(service.postgresPort, "sqlagent", "SELECT count(*) FROM learned WHERE note = 'the agent remembers this'"));
+            assertEquals(3503, count(service.postgresPort, "chinook", "SELECT count(*) FROM track"));
+            assertFalse(service.logText().contains("Loaded the Chinook sample database"), "Chinook was loaded twice");
+
+            ProcessHandle postmaster = service.postmaster().orElseThrow();
+            service.stop();
+            assertTrue(ServiceProcess.awaitDeath(postmaster, Duration.ofSeconds(10)));
+        }
+    }
+
+    @Test
+    void aKilledServiceLeavesNoPostgresBehind() throws Exception {
+        try (ServiceProcess service = ServiceProcess.start(workDir, Map.of())) {
+            service.awaitStatus("/q/health/ready", 200, READY_WITHIN);
+            ProcessHandle postmaster = service.postmaster().orElseThrow();
+
+            service.kill();
+
+            assertTrue(ServiceProcess.awaitDeath(postmaster, Duration.ofSeconds(15)),
+                    "postgres pid " + postmaster.pid() + " outlived a SIGKILLed service");
+        }
+    }
+
+    @Test
+    void anUnreachableSourceSetByEnvironmentKeepsTheServiceUpAndReadinessDown() throws Exception {
+        Map<String, String> env = Map.of(
+                "SQLAGENT_SOURCES_DEFAULT_URL", "postgresql://127.0.0.1:1/warehouse",
+                "SQLAGENT_SOURCES_DEFAULT_USERNAME", "analyst",
+                "SQLAGENT_SOURCES_DEFAULT_PASSWORD", "top-secret-pw");
+        try (ServiceProcess service = ServiceProcess.start(workDir, env)) {
+            service.awaitStatus("/q/health/live", 200, READY_WITHIN);
+
+            HttpResponse<String> ready = service.get("/q/health/ready").orElseThrow();
+            assertEquals(503, ready.statusCode(), ready.body());
+            assertTrue(ready.body().contains("\"default\": \"DOWN: "), ready.body());
+            assertTrue(ready.body().contains("Connection refused"), ready.body());
+
+            String log = awaitLogLine(service, "Source 'default' is DOWN");
+            assertTrue(log.contains("SQLAGENT_SOURCES_DEFAULT_URL"), log);
+            assertFalse(service.logText().contains("top-secret-pw"), "the password reached the log");
+            assertFalse(ready.body().contains("top-secret-pw"), "the password reached the health output");
+            assertEquals(200, service.get("/q/health/live").orElseThrow().statusCode());
+            service.stop();
+        }
+    }
+
+    private static String awaitLogLine(ServiceProcess service, String marker) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
+        while (System.nanoTime() < deadline) {
+            for (String line : service.logText().split("\n")) {
+                if (line.contains(marker)) {
+                    return line;
+                }
+            }
+            Thread.sleep(200);
+        }
+        throw new AssertionError("no log line with '" + marker + "':\n" + service.logText());
+    }
+
+    private static long count(int port, String database, String sql) throws SQLException {
+        try (Connection connection = connect(port, database);
+                Statement statement = connection.createStatement();
+                ResultSet rows = statement.executeQuery(sql)) {
+            rows.next();
+            return rows.getLong(1);
+        }
+    }
+
+    private static void execute(int port, String database, String... statements) throws SQLException {
+        try (Connection connection = connect(port, database); Statement statement = connection.createStatement()) {
+            for (String sql : statements) {
+                statement.execute(sql);
+            }
+        }
+    }
+
+    private static Connection connect(int port, String database) throws SQLException {
+        return DriverManager.getConnection("jdbc:postgresql://localhost:" + port + "/" + database, "postgres", "");
+    }
+}

@@ -1,0 +1,134 @@
+package io.sqlagent.it;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The packaged service run the way the README runs it ({@code java -jar target/quarkus-app/quarkus-run.jar}),
+ * in its own working directory, as a separate process.
+ */
+final class ServiceProcess implements AutoCloseable {
+
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+    final Path workDir;
+    final int httpPort;
+    final int postgresPort;
+    final Path log;
+    private final Process process;
+
+    private ServiceProcess(Path workDir, int httpPort, int postgresPort, Path log, Process process) {
+        this.workDir = workDir;
+        this.httpPort = httpPort;
+        this.postgresPort = postgresPort;
+        this.log = log;
+        this.process = process;
+    }
+
+    static ServiceProcess start(Path workDir, Map<String, String> env) throws IOException {
+        Path jar = Path.of(System.getProperty("quarkus.app.dir", "target/quarkus-app"), "quarkus-run.jar").toAbsolutePath();
+        int httpPort = freePort();
+        int postgresPort = freePort();
+        Path log = workDir.resolve("service-" + System.nanoTime() + ".log");
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        ProcessBuilder builder = new ProcessBuilder(List.of(java,
+                "-Dquarkus.http.port=" + httpPort,
+                "-Dsqlagent.embedded.port=" + postgresPort,
+                "-jar", jar.toString()))
+                .directory(workDir.toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile());
+        builder.environment().keySet().removeIf(name -> name.startsWith("QUARKUS_") || name.startsWith("SQLAGENT_"));
+        builder.environment().putAll(env);
+        return new ServiceProcess(workDir, httpPort, postgresPort, log, builder.start());
+    }
+
+    /** Waits until {@code path} answers {@code status}; returns how long it took. */
+    Duration awaitStatus(String path, int status, Duration atMost) throws Exception {
+        long started = System.nanoTime();
+        long deadline = started + atMost.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (!process.isAlive()) {
+                throw new AssertionError("the service exited with " + process.exitValue() + ":\n" + Files.readString(log));
+            }
+            Optional<HttpResponse<String>> response = get(path);
+            if (response.isPresent() && response.get().statusCode() == status) {
+                return Duration.ofNanos(System.nanoTime() - started);
+            }
+            Thread.sleep(200);
+        }
+        throw new AssertionError(path + " did not answer " + status + " within " + atMost + ":\n" + Files.readString(log));
+    }
+
+    Optional<HttpResponse<String>> get(String path) throws InterruptedException {
+        try {
+            HttpRequest request = HttpRequest.newBuilder(URI.create("http://localhost:" + httpPort + path))
+                    .timeout(Duration.ofSeconds(5)).build();
+            return Optional.of(HTTP.send(request, HttpResponse.BodyHandlers.ofString()));
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** The embedded postmaster recorded in the data directory, if it runs. */
+    Optional<ProcessHandle> postmaster() throws IOException {
+        Path pidFile = workDir.resolve(".sqlagent/pgdata/postmaster.pid");
+        if (!Files.exists(pidFile)) {
+            return Optional.empty();
+        }
+        long pid = Long.parseLong(Files.readAllLines(pidFile).get(0).trim());
+        return ProcessHandle.of(pid).filter(ProcessHandle::isAlive);
+    }
+
+    /** Stops the service as a terminal or Kubernetes would (SIGTERM) and returns its exit code. */
+    int stop() throws InterruptedException {
+        process.destroy();
+        if (!process.waitFor(30, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+            throw new AssertionError("the service did not stop within 30 s of SIGTERM");
+        }
+        return process.exitValue();
+    }
+
+    /** Kills the service without letting it run its shutdown hooks (SIGKILL). */
+    void kill() throws InterruptedException {
+        process.destroyForcibly();
+        process.waitFor(10, TimeUnit.SECONDS);
+    }
+
+    String logText() throws IOException {
+        return Files.readString(log);
+    }
+
+    @Override
+    public void close() throws Exception {
+        if (process.isAlive()) {
+            kill();
+        }
+    }
+
+    static boolean awaitDeath(ProcessHandle process, Duration atMost) throws InterruptedException {
+        long deadline = System.nanoTime() + atMost.toNanos();
+        while (process.isAlive() && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+        }
+        return !process.isAlive();
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+}
