@@ -37,15 +37,29 @@ final class ServiceProcess implements AutoCloseable {
     }
 
     static ServiceProcess start(Path workDir, Map<String, String> env) throws IOException {
-        Path jar = Path.of(System.getProperty("quarkus.app.dir", "target/quarkus-app"), "quarkus-run.jar").toAbsolutePath();
+        return start(workDir, env, List.of(), appDir());
+    }
+
+    static Path appDir() {
+        return Path.of(System.getProperty("quarkus.app.dir", "target/quarkus-app")).toAbsolutePath();
+    }
+
+    /**
+     * Starts the service from {@code appDir}, its command prefixed by {@code runAs} (for example
+     * {@code runuser -u nobody --}).
+     */
+    static ServiceProcess start(Path workDir, Map<String, String> env, List<String> runAs, Path appDir) throws IOException {
+        Path jar = appDir.resolve("quarkus-run.jar");
         int httpPort = freePort();
         int postgresPort = freePort();
         Path log = workDir.resolve("service-" + System.nanoTime() + ".log");
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        ProcessBuilder builder = new ProcessBuilder(List.of(java,
+        List<String> command = new java.util.ArrayList<>(runAs);
+        command.addAll(List.of(java,
                 "-Dquarkus.http.port=" + httpPort,
                 "-Dsqlagent.embedded.port=" + postgresPort,
-                "-jar", jar.toString()))
+                "-jar", jar.toString()));
+        ProcessBuilder builder = new ProcessBuilder(command)
                 .directory(workDir.toFile())
                 .redirectErrorStream(true)
                 .redirectOutput(log.toFile());
@@ -101,8 +115,12 @@ final class ServiceProcess implements AutoCloseable {
         return process.exitValue();
     }
 
-    /** Kills the service without letting it run its shutdown hooks (SIGKILL). */
+    /**
+     * Kills the service's JVM without letting it run its shutdown hooks (SIGKILL). Only the JVM:
+     * the watchdog it started must survive it, as it would in real life.
+     */
     void kill() throws InterruptedException {
+        jvm().destroyForcibly();
         process.destroyForcibly();
         process.waitFor(10, TimeUnit.SECONDS);
     }
@@ -116,6 +134,12 @@ final class ServiceProcess implements AutoCloseable {
         if (process.isAlive()) {
             kill();
         }
+    }
+
+    /** The JVM of the service: the process itself, or its child when started through {@code runuser}. */
+    ProcessHandle jvm() {
+        return process.descendants().filter(p -> p.info().command().map(c -> c.endsWith("java")).orElse(false))
+                .findFirst().orElse(process.toHandle());
     }
 
     static boolean awaitDeath(ProcessHandle process, Duration atMost) throws InterruptedException {
