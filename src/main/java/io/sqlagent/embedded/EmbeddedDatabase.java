@@ -103,7 +103,7 @@ public final class EmbeddedDatabase {
                 .setErrorRedirector(ProcessBuilder.Redirect.appendTo(log.toFile()))
                 .start();
         Path deleteOnExit = settings.ephemeral() ? root : null;
-        Runtime.getRuntime().addShutdownHook(new PostmasterStopper(dataDirectory, deleteOnExit));
+        Runtime.getRuntime().addShutdownHook(new PostmasterStopper(dataDirectory, deleteOnExit, postgres));
         PostmasterStopper.postmaster(dataDirectory)
                 .ifPresent(postmaster -> PostmasterStopper.startWatchdog(postmaster, deleteOnExit));
         prepareDatabases(postgres);

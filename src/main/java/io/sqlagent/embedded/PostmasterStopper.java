@@ -22,11 +22,18 @@ final class PostmasterStopper extends Thread {
 
     private final Path dataDirectory;
     private final Path deleteOnExit;
+    /**
+     * The library's server object, kept reachable for the life of the JVM: it holds the data
+     * directory's lock file open, and the lock would go with it if it were garbage-collected.
+     */
+    @SuppressWarnings("unused")
+    private final Object server;
 
-    PostmasterStopper(Path dataDirectory, Path deleteOnExit) {
+    PostmasterStopper(Path dataDirectory, Path deleteOnExit, Object server) {
         super("sqlagent-embedded-postgres-stopper");
         this.dataDirectory = dataDirectory;
         this.deleteOnExit = deleteOnExit;
+        this.server = server;
     }
 
     @Override

@@ -125,6 +125,14 @@ final class ServiceProcess implements AutoCloseable {
         process.waitFor(10, TimeUnit.SECONDS);
     }
 
+    /** Waits for the service to exit by itself and returns its exit code. */
+    int awaitExit(Duration atMost) throws Exception {
+        if (!process.waitFor(atMost.toMillis(), TimeUnit.MILLISECONDS)) {
+            throw new AssertionError("the service still runs after " + atMost + ":\n" + logText());
+        }
+        return process.exitValue();
+    }
+
     String logText() throws IOException {
         return Files.readString(log);
     }

@@ -1,0 +1,68 @@
+package io.sqlagent.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Settings the service cannot work with stop it at start with a message that says what to change. */
+class MisconfigurationIT {
+
+    private static final Duration EXIT_WITHIN = Duration.ofSeconds(60);
+
+    @TempDir
+    Path workDir;
+
+    @Test
+    void noStoreAndNoEmbeddedServerIsRefusedWithWhatToSet() throws Exception {
+        try (ServiceProcess service = ServiceProcess.start(workDir, Map.of("SQLAGENT_EMBEDDED_ENABLED", "false"))) {
+            int exit = service.awaitExit(EXIT_WITHIN);
+
+            assertNotEquals(0, exit);
+            String log = service.logText();
+            assertTrue(log.contains("No store database is configured and the embedded PostgreSQL is disabled"), log);
+            assertTrue(log.contains("QUARKUS_DATASOURCE_REACTIVE_URL"), log);
+            assertTrue(service.postmaster().isEmpty(), "no server may start when the embedded one is disabled");
+        }
+    }
+
+    @Test
+    void anInvalidEmbeddedSettingIsNamed() throws Exception {
+        try (ServiceProcess service = ServiceProcess.start(workDir, Map.of("SQLAGENT_EMBEDDED_STARTUP_TIMEOUT", "soon"))) {
+            int exit = service.awaitExit(EXIT_WITHIN);
+
+            assertNotEquals(0, exit);
+            String log = service.logText();
+            assertTrue(log.contains("Invalid embedded PostgreSQL setting"), log);
+            assertTrue(log.contains("sqlagent.embedded.startup-timeout=soon"), log);
+        }
+    }
+
+    @Test
+    void aSecondServiceOnTheSameDataDirectoryIsRefusedAndTheFirstKeepsRunning() throws Exception {
+        try (ServiceProcess first = ServiceProcess.start(workDir, Map.of())) {
+            first.awaitStatus("/q/health/ready", 200, EXIT_WITHIN);
+            ProcessHandle postmaster = first.postmaster().orElseThrow();
+
+            try (ServiceProcess second = ServiceProcess.start(workDir, Map.of())) {
+                int exit = second.awaitExit(EXIT_WITHIN);
+
+                assertNotEquals(0, exit);
+                String log = second.logText();
+                assertTrue(log.contains("in use by another running process (postmaster pid " + postmaster.pid() + ")"), log);
+                assertTrue(log.contains("sqlagent.embedded.data-dir"), log);
+            }
+
+            assertTrue(postmaster.isAlive(), "the second service stopped the first one's database");
+            assertEquals(200, first.get("/q/health/ready").orElseThrow().statusCode());
+            first.stop();
+            assertTrue(ServiceProcess.awaitDeath(postmaster, Duration.ofSeconds(10)));
+        }
+    }
+}
