@@ -13,6 +13,7 @@ import java.util.regex.Pattern;
 import javax.sql.DataSource;
 
 import io.quarkus.logging.Log;
+import io.sqlagent.sql.SqlScript;
 
 /**
  * Loads the Chinook sample database (MIT licence, see {@code db/chinook/CHINOOK-LICENSE.md}) into

@@ -1,4 +1,4 @@
-package io.sqlagent.embedded;
+package io.sqlagent.sql;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -73,7 +73,7 @@ class SqlScriptTest {
     @Test
     void splitsTheShippedChinookScriptIntoItsStatements() throws Exception {
         String script;
-        try (var in = getClass().getClassLoader().getResourceAsStream(ChinookLoader.SCRIPT)) {
+        try (var in = getClass().getClassLoader().getResourceAsStream(io.sqlagent.embedded.ChinookLoader.SCRIPT)) {
             script = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
         }
 

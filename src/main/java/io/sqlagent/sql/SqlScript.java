@@ -1,4 +1,4 @@
-package io.sqlagent.embedded;
+package io.sqlagent.sql;
 
 import java.util.ArrayList;
 import java.util.List;

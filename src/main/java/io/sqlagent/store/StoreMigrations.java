@@ -1,0 +1,109 @@
+package io.sqlagent.store;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+
+import io.quarkus.logging.Log;
+import io.quarkus.runtime.StartupEvent;
+import io.smallrye.mutiny.Uni;
+import io.sqlagent.sql.SqlScript;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.SqlConnection;
+import io.vertx.mutiny.sqlclient.Tuple;
+
+/**
+ * Brings the store's schema up to date at start-up: the numbered scripts under {@code db/store}
+ * run once each, in order, each in its own transaction, recorded in {@code store_schema_version}.
+ * An advisory lock keeps replicas that start together from running a script twice.
+ */
+@ApplicationScoped
+public class StoreMigrations {
+
+    /** The scripts, in order. Add new ones at the end; never edit one that has shipped. */
+    static final List<String> SCRIPTS = List.of("V1__tool_call_audit.sql");
+
+    private static final long LOCK_KEY = 0x5A_1A_6E_47L;
+    private static final Duration WAIT = Duration.ofSeconds(60);
+
+    private final Pool store;
+    private volatile boolean ready;
+
+    StoreMigrations(Pool store) {
+        this.store = store;
+    }
+
+    /** Whether the schema is up to date (writers wait for this). */
+    public boolean ready() {
+        return ready;
+    }
+
+    void migrateOnStart(@Observes StartupEvent event) {
+        try {
+            int applied = migrate().await().atMost(WAIT);
+            ready = true;
+            if (applied > 0) {
+                Log.infof("Store schema updated: %d script(s) applied", applied);
+            }
+        } catch (RuntimeException e) {
+            // The store may be down now and up later: readiness reports it; the next start migrates.
+            Log.errorf("The store schema could not be updated: %s. Tool calls are not audited until the service restarts with the store reachable.",
+                    e.getMessage());
+        }
+    }
+
+    /** Applies the scripts not yet applied; returns how many ran. */
+    public Uni<Integer> migrate() {
+        return store.withConnection(connection -> connection.query("SELECT pg_advisory_lock(" + LOCK_KEY + ")").execute()
+                .flatMap(locked -> connection.query("CREATE TABLE IF NOT EXISTS store_schema_version ("
+                        + "script text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())").execute())
+                .flatMap(created -> apply(connection, 0, 0))
+                .eventually(() -> connection.query("SELECT pg_advisory_unlock(" + LOCK_KEY + ")").execute()));
+    }
+
+    private Uni<Integer> apply(SqlConnection connection, int index, int applied) {
+        if (index == SCRIPTS.size()) {
+            return Uni.createFrom().item(applied);
+        }
+        String script = SCRIPTS.get(index);
+        return connection.preparedQuery("SELECT 1 FROM store_schema_version WHERE script = $1").execute(Tuple.of(script))
+                .flatMap(rows -> rows.size() > 0
+                        ? Uni.createFrom().item(false)
+                        : runScript(connection, script).replaceWith(true))
+                .flatMap(ran -> apply(connection, index + 1, ran ? applied + 1 : applied));
+    }
+
+    private static Uni<Void> runScript(SqlConnection connection, String script) {
+        List<String> statements = SqlScript.statements(read(script));
+        return connection.begin().flatMap(transaction -> runStatements(connection, statements, 0)
+                .flatMap(done -> connection.preparedQuery("INSERT INTO store_schema_version (script) VALUES ($1)")
+                        .execute(Tuple.of(script)))
+                .flatMap(inserted -> transaction.commit())
+                .onFailure().call(failure -> transaction.rollback()));
+    }
+
+    private static Uni<Void> runStatements(SqlConnection connection, List<String> statements, int index) {
+        if (index == statements.size()) {
+            return Uni.createFrom().voidItem();
+        }
+        return connection.query(statements.get(index)).execute()
+                .flatMap(done -> runStatements(connection, statements, index + 1));
+    }
+
+    private static String read(String script) {
+        String path = "db/store/" + script;
+        try (InputStream in = StoreMigrations.class.getClassLoader().getResourceAsStream(path)) {
+            if (in == null) {
+                throw new IllegalStateException("classpath resource " + path + " is missing");
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot read " + path, e);
+        }
+    }
+}

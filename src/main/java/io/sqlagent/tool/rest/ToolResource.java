@@ -1,0 +1,214 @@
+package io.sqlagent.tool.rest;
+
+import java.util.Locale;
+import java.util.UUID;
+
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response.Status;
+
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+import org.jboss.resteasy.reactive.RestResponse;
+import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import io.quarkus.logging.Log;
+import io.smallrye.mutiny.Uni;
+import io.sqlagent.tool.ToolCall;
+import io.sqlagent.tool.ToolCallContext;
+import io.sqlagent.tool.ToolExecution;
+import io.sqlagent.tool.ToolExecutor;
+import io.sqlagent.tool.ToolFormats;
+import io.sqlagent.tool.ToolJson;
+import io.sqlagent.tool.ToolRegistry;
+import io.sqlagent.tool.ToolResult;
+import io.sqlagent.tool.ToolsConfig;
+
+/**
+ * The tools over REST: list and describe them, and call one through the same executor the agent
+ * uses (hooks, validation, metrics, audit).
+ */
+@Path("/api/tools")
+@Produces(MediaType.APPLICATION_JSON)
+@Tag(name = "Tools", description = "List, describe and call the service's tools")
+public class ToolResource {
+
+    static final String CALLER = "rest";
+
+    private static final ObjectReader BODY_READER = ToolJson.MAPPER.reader()
+            .with(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+
+    private final ToolRegistry registry;
+    private final ToolExecutor executor;
+    private final long maxRequestBytes;
+
+    ToolResource(ToolRegistry registry, ToolExecutor executor, ToolsConfig config) {
+        this.registry = registry;
+        this.executor = executor;
+        this.maxRequestBytes = config.maxRequestSize().asLongValue();
+    }
+
+    @GET
+    @Operation(summary = "List the tools",
+            description = "Short descriptors by default; format=full for complete ones, format=openai or format=anthropic for the forms model APIs take.")
+    @APIResponse(responseCode = "200", description = "The tools, by name")
+    @APIResponse(responseCode = "400", description = "Unknown format", content = @Content(schema = @Schema(implementation = ErrorBody.class)))
+    public RestResponse<Object> list(
+            @Parameter(description = "short (default), full, openai or anthropic") @QueryParam("format") String format) {
+        ToolFormats.Format chosen;
+        try {
+            chosen = format == null || format.isBlank() ? ToolFormats.Format.SHORT
+                    : ToolFormats.Format.valueOf(format.trim().toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            return RestResponse.status(Status.BAD_REQUEST, ErrorBody.of("invalid_format",
+                    "Unknown format '" + truncate(format) + "'; use short, full, openai or anthropic"));
+        }
+        return RestResponse.ok(ToolFormats.all(registry.list(), chosen));
+    }
+
+    @GET
+    @Path("{name}")
+    @Operation(summary = "Describe one tool", description = "The full descriptor: description, parameters schema, return shape, usage notes, metadata.")
+    @APIResponse(responseCode = "200", description = "The tool's full descriptor")
+    @APIResponse(responseCode = "404", description = "No tool has this name", content = @Content(schema = @Schema(implementation = ErrorBody.class)))
+    public RestResponse<Object> describe(@PathParam("name") String name) {
+        return registry.descriptor(name)
+                .<RestResponse<Object>>map(descriptor -> RestResponse.ok(ToolFormats.fullForm(descriptor)))
+                .orElseGet(() -> RestResponse.status(Status.NOT_FOUND, unknownTool(name)));
+    }
+
+    @POST
+    @Path("{name}")
+    @Consumes(MediaType.WILDCARD)
+    @Operation(summary = "Call a tool", description = "Runs the tool with the JSON object body as its arguments (an empty body means no arguments).")
+    @RequestBody(description = "The arguments, as a JSON object matching the tool's parameters schema",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(type = SchemaType.OBJECT)))
+    @APIResponse(responseCode = "200", description = "{\"result\": ...} — what the tool returned")
+    @APIResponse(responseCode = "400", description = "Malformed JSON, a body that is not an object, or invalid arguments (details per argument)",
+            content = @Content(schema = @Schema(implementation = ErrorBody.class)))
+    @APIResponse(responseCode = "403", description = "A hook or policy blocked the call", content = @Content(schema = @Schema(implementation = ErrorBody.class)))
+    @APIResponse(responseCode = "404", description = "No tool has this name", content = @Content(schema = @Schema(implementation = ErrorBody.class)))
+    @APIResponse(responseCode = "413", description = "The body is larger than sqlagent.tools.max-request-size", content = @Content(schema = @Schema(implementation = ErrorBody.class)))
+    @APIResponse(responseCode = "422", description = "The tool ran and failed; the message says why", content = @Content(schema = @Schema(implementation = ErrorBody.class)))
+    public Uni<RestResponse<Object>> call(@PathParam("name") String name, byte[] body) {
+        if (body != null && body.length > maxRequestBytes) {
+            return Uni.createFrom().item(RestResponse.status(Status.REQUEST_ENTITY_TOO_LARGE, ErrorBody.of("body_too_large",
+                    "The body has " + body.length + " bytes; the limit is " + maxRequestBytes + " (sqlagent.tools.max-request-size)")));
+        }
+        ObjectNode arguments;
+        try {
+            arguments = parse(body);
+        } catch (BadBody e) {
+            return Uni.createFrom().item(RestResponse.status(Status.BAD_REQUEST, e.error));
+        }
+        ToolCall call = new ToolCall("rest-" + UUID.randomUUID(), name, arguments);
+        return executor.execute(call, ToolCallContext.of(CALLER)).map(ToolResource::response);
+    }
+
+    private static ObjectNode parse(byte[] body) throws BadBody {
+        if (body == null || body.length == 0 || new String(body, java.nio.charset.StandardCharsets.UTF_8).isBlank()) {
+            return ToolJson.MAPPER.createObjectNode();
+        }
+        JsonNode parsed;
+        try {
+            parsed = BODY_READER.readTree(body);
+        } catch (JsonProcessingException e) {
+            String where = e.getLocation() == null ? "" : " (line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")";
+            throw new BadBody(ErrorBody.of("malformed_json", "The body is not valid JSON: " + e.getOriginalMessage() + where));
+        } catch (java.io.IOException e) {
+            throw new BadBody(ErrorBody.of("malformed_json", "The body could not be read as JSON"));
+        }
+        if (parsed == null || parsed.isMissingNode()) {
+            return ToolJson.MAPPER.createObjectNode();
+        }
+        if (!parsed.isObject()) {
+            throw new BadBody(ErrorBody.of("invalid_body",
+                    "The body must be a JSON object of arguments, not " + article(parsed.getNodeType().name().toLowerCase(Locale.ROOT))));
+        }
+        return (ObjectNode) parsed;
+    }
+
+    private static String article(String type) {
+        return switch (type) {
+            case "array", "object" -> "an " + type;
+            case "null" -> "null";
+            default -> "a " + type;
+        };
+    }
+
+    private static RestResponse<Object> response(ToolExecution execution) {
+        ToolResult result = execution.result();
+        if (result instanceof ToolResult.Success success) {
+            return RestResponse.ok(resultBody(success.value()));
+        }
+        if (result instanceof ToolResult.Stopped stopped) {
+            return RestResponse.ok(stoppedBody(stopped.reason()));
+        }
+        ToolResult.Failure failure = (ToolResult.Failure) result;
+        return switch (failure.outcome()) {
+            case INVALID_ARGUMENTS -> RestResponse.status(Status.BAD_REQUEST, ErrorBody.invalidArguments(failure.message(), failure.details()));
+            case BLOCKED -> RestResponse.status(Status.FORBIDDEN, ErrorBody.of("blocked", failure.message()));
+            case UNKNOWN_TOOL -> RestResponse.status(Status.NOT_FOUND, ErrorBody.of("unknown_tool", failure.message()));
+            default -> RestResponse.ResponseBuilder.<Object>create(422).entity(ErrorBody.of("tool_failed", failure.message())).build();
+        };
+    }
+
+    private static ObjectNode resultBody(JsonNode value) {
+        ObjectNode body = ToolJson.MAPPER.createObjectNode();
+        body.set("result", value);
+        return body;
+    }
+
+    private static ObjectNode stoppedBody(String reason) {
+        ObjectNode body = ToolJson.MAPPER.createObjectNode();
+        body.putNull("result");
+        body.put("stopped", reason);
+        return body;
+    }
+
+    private ErrorBody unknownTool(String name) {
+        return ErrorBody.of("unknown_tool", "No tool is named '" + truncate(name) + "'; GET /api/tools lists them");
+    }
+
+    private static String truncate(String text) {
+        return text.length() <= 64 ? text : text.substring(0, 64) + "…";
+    }
+
+    @ServerExceptionMapper
+    RestResponse<ErrorBody> unexpected(RuntimeException e) {
+        if (e instanceof jakarta.ws.rs.WebApplicationException http) {
+            return RestResponse.ResponseBuilder.<ErrorBody>create(http.getResponse().getStatus()).entity(ErrorBody.of("http_error", http.getMessage())).build();
+        }
+        String errorId = UUID.randomUUID().toString().substring(0, 8);
+        Log.errorf(e, "Tool request failed [error id %s]", errorId);
+        return RestResponse.status(Status.INTERNAL_SERVER_ERROR,
+                ErrorBody.of("internal_error", "The request failed inside the service [error id " + errorId + "]"));
+    }
+
+    private static final class BadBody extends Exception {
+        private final transient ErrorBody error;
+
+        BadBody(ErrorBody error) {
+            super(error.message(), null, false, false);
+            this.error = error;
+        }
+    }
+}
