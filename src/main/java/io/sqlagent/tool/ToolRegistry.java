@@ -12,8 +12,7 @@ import java.util.function.Supplier;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Any;
 import jakarta.enterprise.inject.Instance;
-import jakarta.enterprise.inject.spi.Bean;
-import jakarta.enterprise.inject.spi.BeanManager;
+import jakarta.inject.Inject;
 
 import io.quarkus.logging.Log;
 import io.sqlagent.tool.schema.CompiledSchema;
@@ -29,9 +28,11 @@ public class ToolRegistry {
 
     private final Map<String, Entry> entries = new ConcurrentSkipListMap<>();
 
-    ToolRegistry(@Any Instance<Tool> toolBeans, @Any Instance<ToolSource> sources, BeanManager beanManager) {
-        for (Bean<?> bean : beanManager.getBeans(Tool.class, Any.Literal.INSTANCE)) {
-            register(registrationOf(bean.getBeanClass(), toolBeans));
+    @Inject
+    ToolRegistry(@Any Instance<Tool> toolBeans, @Any Instance<ToolSource> sources) {
+        // Handles expose each bean's class without creating the bean.
+        for (Instance.Handle<Tool> handle : toolBeans.handles()) {
+            register(registrationOf(handle.getBean().getBeanClass(), toolBeans));
         }
         for (ToolSource source : sources) {
             source.registrations().forEach(this::register);

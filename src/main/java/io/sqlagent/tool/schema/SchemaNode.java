@@ -173,7 +173,9 @@ final class SchemaNode {
     }
 
     private ValuePath childPath(ValuePath here, int property) {
-        return propertyPaths[property] != null ? propertyPaths[property] : ValuePath.property(here, propertyNames[property]);
+        return propertyPaths[property] != null
+                ? propertyPaths[property]
+                : ValuePath.property(here, propertyNames[property]);
     }
 
     private void validateArray(JsonNode value, ValuePath parent, String name, int index, List<Violation> out) {
