@@ -7,13 +7,14 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
 /**
- * Declares a {@link TypedTool}: its name, the description sent to the model and its metadata. With
- * the arguments record, this is the whole definition; the descriptor is built from the class alone,
- * without creating the tool.
+ * Declares a {@link TypedTool} class, or a method that {@link MethodTool} turns into a tool: its
+ * name, the description sent to the model and its metadata. With the arguments record (or the
+ * method's parameters) this is the whole definition; a typed tool's descriptor is built from its
+ * class alone, without creating the tool.
  */
 @Documented
 @Retention(RetentionPolicy.RUNTIME)
-@Target(ElementType.TYPE)
+@Target({ ElementType.TYPE, ElementType.METHOD })
 public @interface ToolDefinition {
 
     /** Unique tool name. */

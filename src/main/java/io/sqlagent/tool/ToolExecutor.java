@@ -12,6 +12,8 @@ import java.util.stream.Collectors;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
 import io.quarkus.arc.All;
 import io.quarkus.logging.Log;
 import io.smallrye.mutiny.Uni;
@@ -114,15 +116,35 @@ public class ToolExecutor {
     }
 
     private Uni<Completed> pass(Gate gate, ToolRegistry.Entry entry, ToolCallContext context, ExecutorOptions options) {
-        ToolCall call = gate.call();
         if (gate.blockReason() != null) {
-            return Uni.createFrom().item(new Completed(call, ToolResult.blocked(gate.blockReason())));
+            return Uni.createFrom().item(new Completed(gate.call(), ToolResult.blocked(gate.blockReason())));
         }
+        ToolCall call = withoutNullOptionals(gate.call(), entry);
         List<Violation> violations = entry.schema().validate(call.arguments());
         if (!violations.isEmpty()) {
             return Uni.createFrom().item(new Completed(call, invalidArguments(call.name(), violations)));
         }
         return invoke(entry, call, context, options).map(result -> new Completed(call, result));
+    }
+
+    /**
+     * Models often send {@code null} for an optional argument they mean to leave out; treat it as
+     * left out rather than failing the call. A null for a required argument is still an error.
+     */
+    private static ToolCall withoutNullOptionals(ToolCall call, ToolRegistry.Entry entry) {
+        ObjectNode arguments = call.arguments();
+        ObjectNode cleaned = null;
+        var fields = arguments.fields();
+        while (fields.hasNext()) {
+            var field = fields.next();
+            if (field.getValue().isNull() && !entry.required().contains(field.getKey())) {
+                if (cleaned == null) {
+                    cleaned = arguments.deepCopy();
+                }
+                cleaned.remove(field.getKey());
+            }
+        }
+        return cleaned == null ? call : call.withArguments(cleaned);
     }
 
     private Uni<ToolResult> invoke(ToolRegistry.Entry entry, ToolCall call, ToolCallContext context, ExecutorOptions options) {

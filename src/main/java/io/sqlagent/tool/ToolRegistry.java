@@ -2,7 +2,9 @@ package io.sqlagent.tool;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -158,12 +160,21 @@ public class ToolRegistry {
         private final ToolDescriptor descriptor;
         private final CompiledSchema schema;
         private final Supplier<? extends Tool> factory;
+        private final Set<String> required;
         private volatile Tool built;
 
         Entry(ToolDescriptor descriptor, CompiledSchema schema, Supplier<? extends Tool> factory) {
             this.descriptor = descriptor;
             this.schema = schema;
             this.factory = factory;
+            Set<String> names = new HashSet<>();
+            descriptor.parameters().path("required").forEach(name -> names.add(name.asText()));
+            this.required = Set.copyOf(names);
+        }
+
+        /** Names of the required top-level arguments. */
+        Set<String> required() {
+            return required;
         }
 
         ToolDescriptor descriptor() {

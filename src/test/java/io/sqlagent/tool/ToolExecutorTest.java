@@ -102,6 +102,20 @@ class ToolExecutorTest {
     }
 
     @Test
+    void aNullOptionalArgumentCountsAsLeftOutButANullRequiredOneIsAnError() {
+        FakeTool tool = FakeTool.computing("search", args -> args.has("limit")).withSchema(LIMITED);
+        registry.register(tool);
+
+        ToolExecution optional = executor().execute(call("search", "{\"query\":\"x\",\"limit\":null}"), CONTEXT).await().atMost(WAIT);
+        ToolExecution required = executor().execute(call("search", "{\"query\":null}"), CONTEXT).await().atMost(WAIT);
+
+        assertEquals(false, ((ToolResult.Success) optional.result()).value().asBoolean(), "the tool saw the null");
+        assertFalse(optional.call().arguments().has("limit"));
+        assertEquals(Outcome.INVALID_ARGUMENTS, required.outcome());
+        assertEquals("query", ((ToolResult.Failure) required.result()).details().get(0).argument());
+    }
+
+    @Test
     void anUnknownToolIsAFailureNamingTheAvailableTools() {
         registry.register(FakeTool.returning("alpha", 1));
         registry.register(FakeTool.returning("beta", 2));

@@ -8,7 +8,6 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
@@ -18,6 +17,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.logging.Log;
+import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Uni;
 import io.sqlagent.store.StoreMigrations;
@@ -166,8 +166,8 @@ public class AuditLog implements ToolCallListener {
         }
     }
 
-    @PreDestroy
-    void drain() {
+    /** Runs at the start of shutdown, while the store's pool is still open. */
+    void drain(@Observes ShutdownEvent event) {
         if (timerId >= 0) {
             vertx.cancelTimer(timerId);
         }
