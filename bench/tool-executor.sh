@@ -19,8 +19,15 @@ if [ ! -f target/test-classes/META-INF/BenchmarkList ]; then
   exit 1
 fi
 
-# Options given later override earlier ones, so "$@" can replace the JSON output too.
+# JMH refuses an option given twice, so the JSON defaults give way to a caller's -rf or -rff.
+format=(-rf json)
+file=(-rff target/jmh-tool-executor.json)
+for arg in "$@"; do
+  case "$arg" in
+    -rf) format=() ;;
+    -rff) file=() ;;
+  esac
+done
+
 exec java -cp "target/test-classes:target/classes:$(cat target/bench-classpath.txt)" \
-  org.openjdk.jmh.Main ToolExecutorBenchmark \
-  -rf json -rff target/jmh-tool-executor.json \
-  "$@"
+  org.openjdk.jmh.Main ToolExecutorBenchmark "${format[@]}" "${file[@]}" "$@"

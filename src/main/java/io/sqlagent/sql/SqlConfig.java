@@ -1,0 +1,33 @@
+package io.sqlagent.sql;
+
+import java.time.Duration;
+import java.util.List;
+
+import io.quarkus.runtime.configuration.MemorySize;
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+
+/** How the agent's SQL is checked and run on a source. */
+@ConfigMapping(prefix = "sqlagent.sql")
+public interface SqlConfig {
+
+    /** Statement kinds {@code run_sql} accepts: any of select (including WITH … SELECT), values, explain. */
+    @WithDefault("select,values,explain")
+    List<String> allowedStatements();
+
+    /** Longest a statement may run; PostgreSQL cancels it after this ({@code statement_timeout}). */
+    @WithDefault("30s")
+    Duration timeout();
+
+    /** Most rows a statement returns; one more is read to tell whether there were more. */
+    @WithDefault("1000")
+    int maxRows();
+
+    /** Longest text of one value; longer values are cut with a marker. */
+    @WithDefault("2000")
+    int maxCellChars();
+
+    /** Largest result, as JSON; rows past it are left out and the result marked truncated. */
+    @WithDefault("256K")
+    MemorySize maxResultSize();
+}

@@ -1,0 +1,128 @@
+package io.sqlagent.sql;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.Test;
+
+import io.quarkus.test.junit.QuarkusTest;
+
+/** The second safety layer and the result shaping, against the real Chinook database. */
+@QuarkusTest
+class QueryRunnerTest {
+
+    private static final Duration WAIT = Duration.ofSeconds(20);
+
+    @Inject
+    QueryRunner runner;
+
+    @Inject
+    SourceRegistry sources;
+
+    private Source chinook() {
+        return sources.find("default").orElseThrow();
+    }
+
+    private QueryResult run(String sql) {
+        return runner.run(chinook(), sql).await().atMost(WAIT);
+    }
+
+    private long count(String sql) {
+        return ((Number) run(sql).rows().get(0).values().iterator().next()).longValue();
+    }
+
+    @Test
+    void answersAnAnalyticalQueryWithRowsAsObjects() {
+        QueryResult result = run("""
+                SELECT g.name AS genre, count(*) AS tracks
+                FROM track t JOIN genre g ON g.genre_id = t.genre_id
+                GROUP BY g.name ORDER BY tracks DESC LIMIT 3""");
+
+        assertEquals(List.of("genre", "tracks"), result.columns());
+        assertEquals(Map.of("genre", "Rock", "tracks", 1297L), result.rows().get(0));
+        assertEquals(3, result.rowCount());
+        assertEquals(3, result.totalRows());
+        assertFalse(result.truncated());
+    }
+
+    @Test
+    void aHugeResultStopsAtTheRowLimitAtOnce() {
+        QueryResult result = run("SELECT g FROM generate_series(1, 50000000) g");
+
+        assertTrue(result.truncated());
+        assertEquals(1000, result.rowCount());
+        assertEquals(1001, result.totalRows());
+    }
+
+    @Test
+    void anEndlessRecursiveQueryStopsAtTheRowLimit() {
+        QueryResult result = run("WITH RECURSIVE t(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM t) SELECT n FROM t");
+
+        assertTrue(result.truncated());
+        assertEquals(1000, result.rowCount());
+        assertEquals(1000, ((Number) result.rows().get(999).get("n")).intValue());
+    }
+
+    @Test
+    void writesAreRefusedByTheDatabaseEvenWithoutTheGuard() {
+        SqlExecutionException create = assertThrows(SqlExecutionException.class, () -> run("CREATE TABLE intruder (a int)"));
+        SqlExecutionException delete = assertThrows(SqlExecutionException.class, () -> run("DELETE FROM track"));
+        SqlExecutionException cte = assertThrows(SqlExecutionException.class,
+                () -> run("WITH gone AS (DELETE FROM invoice_line RETURNING *) SELECT count(*) FROM gone"));
+
+        assertEquals("25006", create.sqlState());
+        assertTrue(create.getMessage().startsWith("cannot execute CREATE TABLE in a read-only transaction"), create.getMessage());
+        assertEquals("25006", delete.sqlState());
+        assertEquals("25006", cte.sqlState());
+        assertEquals(3503, count("SELECT count(*) FROM track"));
+        assertEquals(2240, count("SELECT count(*) FROM invoice_line"));
+        assertEquals(0, count("SELECT count(*) FROM pg_class WHERE relname = 'intruder'"));
+    }
+
+    @Test
+    void onlyOneStatementReachesTheServer() {
+        SqlExecutionException error = assertThrows(SqlExecutionException.class, () -> run("SELECT 1; SELECT 2"));
+
+        assertEquals("42601", error.sqlState());
+        assertTrue(error.getMessage().startsWith("cannot insert multiple commands into a prepared statement"), error.getMessage());
+    }
+
+    @Test
+    void errorsCarryPostgresMessageCodeAndPosition() {
+        SqlExecutionException error = assertThrows(SqlExecutionException.class, () -> run("SELECT nme FROM artist"));
+
+        assertEquals("42703", error.sqlState());
+        assertEquals(8, error.position().orElseThrow());
+        assertTrue(error.getMessage().startsWith("column \"nme\" does not exist (SQLSTATE 42703) at character 8: 'SELECT nme FROM artist'"),
+                error.getMessage());
+    }
+
+    @Test
+    void valuesBecomeJsonFriendly() {
+        Map<String, Object> row = run("""
+                SELECT 7::int AS i, 2.50::numeric(5,2) AS d, 'x'::text AS t, DATE '2024-01-02' AS day,
+                       TIMESTAMPTZ '2024-01-02 03:04:05+00' AS ts, '{"a": 1}'::jsonb AS j, ARRAY[1, 2] AS arr,
+                       '\\x0102'::bytea AS bin, NULL::text AS nothing, true AS yes, INTERVAL '1 day' AS span""").rows().get(0);
+
+        assertEquals(7, row.get("i"));
+        assertEquals(new BigDecimal("2.50"), row.get("d"));
+        assertEquals("x", row.get("t"));
+        assertEquals("2024-01-02", row.get("day"));
+        assertEquals("2024-01-02T03:04:05Z", row.get("ts"));
+        assertEquals(Map.of("a", 1), row.get("j"));
+        assertEquals(List.of(1, 2), row.get("arr"));
+        assertEquals("[binary data, 2 bytes]", row.get("bin"));
+        assertEquals(null, row.get("nothing"));
+        assertEquals(true, row.get("yes"));
+        assertTrue(row.containsKey("span"));
+    }
+}
