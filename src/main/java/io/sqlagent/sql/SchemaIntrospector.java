@@ -1,0 +1,161 @@
+package io.sqlagent.sql;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.Tuple;
+
+/**
+ * Reads a source's schema from the PostgreSQL catalog: the tables, views, materialized views and
+ * partitioned tables the connected role may read, and for one of them its columns, keys,
+ * relationships (both directions) and comments.
+ */
+@ApplicationScoped
+public class SchemaIntrospector {
+
+    private static final String RELATIONS = """
+            SELECT n.nspname AS schema, c.relname AS name, c.relkind::text AS kind, c.oid::int8 AS oid,
+                   obj_description(c.oid, 'pg_class') AS description
+            FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+            WHERE c.relkind IN ('r', 'v', 'm', 'p', 'f')
+              AND n.nspname NOT IN ('pg_catalog', 'information_schema') AND n.nspname NOT LIKE 'pg\\_toast%'
+              AND NOT c.relispartition
+              AND has_table_privilege(c.oid, 'SELECT')
+            ORDER BY n.nspname = 'public' DESC, n.nspname, c.relname""";
+
+    private static final String COLUMNS = """
+            SELECT a.attname AS name, format_type(a.atttypid, a.atttypmod) AS type, NOT a.attnotnull AS nullable,
+                   pg_get_expr(d.adbin, d.adrelid) AS default_value, col_description(a.attrelid, a.attnum) AS description,
+                   EXISTS (SELECT 1 FROM pg_index i WHERE i.indrelid = a.attrelid AND i.indisprimary AND a.attnum = ANY (i.indkey)) AS primary_key
+            FROM pg_attribute a LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
+            WHERE a.attrelid = $1::int8::oid AND a.attnum > 0 AND NOT a.attisdropped
+            ORDER BY a.attnum""";
+
+    /** Single-column foreign keys out of ($1) and into ($1) the table. */
+    private static final String FOREIGN_KEYS = """
+            SELECT con.conrelid::int8 AS from_oid, fromc.relname AS from_table, fa.attname AS from_column,
+                   con.confrelid::int8 AS to_oid, toc.relname AS to_table, ta.attname AS to_column
+            FROM pg_constraint con
+            JOIN pg_class fromc ON fromc.oid = con.conrelid
+            JOIN pg_class toc ON toc.oid = con.confrelid
+            JOIN pg_attribute fa ON fa.attrelid = con.conrelid AND fa.attnum = con.conkey[1]
+            JOIN pg_attribute ta ON ta.attrelid = con.confrelid AND ta.attnum = con.confkey[1]
+            WHERE con.contype = 'f' AND (con.conrelid = $1::int8::oid OR con.confrelid = $1::int8::oid)
+            ORDER BY fromc.relname, fa.attname""";
+
+    /** A readable relation. */
+    public record Relation(String schema, String name, String kind, long oid, String description) {
+        /** The name the model should use: bare in {@code public}, schema-qualified elsewhere. */
+        public String displayName() {
+            return schema.equals("public") ? name : schema + "." + name;
+        }
+    }
+
+    /** The readable relations, {@code public} first. */
+    public Uni<List<Relation>> relations(Source source) {
+        return source.requirePool().query(RELATIONS).execute().map(rows -> {
+            List<Relation> relations = new ArrayList<>();
+            for (Row row : rows) {
+                relations.add(new Relation(row.getString("schema"), row.getString("name"), kindName(row.getString("kind")),
+                        row.getLong("oid"), row.getString("description")));
+            }
+            return relations;
+        });
+    }
+
+    /** The relation a name refers to: {@code table} or {@code schema.table}, matched as PostgreSQL would (case-insensitively when unquoted). */
+    public static Optional<Relation> find(List<Relation> relations, String name) {
+        String wanted = name.trim();
+        for (Relation relation : relations) {
+            if (relation.displayName().equals(wanted) || (relation.schema() + "." + relation.name()).equals(wanted)) {
+                return Optional.of(relation);
+            }
+        }
+        for (Relation relation : relations) {
+            if (relation.displayName().equalsIgnoreCase(wanted) || (relation.schema() + "." + relation.name()).equalsIgnoreCase(wanted)) {
+                return Optional.of(relation);
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** Columns of one relation in order, as the {@code introspect_schema} contract describes them. */
+    public Uni<List<Map<String, Object>>> columns(Source source, Relation relation) {
+        Pool pool = source.requirePool();
+        Uni<List<ForeignKey>> keys = foreignKeys(pool, relation);
+        return pool.preparedQuery(COLUMNS).execute(Tuple.of(relation.oid())).flatMap(rows -> keys.map(foreignKeys -> {
+            List<Map<String, Object>> columns = new ArrayList<>();
+            for (Row row : rows) {
+                String column = row.getString("name");
+                Optional<ForeignKey> outgoing = foreignKeys.stream()
+                        .filter(k -> k.fromOid() == relation.oid() && k.fromColumn().equals(column)).findFirst();
+                Map<String, Object> described = new LinkedHashMap<>();
+                described.put("name", column);
+                described.put("type", row.getString("type"));
+                described.put("nullable", row.getBoolean("nullable"));
+                described.put("primary_key", row.getBoolean("primary_key"));
+                described.put("foreign_key", outgoing.isPresent());
+                described.put("references", outgoing.map(k -> k.toTable() + "." + k.toColumn()).orElse(null));
+                described.put("default", row.getString("default_value"));
+                described.put("description", row.getString("description"));
+                columns.add(described);
+            }
+            return columns;
+        }));
+    }
+
+    /** Relationships in both directions: {@code belongsTo} for this table's foreign keys, {@code hasMany} for keys pointing at it. */
+    public Uni<List<Map<String, Object>>> relationships(Source source, Relation relation) {
+        return foreignKeys(source.requirePool(), relation).map(keys -> {
+            List<Map<String, Object>> relationships = new ArrayList<>();
+            for (ForeignKey key : keys) {
+                Map<String, Object> described = new LinkedHashMap<>();
+                if (key.fromOid() == relation.oid()) {
+                    described.put("type", "belongsTo");
+                    described.put("related_table", key.toTable());
+                    described.put("foreign_key", key.fromColumn());
+                    described.put("local_key", key.toColumn());
+                } else {
+                    described.put("type", "hasMany");
+                    described.put("related_table", key.fromTable());
+                    described.put("foreign_key", key.fromColumn());
+                    described.put("local_key", key.toColumn());
+                }
+                relationships.add(described);
+            }
+            return relationships;
+        });
+    }
+
+    private record ForeignKey(long fromOid, String fromTable, String fromColumn, long toOid, String toTable, String toColumn) {
+    }
+
+    private static Uni<List<ForeignKey>> foreignKeys(Pool pool, Relation relation) {
+        return pool.preparedQuery(FOREIGN_KEYS).execute(Tuple.of(relation.oid())).map(rows -> {
+            List<ForeignKey> keys = new ArrayList<>();
+            for (Row row : rows) {
+                keys.add(new ForeignKey(row.getLong("from_oid"), row.getString("from_table"), row.getString("from_column"),
+                        row.getLong("to_oid"), row.getString("to_table"), row.getString("to_column")));
+            }
+            return keys;
+        });
+    }
+
+    private static String kindName(String relkind) {
+        return switch (relkind) {
+            case "v" -> "view";
+            case "m" -> "materialized view";
+            case "p" -> "partitioned table";
+            case "f" -> "foreign table";
+            default -> "table";
+        };
+    }
+}
