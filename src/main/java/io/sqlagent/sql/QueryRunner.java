@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -26,8 +27,8 @@ import io.vertx.pgclient.PgException;
  * connection, inside a {@code READ ONLY} transaction that is always rolled back, with a statement
  * timeout, through the extended protocol (so the server accepts exactly one statement) and a
  * cursor that reads at most {@code max-rows + 1} rows, however many the query would produce.
- * Values are made JSON-friendly and capped. A cancelled subscription asks PostgreSQL to cancel the
- * statement (not yet proven end to end: see the agent issue).
+ * Values are made JSON-friendly and capped. A caller that cancels (a client that went away)
+ * cancels the statement in PostgreSQL too.
  */
 @ApplicationScoped
 public class QueryRunner {
@@ -41,15 +42,18 @@ public class QueryRunner {
     /** Runs {@code sql} on {@code source}; fails with {@link SqlExecutionException} when PostgreSQL refuses it. */
     public Uni<QueryResult> run(Source source, String sql) {
         Duration timeout = config.timeout();
-        // getConnection rather than withConnection: withConnection goes through a Vert.x future,
-        // which would swallow a cancellation instead of letting it reach the running statement.
+        AtomicReference<SqlConnection> current = new AtomicReference<>();
         return source.requirePool().getConnection()
+                .invoke(current::set)
                 .flatMap(connection -> inReadOnlyTransaction(connection, sql, timeout)
                         .eventually(() -> connection.close().onFailure().recoverWithNull()))
                 .ifNoItem().after(timeout.plusSeconds(5)).failWith(() -> new SqlExecutionException(
                         "The statement did not finish within " + timeout.toSeconds() + " s and was cancelled", "57014",
                         Optional.empty(), sql))
-                .onFailure(PgException.class).transform(failure -> translate((PgException) failure, sql));
+                .onFailure(PgException.class).transform(failure -> translate((PgException) failure, sql))
+                // Cancellation reaches the operators inside only once the running statement answers,
+                // so the cancel request has to be sent from out here, at once.
+                .onCancellation().invoke(() -> cancelRunningStatement(current.get()));
     }
 
     private Uni<QueryResult> inReadOnlyTransaction(SqlConnection connection, String sql, Duration timeout) {
@@ -59,7 +63,6 @@ public class QueryRunner {
                 .flatMap(ignored -> connection.query("SET LOCAL lock_timeout = " + Math.min(timeout.toMillis(), 5000)).execute())
                 .flatMap(ignored -> connection.prepare(sql))
                 .flatMap(statement -> fetch(statement.cursor()))
-                .onCancellation().call(() -> cancelRunningStatement(connection))
                 .eventually(() -> transaction.rollback().onFailure().recoverWithNull()));
     }
 
@@ -102,11 +105,13 @@ public class QueryRunner {
         }
     }
 
-    private static Uni<Void> cancelRunningStatement(SqlConnection connection) {
+    private static void cancelRunningStatement(SqlConnection connection) {
+        if (connection == null) {
+            return;
+        }
         Log.debug("Cancelling a running statement: its caller went away");
-        return Uni.createFrom().deferred(() -> PgConnection.cast(connection).cancelRequest())
-                .onFailure().invoke(failure -> Log.warnf("Could not cancel a running statement: %s", failure.toString()))
-                .onFailure().recoverWithNull();
+        PgConnection.cast(connection).cancelRequest().subscribe().with(done -> {
+        }, failure -> Log.warnf("Could not cancel a running statement: %s", failure.toString()));
     }
 
     private static SqlExecutionException translate(PgException failure, String sql) {

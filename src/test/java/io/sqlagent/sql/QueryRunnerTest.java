@@ -15,6 +15,7 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 
 import io.quarkus.test.junit.QuarkusTest;
+import io.smallrye.mutiny.subscription.Cancellable;
 
 /** The second safety layer and the result shaping, against the real Chinook database. */
 @QuarkusTest
@@ -124,5 +125,31 @@ class QueryRunnerTest {
         assertEquals(null, row.get("nothing"));
         assertEquals(true, row.get("yes"));
         assertTrue(row.containsKey("span"));
+    }
+
+    @Test
+    void aCallerThatGoesAwayCancelsTheStatementInTheDatabase() throws Exception {
+        String marker = "cancel_probe_" + System.nanoTime();
+        Cancellable running = runner.run(chinook(), "SELECT pg_sleep(30), '" + marker + "'").subscribe().with(r -> {
+        }, f -> {
+        });
+        awaitActive(marker, true);
+
+        running.cancel();
+
+        awaitActive(marker, false);
+    }
+
+    private void awaitActive(String marker, boolean expected) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (System.nanoTime() < deadline) {
+            long active = count("SELECT count(*) FROM pg_stat_activity WHERE state = 'active' AND query LIKE '%" + marker
+                    + "%' AND query NOT LIKE '%pg_stat_activity%'");
+            if ((active > 0) == expected) {
+                return;
+            }
+            Thread.sleep(100);
+        }
+        throw new AssertionError("the statement was " + (expected ? "never seen running" : "still running after the cancel"));
     }
 }
