@@ -11,6 +11,10 @@ import io.smallrye.config.WithDefault;
 @ConfigMapping(prefix = "sqlagent.sql")
 public interface SqlConfig {
 
+    /** The source the SQL tools query. */
+    @WithDefault("default")
+    String source();
+
     /** Statement kinds {@code run_sql} accepts: any of select (including WITH … SELECT), values, explain. */
     @WithDefault("select,values,explain")
     List<String> allowedStatements();

@@ -1,0 +1,101 @@
+package io.sqlagent.builtin;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import jakarta.inject.Singleton;
+
+import io.smallrye.mutiny.Uni;
+import io.sqlagent.sql.QueryRunner;
+import io.sqlagent.sql.SchemaIntrospector;
+import io.sqlagent.sql.Source;
+import io.sqlagent.sql.SourceRegistry;
+import io.sqlagent.sql.SqlConfig;
+import io.sqlagent.tool.ToolCallContext;
+import io.sqlagent.tool.ToolDefinition;
+import io.sqlagent.tool.ToolException;
+import io.sqlagent.tool.TypedTool;
+import io.sqlagent.tool.schema.Param;
+
+/**
+ * {@code introspect_schema}: lists the tables of the agent's source, or describes one (columns,
+ * keys, relationships, comments, up to three sample rows). Names, descriptions and shapes follow
+ * the SQL-agent tool contract.
+ */
+@Singleton
+@ToolDefinition(name = "introspect_schema", title = "Introspect schema", namespace = "sql", tags = { "sql", "schema", "tables" },
+        readOnly = true,
+        description = "Get detailed schema information about database tables. Can inspect a specific table or list all available tables.",
+        returns = "Without table_name: {\"tables\":[...],\"count\"}. With table_name: {\"table\",\"description\",\"columns\":[{\"name\",\"type\",\"nullable\","
+                + "\"primary_key\",\"foreign_key\",\"references\",\"default\",\"description\"}],\"relationships\":[{\"type\",\"related_table\","
+                + "\"foreign_key\",\"local_key\"}],\"sample_data\":[...]}",
+        usage = "Call without table_name to see the tables, then with a table_name before writing SQL against it.")
+public class IntrospectSchemaTool extends TypedTool<IntrospectSchemaTool.Arguments> {
+
+    private static final int SAMPLE_ROWS = 3;
+
+    private final SchemaIntrospector introspector;
+    private final SourceRegistry sources;
+    private final QueryRunner runner;
+    private final SqlConfig config;
+
+    IntrospectSchemaTool(SchemaIntrospector introspector, SourceRegistry sources, QueryRunner runner, SqlConfig config) {
+        this.introspector = introspector;
+        this.sources = sources;
+        this.runner = runner;
+        this.config = config;
+    }
+
+    /** Arguments of {@code introspect_schema}. */
+    public record Arguments(
+            @Param(description = "Optional: The name of a specific table to inspect. If not provided, lists all tables.", maxLength = 200)
+            Optional<String> tableName,
+            @Param(description = "Whether to include sample data from the table (up to 3 rows). This data is for understanding the schema only - never use it directly in responses to the user.",
+                    defaultValue = "false")
+            Optional<Boolean> includeSampleData) {
+    }
+
+    @Override
+    protected Uni<?> run(Arguments arguments, ToolCallContext context) {
+        Source source = sources.find(config.source())
+                .orElseThrow(() -> new ToolException("No source named '" + config.source() + "' is configured"));
+        return introspector.relations(source).flatMap(relations -> arguments.tableName().filter(name -> !name.isBlank())
+                .map(name -> describe(source, relations, name, arguments.includeSampleData().orElse(false)))
+                .orElseGet(() -> Uni.createFrom().item(listing(relations))));
+    }
+
+    private static Map<String, Object> listing(List<SchemaIntrospector.Relation> relations) {
+        List<String> names = relations.stream().map(SchemaIntrospector.Relation::displayName).toList();
+        return Map.of("tables", names, "count", names.size());
+    }
+
+    private Uni<Map<String, Object>> describe(Source source, List<SchemaIntrospector.Relation> relations, String name, boolean sample) {
+        SchemaIntrospector.Relation relation = SchemaIntrospector.find(relations, name)
+                .orElseThrow(() -> new ToolException("Table '" + name + "' does not exist or cannot be read. Tables: "
+                        + String.join(", ", relations.stream().map(SchemaIntrospector.Relation::displayName).limit(100).toList())));
+        Uni<List<Map<String, Object>>> sampleRows = sample
+                ? runner.run(source, "SELECT * FROM " + quoted(relation) + " LIMIT " + SAMPLE_ROWS).map(result -> result.rows())
+                : Uni.createFrom().item(List.<Map<String, Object>>of());
+        return introspector.columns(source, relation).flatMap(columns -> introspector.relationships(source, relation)
+                .flatMap(relationships -> sampleRows.map(rows -> {
+                    Map<String, Object> described = new LinkedHashMap<>();
+                    described.put("table", relation.displayName());
+                    described.put("description", relation.description());
+                    described.put("columns", columns);
+                    described.put("relationships", relationships);
+                    described.put("sample_data", rows);
+                    return described;
+                })));
+    }
+
+    /** The relation's name quoted for SQL; it comes from the catalog, never from the model's text. */
+    private static String quoted(SchemaIntrospector.Relation relation) {
+        return identifier(relation.schema()) + "." + identifier(relation.name());
+    }
+
+    private static String identifier(String name) {
+        return '"' + name.replace("\"", "\"\"") + '"';
+    }
+}
