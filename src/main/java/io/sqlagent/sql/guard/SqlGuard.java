@@ -1,0 +1,203 @@
+package io.sqlagent.sql.guard;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+import net.sf.jsqlparser.statement.Statement;
+import net.sf.jsqlparser.statement.select.ParenthesedSelect;
+import net.sf.jsqlparser.statement.select.PlainSelect;
+import net.sf.jsqlparser.statement.select.SetOperationList;
+import net.sf.jsqlparser.statement.select.TableStatement;
+import net.sf.jsqlparser.statement.select.Values;
+
+/**
+ * The first safety layer of {@code run_sql}: decides whether the model's SQL is a single read-only
+ * statement of an allowed kind, and says why not when it is not. PostgreSQL's own token rules cut
+ * the text (strings, quoted names, comments, statements); JSqlParser then parses it, and every node
+ * of the result is checked. Immutable and safe to share between threads; {@link #check(String)}
+ * never throws.
+ */
+public final class SqlGuard {
+
+    /** Longest SQL accepted by default, in characters. */
+    public static final int DEFAULT_MAX_LENGTH = 100_000;
+
+    /** How long parsing may take by default before the SQL is refused. */
+    public static final Duration DEFAULT_PARSE_TIMEOUT = Duration.ofSeconds(2);
+
+    // Words that start a query; anything else is refused by its first word before parsing.
+    private static final Set<String> QUERY_STARTS = Set.of("select", "with", "values", "table");
+    private static final Map<String, String> STATEMENT_NAMES = Map.of("start", "START TRANSACTION",
+            "refresh", "REFRESH MATERIALIZED VIEW");
+
+    private final Set<StatementKind> allowed;
+    private final int maxLength;
+    private final DeniedFunctions denied;
+    private final Duration parseTimeout;
+
+    /** A guard for the given kinds, with the default length limit, function list and time limit. */
+    public SqlGuard(Set<StatementKind> allowed) {
+        this(allowed, DEFAULT_MAX_LENGTH);
+    }
+
+    /** A guard that also refuses SQL longer than {@code maxLength} characters. */
+    public SqlGuard(Set<StatementKind> allowed, int maxLength) {
+        this(allowed, maxLength, Set.of(), DEFAULT_PARSE_TIMEOUT);
+    }
+
+    /**
+     * A guard with every setting: {@code extraDeniedFunctions} are refused besides the built-in
+     * {@link DeniedFunctions} (case-insensitive; a trailing {@code *} makes a prefix), and parsing
+     * that takes longer than {@code parseTimeout} is refused.
+     */
+    public SqlGuard(Set<StatementKind> allowed, int maxLength, Collection<String> extraDeniedFunctions,
+            Duration parseTimeout) {
+        if (allowed == null || allowed.isEmpty()) {
+            throw new IllegalArgumentException("At least one statement kind must be allowed");
+        }
+        if (maxLength <= 0) {
+            throw new IllegalArgumentException("maxLength must be positive, was " + maxLength);
+        }
+        if (parseTimeout == null || parseTimeout.isNegative() || parseTimeout.isZero()) {
+            throw new IllegalArgumentException("parseTimeout must be positive, was " + parseTimeout);
+        }
+        this.allowed = Set.copyOf(EnumSet.copyOf(allowed));
+        this.maxLength = maxLength;
+        this.denied = DeniedFunctions.withExtra(extraDeniedFunctions);
+        this.parseTimeout = parseTimeout;
+    }
+
+    /** A guard allowing SELECT, VALUES and EXPLAIN with the default settings. */
+    public static SqlGuard defaults() {
+        return new SqlGuard(EnumSet.allOf(StatementKind.class));
+    }
+
+    /** Decides whether {@code sql} may run. Never throws: anything it cannot check is refused. */
+    public SqlVerdict check(String sql) {
+        try {
+            return decide(sql);
+        } catch (Refusal refusal) {
+            return SqlVerdict.refuse(refusal.getMessage());
+        } catch (RuntimeException | StackOverflowError e) {
+            return SqlVerdict.refuse("The SQL could not be checked (" + e.getClass().getSimpleName()
+                    + "); write it more simply");
+        }
+    }
+
+    private SqlVerdict decide(String sql) throws Refusal {
+        if (sql == null || sql.isBlank()) {
+            throw new Refusal("No SQL statement was given");
+        }
+        if (sql.length() > maxLength) {
+            throw new Refusal("The SQL is too long (" + sql.length() + " characters; at most " + maxLength
+                    + " are allowed)");
+        }
+        LexedSql lexed = LexedSql.of(sql);
+        int statements = lexed.statementCount();
+        if (statements == 0) {
+            throw new Refusal("No SQL statement was given");
+        }
+        if (statements > 1) {
+            throw new Refusal("Only one statement is allowed; found " + statements);
+        }
+        boolean explain = ExplainHeader.isExplain(lexed);
+        int first = explain ? ExplainHeader.statementStart(lexed) : 0;
+        checkFirstWord(lexed, lexed.code().get(first), explain);
+
+        Statement statement;
+        try {
+            String text = lexed.forParser(lexed.code().get(first).start());
+            statement = JsqlParsing.parse(text, lexed.code(), parseTimeout);
+        } catch (Refusal unparseable) {
+            // A denied call is the more useful reason, and the one that matters.
+            throw deniedCall(lexed, first).orElse(unparseable);
+        }
+        StatementKind queryKind = queryKind(statement, explain);
+        StatementKind kind = explain ? StatementKind.EXPLAIN : queryKind;
+        QueryInspector.Inspection inspection = QueryInspector.inspect(statement, denied);
+        Optional<String> problem = inspection.problem()
+                .or(() -> deniedCall(lexed, first).map(Refusal::getMessage));
+        if (!allowed.contains(kind)) {
+            return SqlVerdict.refuse(notAllowed(kind.name()), kind, inspection.tables(), inspection.functions());
+        }
+        if (problem.isPresent()) {
+            return SqlVerdict.refuse(problem.get(), kind, inspection.tables(), inspection.functions());
+        }
+        return SqlVerdict.allow(kind, inspection.tables(), inspection.functions());
+    }
+
+    /**
+     * A denied function called anywhere in the text, found from PostgreSQL's tokens alone: a second
+     * net under the syntax tree, for parts of the SQL JSqlParser could not parse or keeps in a form
+     * the inspection does not reach. It may also refuse a CTE or alias that carries a denied name
+     * and a column list, which is rare and harmless.
+     */
+    private Optional<Refusal> deniedCall(LexedSql lexed, int first) {
+        for (String name : lexed.namesBeforeParenthesis(first)) {
+            String lower = name.toLowerCase(Locale.ROOT);
+            Optional<String> reason = denied.reasonFor(lower);
+            if (reason.isPresent()) {
+                return Optional.of(new Refusal("Function " + lower + " is not allowed: " + reason.get()));
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** Refuses by the first word what cannot be a query, with the statement's own name, before parsing it. */
+    private void checkFirstWord(LexedSql lexed, PgToken token, boolean explained) throws Refusal {
+        String text = token.text(lexed.sql());
+        if (token.kind() == PgToken.Kind.PUNCTUATION && text.equals("(")) {
+            return;
+        }
+        String word = token.kind() == PgToken.Kind.WORD ? text.toLowerCase(Locale.ROOT) : null;
+        if (word != null && (QUERY_STARTS.contains(word) || (!explained && word.equals("explain")))) {
+            return;
+        }
+        if (word == null) {
+            String shown = text.length() > 30 ? text.substring(0, 30) + "…" : text;
+            throw Refusal.unparseable("a statement cannot start with " + shown + " (at "
+                    + PgLexer.position(lexed.sql(), token.start()) + ")");
+        }
+        String name = STATEMENT_NAMES.getOrDefault(word, word.toUpperCase(Locale.ROOT));
+        throw new Refusal(explained ? notExplainable(name) : notAllowed(name));
+    }
+
+    /** SELECT or VALUES for a query JSqlParser parsed; anything else is refused with its name. */
+    private StatementKind queryKind(Statement statement, boolean explained) throws Refusal {
+        Statement query = statement;
+        while (query instanceof ParenthesedSelect parenthesed && parenthesed.getSelect() != null) {
+            query = parenthesed.getSelect();
+        }
+        if (query instanceof PlainSelect || query instanceof SetOperationList || query instanceof TableStatement) {
+            return StatementKind.SELECT;
+        }
+        if (query instanceof Values) {
+            return StatementKind.VALUES;
+        }
+        String name = Identifiers.statementName(query);
+        throw new Refusal(explained ? notExplainable(name) : notAllowed(name));
+    }
+
+    private String notAllowed(String name) {
+        List<String> names = new ArrayList<>();
+        for (StatementKind kind : StatementKind.values()) {
+            if (allowed.contains(kind)) {
+                names.add(kind.name());
+            }
+        }
+        String list = names.size() == 1 ? names.get(0)
+                : String.join(", ", names.subList(0, names.size() - 1)) + " and " + names.get(names.size() - 1);
+        return name + " statements are not allowed; only " + list + (names.size() == 1 ? " is" : " are");
+    }
+
+    private static String notExplainable(String name) {
+        return "Only SELECT and VALUES statements can be explained; found " + name;
+    }
+}
