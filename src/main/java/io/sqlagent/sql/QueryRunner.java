@@ -61,6 +61,8 @@ public class QueryRunner {
                 .query("SET TRANSACTION READ ONLY").execute()
                 .flatMap(ignored -> connection.query("SET LOCAL statement_timeout = " + timeout.toMillis()).execute())
                 .flatMap(ignored -> connection.query("SET LOCAL lock_timeout = " + Math.min(timeout.toMillis(), 5000)).execute())
+                // The guard reads string literals as PostgreSQL does with its default; pin that default.
+                .flatMap(ignored -> connection.query("SET LOCAL standard_conforming_strings = on").execute())
                 .flatMap(ignored -> connection.prepare(sql))
                 .flatMap(statement -> fetch(statement.cursor()))
                 .eventually(() -> transaction.rollback().onFailure().recoverWithNull()));

@@ -157,6 +157,9 @@ public class ToolExecutor {
         if (failure instanceof ToolStopException stop) {
             return new ToolResult.Stopped(stop.getMessage());
         }
+        if (failure instanceof ToolRefusedException refused) {
+            return ToolResult.blocked(truncate(refused.getMessage()));
+        }
         if (failure instanceof ToolException expected) {
             return ToolResult.failure(truncate(expected.getMessage()));
         }

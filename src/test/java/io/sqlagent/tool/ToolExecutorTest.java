@@ -153,6 +153,18 @@ class ToolExecutorTest {
     }
 
     @Test
+    void aToolRefusingItsInputIsABlockNotAFailure() {
+        registry.register(FakeTool.computing("guarded_sql", args -> {
+            throw new ToolRefusedException("DROP statements are not allowed");
+        }));
+
+        ToolExecution execution = executor().execute(call("guarded_sql", "{}"), CONTEXT).await().atMost(WAIT);
+
+        assertEquals(Outcome.BLOCKED, execution.outcome());
+        assertEquals("DROP statements are not allowed", ((ToolResult.Failure) execution.result()).message());
+    }
+
+    @Test
     void aToolThatThrowsBeforeReturningAUniIsAFailureToo() {
         registry.register(new Tool() {
             @Override

@@ -1,0 +1,84 @@
+package io.sqlagent.builtin;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import jakarta.enterprise.event.Event;
+import jakarta.inject.Singleton;
+
+import io.smallrye.mutiny.Uni;
+import io.sqlagent.sql.QueryRunner;
+import io.sqlagent.sql.Source;
+import io.sqlagent.sql.SourceRegistry;
+import io.sqlagent.sql.SqlConfig;
+import io.sqlagent.sql.SqlErrorOccurred;
+import io.sqlagent.sql.SqlExecutionException;
+import io.sqlagent.sql.guard.SqlGuard;
+import io.sqlagent.sql.guard.SqlVerdict;
+import io.sqlagent.tool.ToolCallContext;
+import io.sqlagent.tool.ToolDefinition;
+import io.sqlagent.tool.ToolException;
+import io.sqlagent.tool.ToolRefusedException;
+import io.sqlagent.tool.TypedTool;
+import io.sqlagent.tool.schema.Param;
+
+/**
+ * {@code run_sql}: the agent's read-only SQL. The statement passes the parser-based guard first
+ * (a refusal is a blocked call with the reason), then runs through {@link QueryRunner} in a
+ * read-only transaction with limits. PostgreSQL's errors go back to the model with code and
+ * position, and are announced as {@link SqlErrorOccurred}.
+ */
+@Singleton
+@ToolDefinition(name = "run_sql", title = "Run SQL", namespace = "sql", tags = { "sql", "query", "database" }, readOnly = true,
+        auditArguments = true,
+        description = "Execute a SQL query against the database. Only SELECT and WITH statements are allowed. Returns query results as JSON.",
+        returns = "{\"rows\":[{...}],\"row_count\":n,\"total_rows\":n,\"truncated\":bool}; total_rows counts the rows seen, "
+                + "which stops one past the row limit",
+        usage = "Inspect the schema first; add LIMIT for exploratory queries.")
+public class RunSqlTool extends TypedTool<RunSqlTool.Arguments> {
+
+    private final SourceRegistry sources;
+    private final QueryRunner runner;
+    private final SqlConfig config;
+    private final SqlGuard guard;
+    private final Event<SqlErrorOccurred> sqlErrors;
+
+    RunSqlTool(SourceRegistry sources, QueryRunner runner, SqlConfig config, SqlGuard guard, Event<SqlErrorOccurred> sqlErrors) {
+        this.sources = sources;
+        this.runner = runner;
+        this.config = config;
+        this.guard = guard;
+        this.sqlErrors = sqlErrors;
+    }
+
+    /** Arguments of {@code run_sql}. */
+    public record Arguments(
+            @Param(description = "The SQL query to execute. Must be a SELECT or WITH statement.", minLength = 1, maxLength = 100_000)
+            String sql) {
+    }
+
+    @Override
+    protected Uni<?> run(Arguments arguments, ToolCallContext context) {
+        SqlVerdict verdict = guard.check(arguments.sql());
+        if (!verdict.allowed()) {
+            throw new ToolRefusedException(verdict.reason());
+        }
+        Source source = sources.find(config.source())
+                .orElseThrow(() -> new ToolException("No source named '" + config.source() + "' is configured"));
+        return runner.run(source, arguments.sql())
+                .onFailure(SqlExecutionException.class).invoke(failure -> announce(source, (SqlExecutionException) failure, context))
+                .map(result -> {
+                    Map<String, Object> answer = new LinkedHashMap<>();
+                    answer.put("rows", result.rows());
+                    answer.put("row_count", result.rowCount());
+                    answer.put("total_rows", result.totalRows());
+                    answer.put("truncated", result.truncated());
+                    return answer;
+                });
+    }
+
+    private void announce(Source source, SqlExecutionException failure, ToolCallContext context) {
+        sqlErrors.fire(new SqlErrorOccurred(source.name(), failure.sql(), failure.sqlState(), failure.getMessage(),
+                context.conversationId()));
+    }
+}

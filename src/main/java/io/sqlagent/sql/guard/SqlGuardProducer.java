@@ -1,0 +1,22 @@
+package io.sqlagent.sql.guard;
+
+import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Singleton;
+
+import io.quarkus.runtime.Startup;
+import io.sqlagent.sql.SqlConfig;
+
+/** Builds the guard from {@code sqlagent.sql.allowed-statements} at start-up, so a wrong setting stops the service at once. */
+public class SqlGuardProducer {
+
+    @Produces
+    @Singleton
+    @Startup
+    SqlGuard guard(SqlConfig config) {
+        try {
+            return new SqlGuard(StatementKind.parseAll(config.allowedStatements()));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("sqlagent.sql.allowed-statements: " + e.getMessage(), e);
+        }
+    }
+}
