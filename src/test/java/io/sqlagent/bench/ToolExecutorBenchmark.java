@@ -1,17 +1,13 @@
 package io.sqlagent.bench;
 
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import org.openjdk.jmh.annotations.Benchmark;
@@ -45,6 +41,7 @@ import io.sqlagent.tool.ToolDescriptor;
 import io.sqlagent.tool.ToolExecution;
 import io.sqlagent.tool.ToolExecutor;
 import io.sqlagent.tool.ToolJson;
+import io.sqlagent.tool.audit.AuditQueue;
 import io.sqlagent.tool.ToolMetrics;
 import io.sqlagent.tool.ToolRegistry;
 import io.sqlagent.tool.ToolResult;
@@ -141,7 +138,7 @@ public class ToolExecutorBenchmark {
         Infrastructure.setDefaultExecutor();
         if (audit.dropped() > 0) {
             // Dropping is cheaper than enqueueing: the figures would not be for the path they name.
-            throw new IllegalStateException(audit.dropped() + " audit records were dropped; drain the stand-in more often");
+            throw new IllegalStateException(audit.dropped() + " audit records were dropped; drain the queue more often");
         }
     }
 
@@ -203,73 +200,34 @@ public class ToolExecutorBenchmark {
         }
     }
 
-    /** The audit row {@code AuditLog} queues; its own record is package-private to the audit package. */
-    record AuditRow(Instant calledAt, String caller, String principal, String conversationId, String callId, String tool,
-            String outcome, long durationMicros, JsonNode result, String message, JsonNode arguments) {
-    }
-
     /**
-     * Stands in for {@code io.sqlagent.tool.audit.AuditLog}, which needs CDI config, Vert.x and the
-     * store and so cannot run here. On the call path that class only enqueues (the database write
-     * happens later on a timer, off the call path), so this does exactly its
-     * {@code completed}/{@code recordOf} work: the bounded counter, the same row built from the
-     * execution (including the registry lookup for {@code auditArguments}) and the queue add.
-     * Keep it in step with {@code AuditLog.completed} when that changes.
+     * The audit log's call-side half: the real {@link AuditQueue} that {@code AuditLog} uses (the
+     * log itself also needs CDI, Vert.x and the store for its timed database writes, which happen
+     * off the call path), with a drain that stands in for the writer.
      */
     static final class AuditEnqueue implements ToolCallListener {
 
         private static final int QUEUE_CAPACITY = 10_000;
         private static final int BATCH_SIZE = 500;
 
-        private final ToolRegistry registry;
-        private final ConcurrentLinkedQueue<AuditRow> queue = new ConcurrentLinkedQueue<>();
-        private final AtomicInteger queued = new AtomicInteger();
+        private final AuditQueue queue;
         private final Counter dropped;
 
         AuditEnqueue(ToolRegistry registry, MeterRegistry meters) {
-            this.registry = registry;
             this.dropped = Counter.builder("sqlagent.audit.dropped").register(meters);
+            this.queue = new AuditQueue(registry, QUEUE_CAPACITY, dropped);
         }
 
         @Override
         public void completed(ToolExecution execution) {
-            if (queued.incrementAndGet() > QUEUE_CAPACITY) {
-                queued.decrementAndGet();
-                dropped.increment();
-                return;
-            }
-            queue.add(rowOf(execution));
-        }
-
-        private AuditRow rowOf(ToolExecution execution) {
-            ToolResult result = execution.result();
-            JsonNode value = result instanceof ToolResult.Success success ? success.value() : null;
-            String message = null;
-            if (result instanceof ToolResult.Failure failure) {
-                message = failure.message();
-            } else if (result instanceof ToolResult.Stopped stopped) {
-                message = stopped.reason();
-            }
-            return new AuditRow(execution.startedAt(), execution.context().caller(), execution.context().principal().orElse(null),
-                    execution.context().conversationId().orElse(null), execution.call().id(), execution.call().name(),
-                    execution.outcome().tag(), execution.duration().toNanos() / 1000, value, message,
-                    auditsArguments(execution) ? execution.call().arguments() : null);
-        }
-
-        private boolean auditsArguments(ToolExecution execution) {
-            return registry.descriptor(execution.call().name()).map(d -> d.metadata().auditArguments()).orElse(false);
+            queue.offer(execution);
         }
 
         /** Takes everything queued, in batches as the real flush does, and forgets it. */
         void drain() {
-            int taken;
-            do {
-                taken = 0;
-                while (taken < BATCH_SIZE && queue.poll() != null) {
-                    taken++;
-                }
-                queued.addAndGet(-taken);
-            } while (taken == BATCH_SIZE);
+            while (queue.take(BATCH_SIZE).size() == BATCH_SIZE) {
+                // keep taking until a short batch says the queue is empty
+            }
         }
 
         long dropped() {

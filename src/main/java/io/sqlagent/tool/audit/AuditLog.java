@@ -2,11 +2,8 @@ package io.sqlagent.tool.audit;
 
 import java.nio.charset.StandardCharsets;
 import java.time.ZoneOffset;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -25,7 +22,6 @@ import io.sqlagent.tool.ToolCallListener;
 import io.sqlagent.tool.ToolExecution;
 import io.sqlagent.tool.ToolJson;
 import io.sqlagent.tool.ToolRegistry;
-import io.sqlagent.tool.ToolResult;
 import io.vertx.core.json.JsonObject;
 import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -46,22 +42,19 @@ public class AuditLog implements ToolCallListener {
     private final Pool store;
     private final Vertx vertx;
     private final StoreMigrations migrations;
-    private final ToolRegistry registry;
-    private final ConcurrentLinkedQueue<AuditRecord> queue = new ConcurrentLinkedQueue<>();
-    private final AtomicInteger queued = new AtomicInteger();
+    private final AuditQueue queue;
     private final AtomicBoolean flushing = new AtomicBoolean();
-    private final Counter dropped;
     private final Counter written;
     private long timerId = -1;
 
     AuditLog(AuditConfig config, Pool store, Vertx vertx, StoreMigrations migrations, ToolRegistry registry, MeterRegistry meters) {
-        this.registry = registry;
         this.config = config;
         this.store = store;
         this.vertx = vertx;
         this.migrations = migrations;
-        this.dropped = Counter.builder("sqlagent.audit.dropped").description("Audit records dropped because the queue was full")
-                .register(meters);
+        this.queue = new AuditQueue(registry, config.queueCapacity(),
+                Counter.builder("sqlagent.audit.dropped").description("Audit records dropped because the queue was full")
+                        .register(meters));
         this.written = Counter.builder("sqlagent.audit.written").description("Audit records written to the store")
                 .register(meters);
     }
@@ -75,34 +68,9 @@ public class AuditLog implements ToolCallListener {
 
     @Override
     public void completed(ToolExecution execution) {
-        if (!config.enabled()) {
-            return;
+        if (config.enabled()) {
+            queue.offer(execution);
         }
-        if (queued.incrementAndGet() > config.queueCapacity()) {
-            queued.decrementAndGet();
-            dropped.increment();
-            return;
-        }
-        queue.add(recordOf(execution));
-    }
-
-    private AuditRecord recordOf(ToolExecution execution) {
-        ToolResult result = execution.result();
-        JsonNode value = result instanceof ToolResult.Success success ? success.value() : null;
-        String message = null;
-        if (result instanceof ToolResult.Failure failure) {
-            message = failure.message();
-        } else if (result instanceof ToolResult.Stopped stopped) {
-            message = stopped.reason();
-        }
-        return new AuditRecord(execution.startedAt(), execution.context().caller(), execution.context().principal().orElse(null),
-                execution.context().conversationId().orElse(null), execution.call().id(), execution.call().name(),
-                execution.outcome().tag(), execution.duration().toNanos() / 1000, value, message,
-                auditsArguments(execution) ? execution.call().arguments() : null);
-    }
-
-    private boolean auditsArguments(ToolExecution execution) {
-        return registry.descriptor(execution.call().name()).map(d -> d.metadata().auditArguments()).orElse(false);
     }
 
     /** Writes what is queued now, in batches; returns how many records were written. */
@@ -114,29 +82,15 @@ public class AuditLog implements ToolCallListener {
     }
 
     private Uni<Integer> writeBatches(int writtenSoFar) {
-        List<AuditRecord> batch = new ArrayList<>();
-        AuditRecord next;
-        while (batch.size() < config.batchSize() && (next = queue.poll()) != null) {
-            batch.add(next);
-        }
+        List<AuditRecord> batch = queue.take(config.batchSize());
         if (batch.isEmpty()) {
             return Uni.createFrom().item(writtenSoFar);
         }
-        queued.addAndGet(-batch.size());
         List<Tuple> rows = batch.stream().map(AuditLog::tuple).toList();
         return store.preparedQuery(INSERT).executeBatch(rows)
                 .invoke(done -> written.increment(batch.size()))
-                .onFailure().invoke(failure -> {
-                    // Put the batch back (it will be retried) unless that would overflow the queue.
-                    for (AuditRecord record : batch) {
-                        if (queued.incrementAndGet() > config.queueCapacity()) {
-                            queued.decrementAndGet();
-                            dropped.increment();
-                        } else {
-                            queue.add(record);
-                        }
-                    }
-                })
+                // Put the batch back to be retried, as far as the queue has room.
+                .onFailure().invoke(failure -> queue.putBack(batch))
                 .flatMap(done -> writeBatches(writtenSoFar + batch.size()));
     }
 
@@ -174,7 +128,7 @@ public class AuditLog implements ToolCallListener {
         try {
             flush().await().atMost(java.time.Duration.ofSeconds(5));
         } catch (RuntimeException e) {
-            Log.warnf("%d audit records were not written at shutdown: %s", queued.get(), e.getMessage());
+            Log.warnf("%d audit records were not written at shutdown: %s", queue.size(), e.getMessage());
         }
     }
 }
