@@ -1,0 +1,222 @@
+package io.sqlagent.knowledge;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+import jakarta.annotation.Priority;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.interceptor.Interceptor;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.quarkus.logging.Log;
+import io.quarkus.runtime.StartupEvent;
+import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.Uni;
+import io.sqlagent.sql.guard.SqlGuard;
+import io.sqlagent.sql.guard.SqlVerdict;
+import io.sqlagent.store.StoreMigrations;
+import io.sqlagent.tool.ToolJson;
+
+/**
+ * Loads the knowledge files into the store at start-up: the ones shipped under {@code knowledge/}
+ * on the classpath (listed in {@code knowledge/index.txt}, since a jar's folders cannot be listed
+ * portably), then the {@code *.json} files of {@code sqlagent.knowledge.path}. Loading is an upsert
+ * by name, so restarts and replicas load the same files without duplicates. A file that cannot be
+ * read is skipped and logged by name; so is a pattern whose SQL the guard refuses.
+ */
+@ApplicationScoped
+public class KnowledgeLoader {
+
+    /** The shipped files' index on the classpath. */
+    static final String SHIPPED_INDEX = "knowledge/index.txt";
+
+    // Unknown keys are errors: a misspelt "query_pattern" would otherwise load nothing, silently.
+    private static final ObjectMapper FILES = ToolJson.MAPPER.copy().enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+    private static final Duration WAIT = Duration.ofSeconds(60);
+
+    private final KnowledgeStore store;
+    private final StoreMigrations migrations;
+    private final SqlGuard guard;
+    private final KnowledgeConfig config;
+
+    KnowledgeLoader(KnowledgeStore store, StoreMigrations migrations, SqlGuard guard, KnowledgeConfig config) {
+        this.store = store;
+        this.migrations = migrations;
+        this.guard = guard;
+        this.config = config;
+    }
+
+    /** A knowledge file's name (for messages) and text. */
+    public record Document(String name, String text) {
+    }
+
+    // After StoreMigrations (default priority), which creates the tables.
+    void loadOnStart(@Observes @Priority(Interceptor.Priority.APPLICATION + 600) StartupEvent event) {
+        if (!migrations.ready()) {
+            Log.warn("Knowledge files were not loaded: the store's schema is not up to date");
+            return;
+        }
+        try {
+            List<Document> documents = documents();
+            int loaded = Multi.createFrom().iterable(documents)
+                    .onItem().transformToUniAndConcatenate(this::load)
+                    .collect().asList()
+                    .map(counts -> counts.stream().mapToInt(Integer::intValue).sum())
+                    .await().atMost(WAIT);
+            Log.infof("Knowledge base: %d item(s) loaded from %d file(s)", loaded, documents.size());
+        } catch (RuntimeException e) {
+            // Knowledge is an aid, not a dependency: the service runs without it.
+            Log.errorf("Knowledge files could not be loaded: %s", e.getMessage());
+        }
+    }
+
+    /** The files to load, shipped ones first. */
+    List<Document> documents() {
+        List<Document> documents = new ArrayList<>();
+        if (config.shipped()) {
+            documents.addAll(shipped());
+        }
+        config.path().map(Path::of).ifPresent(path -> documents.addAll(fromFilesystem(path)));
+        return documents;
+    }
+
+    /** The knowledge files shipped with the service. */
+    public static List<Document> shipped() {
+        List<Document> documents = new ArrayList<>();
+        String index = readResource(SHIPPED_INDEX);
+        if (index == null) {
+            return documents;
+        }
+        for (String line : index.split("\n")) {
+            String name = line.strip();
+            if (name.isEmpty() || name.startsWith("#")) {
+                continue;
+            }
+            String text = readResource("knowledge/" + name);
+            if (text == null) {
+                Log.errorf("Knowledge file knowledge/%s is listed in %s but missing", name, SHIPPED_INDEX);
+            } else {
+                documents.add(new Document("classpath:knowledge/" + name, text));
+            }
+        }
+        return documents;
+    }
+
+    static List<Document> fromFilesystem(Path path) {
+        List<Document> documents = new ArrayList<>();
+        if (!Files.isDirectory(path)) {
+            Log.warnf("sqlagent.knowledge.path %s is not a directory; no knowledge files loaded from it", path.toAbsolutePath());
+            return documents;
+        }
+        try (Stream<Path> files = Files.list(path)) {
+            for (Path file : files.filter(f -> f.getFileName().toString().endsWith(".json")).sorted().toList()) {
+                try {
+                    documents.add(new Document(file.toString(), Files.readString(file, StandardCharsets.UTF_8)));
+                } catch (IOException e) {
+                    Log.errorf("Knowledge file %s could not be read: %s", file, e.getMessage());
+                }
+            }
+        } catch (IOException e) {
+            Log.errorf("Knowledge directory %s could not be listed: %s", path, e.getMessage());
+        }
+        return documents;
+    }
+
+    /**
+     * Parses a knowledge file.
+     *
+     * @throws IllegalArgumentException naming the file, when it is not a valid knowledge file
+     */
+    public static KnowledgeFile parse(Document document) {
+        KnowledgeFile file;
+        try {
+            file = FILES.readValue(document.text(), KnowledgeFile.class);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("Knowledge file " + document.name() + " is not valid: " + e.getOriginalMessage()
+                    + (e.getLocation() == null ? "" : " (line " + e.getLocation().getLineNr() + ")"));
+        }
+        if (file == null) {
+            throw new IllegalArgumentException("Knowledge file " + document.name() + " is empty");
+        }
+        return file;
+    }
+
+    /** Loads one file; returns how many items it stored. Never fails: problems are logged with the file's name. */
+    Uni<Integer> load(Document document) {
+        KnowledgeFile file;
+        try {
+            file = parse(document);
+        } catch (IllegalArgumentException e) {
+            Log.error(e.getMessage() + "; the file is skipped");
+            return Uni.createFrom().item(0);
+        }
+        List<Uni<Boolean>> steps = new ArrayList<>();
+        for (KnowledgeFile.TableNote table : file.tables()) {
+            steps.add(doc(document, "table", table.name(), table.body()));
+        }
+        for (KnowledgeFile.Rule rule : file.rules()) {
+            steps.add(doc(document, "rule", rule.name(), rule.description()));
+        }
+        for (KnowledgeFile.Pattern pattern : file.queryPatterns()) {
+            steps.add(pattern(document, pattern));
+        }
+        return Multi.createFrom().iterable(steps)
+                .onItem().transformToUniAndConcatenate(step -> step)
+                .collect().asList()
+                .map(results -> (int) results.stream().filter(Boolean::booleanValue).count());
+    }
+
+    private Uni<Boolean> doc(Document document, String kind, String name, String body) {
+        if (blank(name) || blank(body)) {
+            return Uni.createFrom().item(logged(document, kind + " '" + name + "'", "a name and a text are required"));
+        }
+        return store.upsertDoc(kind, name.strip(), body.strip(), document.name()).replaceWith(true)
+                .onFailure().recoverWithItem(failure -> logged(document, kind + " '" + name + "'", failure.getMessage()));
+    }
+
+    private Uni<Boolean> pattern(Document document, KnowledgeFile.Pattern pattern) {
+        String name = pattern.name();
+        if (blank(name) || name.strip().length() > 100 || blank(pattern.question()) || blank(pattern.sql())
+                || blank(pattern.summary())) {
+            return Uni.createFrom().item(logged(document, "query pattern '" + name + "'",
+                    "name (at most 100 characters), question, sql and summary are required"));
+        }
+        SqlVerdict verdict = guard.check(pattern.sql());
+        if (!verdict.allowed()) {
+            return Uni.createFrom().item(logged(document, "query pattern '" + name + "'",
+                    "the SQL guard refuses its SQL: " + verdict.reason()));
+        }
+        return store.upsertFilePattern(pattern, document.name())
+                .map(stored -> stored || logged(document, "query pattern '" + name + "'",
+                        "a pattern the agent saved already has this name"))
+                .onFailure().recoverWithItem(failure -> logged(document, "query pattern '" + name + "'", failure.getMessage()));
+    }
+
+    private static boolean logged(Document document, String item, String reason) {
+        Log.errorf("Knowledge file %s: %s is skipped: %s", document.name(), item, reason);
+        return false;
+    }
+
+    private static boolean blank(String text) {
+        return text == null || text.isBlank();
+    }
+
+    private static String readResource(String path) {
+        try (InputStream in = KnowledgeLoader.class.getClassLoader().getResourceAsStream(path)) {
+            return in == null ? null : new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot read classpath resource " + path, e);
+        }
+    }
+}

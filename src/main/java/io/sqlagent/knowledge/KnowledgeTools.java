@@ -1,0 +1,43 @@
+package io.sqlagent.knowledge;
+
+import java.util.List;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import io.sqlagent.builtin.SaveLearningTool;
+import io.sqlagent.builtin.SaveValidatedQueryTool;
+import io.sqlagent.sql.guard.SqlGuard;
+import io.sqlagent.tool.ToolRegistration;
+import io.sqlagent.tool.ToolSource;
+import io.sqlagent.tool.TypedTool;
+
+/**
+ * Contributes the two tools that write to the knowledge base, only while
+ * {@code sqlagent.learning.enabled} is true: when learning is off they are neither listed nor
+ * callable, rather than offered to the model and then refused. ({@code search_knowledge} is an
+ * ordinary tool bean: reading is always allowed.)
+ */
+@ApplicationScoped
+public class KnowledgeTools implements ToolSource {
+
+    private final KnowledgeStore store;
+    private final SqlGuard guard;
+    private final LearningConfig learning;
+
+    KnowledgeTools(KnowledgeStore store, SqlGuard guard, LearningConfig learning) {
+        this.store = store;
+        this.guard = guard;
+        this.learning = learning;
+    }
+
+    @Override
+    public List<ToolRegistration> registrations() {
+        if (!learning.enabled()) {
+            return List.of();
+        }
+        return List.of(
+                new ToolRegistration(TypedTool.describe(SaveLearningTool.class), () -> new SaveLearningTool(store, learning)),
+                new ToolRegistration(TypedTool.describe(SaveValidatedQueryTool.class),
+                        () -> new SaveValidatedQueryTool(store, guard, learning)));
+    }
+}
