@@ -14,7 +14,6 @@ import io.sqlagent.sql.SqlConfig;
 import io.sqlagent.sql.SqlErrorOccurred;
 import io.sqlagent.sql.SqlExecutionException;
 import io.sqlagent.sql.guard.SqlGuard;
-import io.sqlagent.sql.guard.SqlVerdict;
 import io.sqlagent.tool.ToolCallContext;
 import io.sqlagent.tool.ToolDefinition;
 import io.sqlagent.tool.ToolException;
@@ -59,13 +58,15 @@ public class RunSqlTool extends TypedTool<RunSqlTool.Arguments> {
 
     @Override
     protected Uni<?> run(Arguments arguments, ToolCallContext context) {
-        SqlVerdict verdict = guard.check(arguments.sql());
-        if (!verdict.allowed()) {
-            throw new ToolRefusedException(verdict.reason());
-        }
         Source source = sources.find(config.source())
                 .orElseThrow(() -> new ToolException("No source named '" + config.source() + "' is configured"));
-        return runner.run(source, arguments.sql())
+        return guard.checkOffEventLoop(arguments.sql())
+                .flatMap(verdict -> {
+                    if (!verdict.allowed()) {
+                        return Uni.createFrom().failure(new ToolRefusedException(verdict.reason()));
+                    }
+                    return runner.run(source, arguments.sql());
+                })
                 .onFailure(SqlExecutionException.class).invoke(failure -> announce(source, (SqlExecutionException) failure, context))
                 .map(result -> {
                     Map<String, Object> answer = new LinkedHashMap<>();

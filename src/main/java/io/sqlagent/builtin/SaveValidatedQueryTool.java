@@ -10,7 +10,6 @@ import io.sqlagent.knowledge.KnowledgeFile;
 import io.sqlagent.knowledge.KnowledgeStore;
 import io.sqlagent.knowledge.LearningConfig;
 import io.sqlagent.sql.guard.SqlGuard;
-import io.sqlagent.sql.guard.SqlVerdict;
 import io.sqlagent.tool.ToolCallContext;
 import io.sqlagent.tool.ToolDefinition;
 import io.sqlagent.tool.ToolException;
@@ -67,10 +66,15 @@ public class SaveValidatedQueryTool extends TypedTool<SaveValidatedQueryTool.Arg
         if (arguments.name().isBlank() || arguments.question().isBlank() || arguments.summary().isBlank()) {
             throw new ToolException("The name, question and summary must not be blank.");
         }
-        SqlVerdict verdict = guard.check(arguments.sql());
-        if (!verdict.allowed()) {
-            throw new ToolRefusedException(verdict.reason());
-        }
+        return guard.checkOffEventLoop(arguments.sql()).flatMap(verdict -> {
+            if (!verdict.allowed()) {
+                return Uni.createFrom().failure(new ToolRefusedException(verdict.reason()));
+            }
+            return save(arguments, context);
+        });
+    }
+
+    private Uni<Map<String, Object>> save(Arguments arguments, ToolCallContext context) {
         List<String> tables = arguments.tablesUsed().stream().map(String::strip).filter(t -> !t.isEmpty()).distinct().toList();
         KnowledgeFile.Pattern pattern = new KnowledgeFile.Pattern(arguments.name().strip(), arguments.question().strip(),
                 arguments.sql().strip(), arguments.summary().strip(), tables,

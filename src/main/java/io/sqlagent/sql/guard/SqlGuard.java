@@ -17,6 +17,9 @@ import net.sf.jsqlparser.statement.select.SetOperationList;
 import net.sf.jsqlparser.statement.select.TableStatement;
 import net.sf.jsqlparser.statement.select.Values;
 
+import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.infrastructure.Infrastructure;
+
 /**
  * The first safety layer of {@code run_sql}: decides whether the model's SQL is a single read-only
  * statement of an allowed kind, and says why not when it is not. PostgreSQL's own token rules cut
@@ -75,6 +78,14 @@ public final class SqlGuard {
     }
 
     /** A guard allowing SELECT, VALUES and EXPLAIN with the default settings. */
+    /**
+     * {@link #check} on a worker thread: parsing usually takes well under a millisecond but may take
+     * up to the parse budget, and must never hold an event-loop thread.
+     */
+    public Uni<SqlVerdict> checkOffEventLoop(String sql) {
+        return Uni.createFrom().item(() -> check(sql)).runSubscriptionOn(Infrastructure.getDefaultWorkerPool());
+    }
+
     public static SqlGuard defaults() {
         return new SqlGuard(EnumSet.allOf(StatementKind.class));
     }
