@@ -5,7 +5,6 @@ import java.lang.reflect.Method;
 import java.lang.reflect.Parameter;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
@@ -46,10 +45,7 @@ public final class MethodTool implements Tool {
         this.method = method;
         this.method.setAccessible(true);
         this.blocking = definition.blocking();
-        this.descriptor = new ToolDescriptor(definition.name(), definition.description(), SchemaGenerator.forMethod(method),
-                text(definition.returns()), text(definition.usage()),
-                new ToolMetadata(definition.title().isBlank() ? definition.name() : definition.title(), List.of(definition.tags()),
-                        text(definition.namespace()), definition.readOnly(), definition.auditArguments(), Map.of()));
+        this.descriptor = TypedTool.descriptor(definition, SchemaGenerator.forMethod(method));
         for (Parameter parameter : method.getParameters()) {
             JsonProperty renamed = parameter.getAnnotation(JsonProperty.class);
             argumentNames.add(renamed != null && !renamed.value().isEmpty() ? renamed.value() : SchemaGenerator.snakeCase(parameter.getName()));
@@ -123,7 +119,4 @@ public final class MethodTool implements Tool {
         }
     }
 
-    private static Optional<String> text(String value) {
-        return value.isBlank() ? Optional.empty() : Optional.of(value);
-    }
 }

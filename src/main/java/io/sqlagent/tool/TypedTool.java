@@ -8,6 +8,7 @@ import java.util.Optional;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
@@ -91,15 +92,19 @@ public abstract class TypedTool<A extends Record> implements Tool {
      */
     public static ToolDescriptor describe(Class<?> toolClass) {
         ToolDefinition definition = definition(toolClass);
+        return descriptor(definition, SchemaGenerator.forRecord(argumentsTypeOf(toolClass)));
+    }
+
+    /** The descriptor a {@link ToolDefinition} declares, with the given argument schema. */
+    static ToolDescriptor descriptor(ToolDefinition definition, ObjectNode parameters) {
         ToolMetadata metadata = new ToolMetadata(
                 definition.title().isBlank() ? definition.name() : definition.title(),
                 List.of(definition.tags()),
-                definition.namespace().isBlank() ? Optional.empty() : Optional.of(definition.namespace()),
+                optional(definition.namespace()),
                 definition.readOnly(),
                 definition.auditArguments(),
                 Map.of());
-        return new ToolDescriptor(definition.name(), definition.description(),
-                SchemaGenerator.forRecord(argumentsTypeOf(toolClass)),
+        return new ToolDescriptor(definition.name(), definition.description(), parameters,
                 optional(definition.returns()), optional(definition.usage()), metadata);
     }
 
