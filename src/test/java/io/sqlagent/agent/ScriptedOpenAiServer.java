@@ -1,0 +1,211 @@
+package io.sqlagent.agent;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+
+/**
+ * An OpenAI-compatible chat-completions server for tests, on loopback: each request is answered
+ * with the next scripted turn, streamed in the OpenAI wire format (text deltas, tool calls whose
+ * arguments arrive in pieces, a usage chunk, {@code [DONE]}) or as an HTTP error. Requests are
+ * recorded so tests can check what the real client sent. The way langchain4j's ChatModelMock
+ * scripts a model, but over HTTP, so the real client, serialization and streaming run.
+ */
+public final class ScriptedOpenAiServer implements AutoCloseable {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final HttpServer server;
+    private final ConcurrentLinkedQueue<Turn> script = new ConcurrentLinkedQueue<>();
+    private final List<JsonNode> requests = new CopyOnWriteArrayList<>();
+
+    /** One scripted answer. */
+    public sealed interface Turn permits Text, ToolCalls, Failure {
+    }
+
+    /** Streams {@code pieces} as content deltas, then stops. */
+    public record Text(List<String> pieces, Duration delay) implements Turn {
+    }
+
+    /** Streams the tool calls, each call's arguments split in two chunks. */
+    public record ToolCalls(List<Call> calls) implements Turn {
+    }
+
+    /** One tool call. */
+    public record Call(String id, String name, String arguments) {
+    }
+
+    /** Answers with an HTTP error. */
+    public record Failure(int status, String message) implements Turn {
+    }
+
+    private ScriptedOpenAiServer(HttpServer server) {
+        this.server = server;
+    }
+
+    /** Starts a server on a free loopback port. */
+    public static ScriptedOpenAiServer start() throws IOException {
+        HttpServer http = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        ScriptedOpenAiServer scripted = new ScriptedOpenAiServer(http);
+        http.createContext("/v1/chat/completions", scripted::handle);
+        http.setExecutor(Executors.newCachedThreadPool(runnable -> {
+            Thread thread = new Thread(runnable, "scripted-openai");
+            thread.setDaemon(true);
+            return thread;
+        }));
+        http.start();
+        return scripted;
+    }
+
+    /** The base URL a client should use ({@code http://127.0.0.1:port/v1}). */
+    public String baseUrl() {
+        return "http://127.0.0.1:" + server.getAddress().getPort() + "/v1";
+    }
+
+    /** Queues the next answers. */
+    public ScriptedOpenAiServer then(Turn... turns) {
+        script.addAll(List.of(turns));
+        return this;
+    }
+
+    public static Text text(String... pieces) {
+        return new Text(List.of(pieces), Duration.ZERO);
+    }
+
+    public static ToolCalls toolCalls(Call... calls) {
+        return new ToolCalls(List.of(calls));
+    }
+
+    public static Call call(String id, String name, String arguments) {
+        return new Call(id, name, arguments);
+    }
+
+    /** The request bodies received so far, in order. */
+    public List<JsonNode> requests() {
+        return new ArrayList<>(requests);
+    }
+
+    /** Forgets the script and the recorded requests. */
+    public void reset() {
+        script.clear();
+        requests.clear();
+    }
+
+    private void handle(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            requests.add(JSON.readTree(exchange.getRequestBody()));
+            Turn turn = script.poll();
+            if (turn == null) {
+                turn = new Failure(500, "the test script has no more turns");
+            }
+            if (turn instanceof Failure failure) {
+                byte[] body = JSON.writeValueAsBytes(JSON.createObjectNode().set("error",
+                        JSON.createObjectNode().put("message", failure.message()).put("type", "server_error")));
+                exchange.getResponseHeaders().add("Content-Type", "application/json");
+                exchange.sendResponseHeaders(failure.status(), body.length);
+                exchange.getResponseBody().write(body);
+                return;
+            }
+            exchange.getResponseHeaders().add("Content-Type", "text/event-stream");
+            exchange.sendResponseHeaders(200, 0);
+            OutputStream out = exchange.getResponseBody();
+            if (turn instanceof Text text) {
+                streamText(out, text);
+            } else {
+                streamToolCalls(out, (ToolCalls) turn);
+            }
+            send(out, usageChunk());
+            out.write("data: [DONE]\n\n".getBytes(StandardCharsets.UTF_8));
+            out.flush();
+        } catch (IOException | InterruptedException e) {
+            // The client went away: nothing more to send.
+        }
+    }
+
+    private static void streamText(OutputStream out, Text text) throws IOException, InterruptedException {
+        send(out, chunk(delta().put("role", "assistant").put("content", ""), null));
+        for (String piece : text.pieces()) {
+            if (!text.delay().isZero()) {
+                Thread.sleep(text.delay().toMillis());
+            }
+            send(out, chunk(delta().put("content", piece), null));
+        }
+        send(out, chunk(delta(), "stop"));
+    }
+
+    private static void streamToolCalls(OutputStream out, ToolCalls turn) throws IOException {
+        send(out, chunk(delta().put("role", "assistant"), null));
+        for (int index = 0; index < turn.calls().size(); index++) {
+            Call call = turn.calls().get(index);
+            int half = call.arguments().length() / 2;
+            send(out, chunk(toolCallDelta(index, call.id(), call.name(), call.arguments().substring(0, half)), null));
+            send(out, chunk(toolCallDelta(index, null, null, call.arguments().substring(half)), null));
+        }
+        send(out, chunk(delta(), "tool_calls"));
+    }
+
+    private static ObjectNode toolCallDelta(int index, String id, String name, String arguments) {
+        ObjectNode call = JSON.createObjectNode().put("index", index);
+        if (id != null) {
+            call.put("id", id).put("type", "function");
+        }
+        ObjectNode function = call.putObject("function");
+        if (name != null) {
+            function.put("name", name);
+        }
+        function.put("arguments", arguments);
+        ObjectNode delta = delta();
+        delta.putArray("tool_calls").add(call);
+        return delta;
+    }
+
+    private static ObjectNode delta() {
+        return JSON.createObjectNode();
+    }
+
+    private static ObjectNode chunk(ObjectNode delta, String finishReason) {
+        ObjectNode chunk = JSON.createObjectNode().put("id", "chatcmpl-test").put("object", "chat.completion.chunk")
+                .put("created", 1_700_000_000L).put("model", "scripted");
+        ArrayNode choices = chunk.putArray("choices");
+        ObjectNode choice = choices.addObject().put("index", 0);
+        choice.set("delta", delta);
+        if (finishReason == null) {
+            choice.putNull("finish_reason");
+        } else {
+            choice.put("finish_reason", finishReason);
+        }
+        return chunk;
+    }
+
+    private static ObjectNode usageChunk() {
+        ObjectNode chunk = JSON.createObjectNode().put("id", "chatcmpl-test").put("object", "chat.completion.chunk")
+                .put("created", 1_700_000_000L).put("model", "scripted");
+        chunk.putArray("choices");
+        chunk.putObject("usage").put("prompt_tokens", 42).put("completion_tokens", 7).put("total_tokens", 49);
+        return chunk;
+    }
+
+    private static void send(OutputStream out, ObjectNode chunk) throws IOException {
+        out.write(("data: " + JSON.writeValueAsString(chunk) + "\n\n").getBytes(StandardCharsets.UTF_8));
+        out.flush();
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+    }
+}

@@ -1,0 +1,122 @@
+package io.sqlagent.agent;
+
+import static io.sqlagent.agent.ScriptedOpenAiServer.call;
+import static io.sqlagent.agent.ScriptedOpenAiServer.text;
+import static io.sqlagent.agent.ScriptedOpenAiServer.toolCalls;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import dev.langchain4j.agent.tool.ToolExecutionRequest;
+import dev.langchain4j.agent.tool.ToolSpecification;
+import dev.langchain4j.data.message.UserMessage;
+import dev.langchain4j.model.chat.StreamingChatModel;
+import dev.langchain4j.model.chat.request.ChatRequest;
+import dev.langchain4j.model.chat.request.json.JsonObjectSchema;
+import dev.langchain4j.model.chat.response.ChatResponse;
+import dev.langchain4j.model.chat.response.StreamingChatResponseHandler;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+
+/**
+ * The agent's model client as the service builds it (quarkus-langchain4j's OpenAI
+ * {@link StreamingChatModel}) against the scripted server: streamed text, tool calls assembled
+ * from chunks, usage, what goes over the wire, and HTTP errors. The base of every agent test.
+ */
+@QuarkusTest
+@WithTestResource(ScriptedModelResource.class)
+class ScriptedOpenAiServerTest {
+
+    @Inject
+    StreamingChatModel model;
+
+    @BeforeEach
+    void reset() {
+        ScriptedModelResource.server.reset();
+    }
+
+    private record Outcome(List<String> deltas, ChatResponse response, Throwable error) {
+    }
+
+    private Outcome chat(ChatRequest request) throws Exception {
+        List<String> deltas = new CopyOnWriteArrayList<>();
+        CompletableFuture<Outcome> done = new CompletableFuture<>();
+        model.chat(request, new StreamingChatResponseHandler() {
+            @Override
+            public void onPartialResponse(String partial) {
+                deltas.add(partial);
+            }
+
+            @Override
+            public void onCompleteResponse(ChatResponse response) {
+                done.complete(new Outcome(deltas, response, null));
+            }
+
+            @Override
+            public void onError(Throwable error) {
+                done.complete(new Outcome(deltas, null, error));
+            }
+        });
+        return done.get(20, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void streamsTextDeltasAndReportsUsage() throws Exception {
+        ScriptedModelResource.server.then(text("There are ", "3503", " tracks."));
+
+        Outcome outcome = chat(ChatRequest.builder().messages(UserMessage.from("How many tracks?")).build());
+
+        assertEquals(List.of("There are ", "3503", " tracks."), outcome.deltas());
+        assertEquals("There are 3503 tracks.", outcome.response().aiMessage().text());
+        assertEquals(42, outcome.response().tokenUsage().inputTokenCount());
+        assertEquals(7, outcome.response().tokenUsage().outputTokenCount());
+    }
+
+    @Test
+    void assemblesToolCallsFromChunksAndSendsToolSpecificationsInOpenAiForm() throws Exception {
+        ScriptedModelResource.server.then(toolCalls(
+                call("call_1", "introspect_schema", "{\"table_name\":\"track\"}"),
+                call("call_2", "run_sql", "{\"sql\":\"SELECT count(*) FROM track\"}")));
+        ToolSpecification runSql = ToolSpecification.builder().name("run_sql").description("Execute a SQL query.")
+                .parameters(JsonObjectSchema.builder().addStringProperty("sql", "The SQL").required("sql").build()).build();
+
+        Outcome outcome = chat(ChatRequest.builder().messages(UserMessage.from("How many tracks?")).toolSpecifications(runSql).build());
+
+        List<ToolExecutionRequest> calls = outcome.response().aiMessage().toolExecutionRequests();
+        assertEquals(2, calls.size());
+        assertEquals("introspect_schema", calls.get(0).name());
+        assertEquals("{\"table_name\":\"track\"}", calls.get(0).arguments());
+        assertEquals("call_2", calls.get(1).id());
+        assertEquals("{\"sql\":\"SELECT count(*) FROM track\"}", calls.get(1).arguments());
+        JsonNode sent = ScriptedModelResource.server.requests().get(0);
+        assertEquals(true, sent.path("stream").asBoolean());
+        assertEquals("scripted-model", sent.path("model").asText());
+        assertEquals("function", sent.at("/tools/0/type").asText());
+        assertEquals("run_sql", sent.at("/tools/0/function/name").asText());
+        assertEquals("string", sent.at("/tools/0/function/parameters/properties/sql/type").asText());
+        assertEquals("How many tracks?", sent.at("/messages/0/content").asText());
+    }
+
+    @Test
+    void anHttpErrorFromTheModelIsReportedNotHung() throws Exception {
+        ScriptedModelResource.server.then(new ScriptedOpenAiServer.Failure(500, "model exploded"),
+                new ScriptedOpenAiServer.Failure(500, "model exploded"));
+
+        Outcome outcome = chat(ChatRequest.builder().messages(UserMessage.from("Hi")).build());
+
+        assertTrue(outcome.error() != null, "no error reported");
+        assertTrue(String.valueOf(outcome.error().getMessage()).contains("model exploded")
+                || String.valueOf(outcome.error()).contains("500"), String.valueOf(outcome.error()));
+    }
+}
