@@ -119,4 +119,43 @@ class ScriptedOpenAiServerTest {
         assertTrue(String.valueOf(outcome.error().getMessage()).contains("model exploded")
                 || String.valueOf(outcome.error()).contains("500"), String.valueOf(outcome.error()));
     }
+
+    @Inject
+    io.sqlagent.tool.ToolRegistry registry;
+
+    @Test
+    void everyRegisteredToolReachesTheModelWithTheSamePropertiesTypesAndRequiredArguments() throws Exception {
+        ScriptedModelResource.server.then(text("ok"));
+        List<io.sqlagent.tool.ToolDescriptor> descriptors = registry.list();
+
+        chat(ChatRequest.builder().messages(UserMessage.from("Hi")).toolSpecifications(ToolSpecifications.of(descriptors)).build());
+
+        JsonNode sent = ScriptedModelResource.server.requests().get(0).path("tools");
+        assertEquals(descriptors.size(), sent.size());
+        for (int i = 0; i < descriptors.size(); i++) {
+            JsonNode ours = io.sqlagent.tool.ToolFormats.openAi(descriptors.get(i)).path("function");
+            JsonNode wire = sent.get(i).path("function");
+            assertEquals(ours.path("name"), wire.path("name"));
+            assertEquals(ours.path("description"), wire.path("description"));
+            assertEquals(ours.at("/parameters/required").isMissingNode() ? 0 : ours.at("/parameters/required").size(),
+                    wire.at("/parameters/required").size(), ours.path("name").asText());
+            ours.at("/parameters/properties").fields().forEachRemaining(property -> {
+                JsonNode sentProperty = wire.at("/parameters/properties/" + property.getKey());
+                assertEquals(property.getValue().path("type").asText(), sentProperty.path("type").asText(),
+                        ours.path("name").asText() + "." + property.getKey());
+                assertEquals(property.getValue().path("enum"), sentProperty.path("enum"), property.getKey());
+            });
+        }
+        JsonNode searchLimit = find(sent, "search_knowledge").at("/function/parameters/properties/limit/description");
+        assertEquals("Maximum number of results to return. (at least 1, at most 20)", searchLimit.asText());
+    }
+
+    private static JsonNode find(JsonNode tools, String name) {
+        for (JsonNode tool : tools) {
+            if (tool.at("/function/name").asText().equals(name)) {
+                return tool;
+            }
+        }
+        throw new AssertionError("no tool " + name + " was sent");
+    }
 }
