@@ -13,6 +13,7 @@ import io.sqlagent.sql.SchemaIntrospector;
 import io.sqlagent.sql.Source;
 import io.sqlagent.sql.SourceRegistry;
 import io.sqlagent.sql.SqlConfig;
+import io.sqlagent.sql.TablePolicy;
 import io.sqlagent.tool.ToolCallContext;
 import io.sqlagent.tool.ToolDefinition;
 import io.sqlagent.tool.ToolException;
@@ -40,12 +41,15 @@ public class IntrospectSchemaTool extends TypedTool<IntrospectSchemaTool.Argumen
     private final SourceRegistry sources;
     private final QueryRunner runner;
     private final SqlConfig config;
+    private final TablePolicy tables;
 
-    IntrospectSchemaTool(SchemaIntrospector introspector, SourceRegistry sources, QueryRunner runner, SqlConfig config) {
+    IntrospectSchemaTool(SchemaIntrospector introspector, SourceRegistry sources, QueryRunner runner, SqlConfig config,
+            TablePolicy tables) {
         this.introspector = introspector;
         this.sources = sources;
         this.runner = runner;
         this.config = config;
+        this.tables = tables;
     }
 
     /** Arguments of {@code introspect_schema}. */
@@ -61,7 +65,9 @@ public class IntrospectSchemaTool extends TypedTool<IntrospectSchemaTool.Argumen
     protected Uni<?> run(Arguments arguments, ToolCallContext context) {
         Source source = sources.find(config.source())
                 .orElseThrow(() -> new ToolException("No source named '" + config.source() + "' is configured"));
-        return introspector.relations(source).flatMap(relations -> arguments.tableName().filter(name -> !name.isBlank())
+        return introspector.relations(source)
+                .map(all -> all.stream().filter(relation -> tables.permits(relation.schema() + "." + relation.name())).toList())
+                .flatMap(relations -> arguments.tableName().filter(name -> !name.isBlank())
                 .map(name -> describe(source, relations, name, arguments.includeSampleData().orElse(false)))
                 .orElseGet(() -> Uni.createFrom().item(listing(relations))));
     }

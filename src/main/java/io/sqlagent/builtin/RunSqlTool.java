@@ -2,6 +2,7 @@ package io.sqlagent.builtin;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 
 import jakarta.enterprise.event.Event;
 import jakarta.inject.Singleton;
@@ -13,6 +14,7 @@ import io.sqlagent.sql.SourceRegistry;
 import io.sqlagent.sql.SqlConfig;
 import io.sqlagent.sql.SqlErrorOccurred;
 import io.sqlagent.sql.SqlExecutionException;
+import io.sqlagent.sql.TablePolicy;
 import io.sqlagent.sql.guard.SqlGuard;
 import io.sqlagent.tool.ToolCallContext;
 import io.sqlagent.tool.ToolDefinition;
@@ -22,8 +24,8 @@ import io.sqlagent.tool.TypedTool;
 import io.sqlagent.tool.schema.Param;
 
 /**
- * {@code run_sql}: the agent's read-only SQL. The statement passes the parser-based guard first
- * (a refusal is a blocked call with the reason), then runs through {@link QueryRunner} in a
+ * {@code run_sql}: the agent's read-only SQL. The statement passes the parser-based guard and the
+ * table policy first (a refusal is a blocked call with the reason), then runs through {@link QueryRunner} in a
  * read-only transaction with limits. PostgreSQL's errors go back to the model with code and
  * position, and are announced as {@link SqlErrorOccurred}.
  */
@@ -40,13 +42,16 @@ public class RunSqlTool extends TypedTool<RunSqlTool.Arguments> {
     private final QueryRunner runner;
     private final SqlConfig config;
     private final SqlGuard guard;
+    private final TablePolicy tables;
     private final Event<SqlErrorOccurred> sqlErrors;
 
-    RunSqlTool(SourceRegistry sources, QueryRunner runner, SqlConfig config, SqlGuard guard, Event<SqlErrorOccurred> sqlErrors) {
+    RunSqlTool(SourceRegistry sources, QueryRunner runner, SqlConfig config, SqlGuard guard, TablePolicy tables,
+            Event<SqlErrorOccurred> sqlErrors) {
         this.sources = sources;
         this.runner = runner;
         this.config = config;
         this.guard = guard;
+        this.tables = tables;
         this.sqlErrors = sqlErrors;
     }
 
@@ -64,6 +69,12 @@ public class RunSqlTool extends TypedTool<RunSqlTool.Arguments> {
                 .flatMap(verdict -> {
                     if (!verdict.allowed()) {
                         return Uni.createFrom().failure(new ToolRefusedException(verdict.reason()));
+                    }
+                    Set<String> refused = tables.refused(verdict.tables());
+                    if (!refused.isEmpty()) {
+                        return Uni.createFrom().failure(new ToolRefusedException((refused.size() == 1 ? "Table " : "Tables ")
+                                + String.join(", ", refused) + (refused.size() == 1 ? " is" : " are")
+                                + " not available to the agent; use introspect_schema to see the tables it may query"));
                     }
                     return runner.run(source, arguments.sql());
                 })

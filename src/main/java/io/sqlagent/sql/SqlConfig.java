@@ -2,6 +2,7 @@ package io.sqlagent.sql;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 
 import io.quarkus.runtime.configuration.MemorySize;
 import io.smallrye.config.ConfigMapping;
@@ -18,6 +19,15 @@ public interface SqlConfig {
     /** Statement kinds {@code run_sql} accepts: any of select (including WITH … SELECT), values, explain. */
     @WithDefault("select,values,explain")
     List<String> allowedStatements();
+
+    /**
+     * If set, the only tables and views the SQL tools may use: {@code table} (schema public),
+     * {@code schema.table} or {@code schema.*}. The system catalogs stay readable.
+     */
+    Optional<List<String>> allowedTables();
+
+    /** Tables and views the SQL tools may never use (same forms); wins over {@code allowed-tables}. */
+    Optional<List<String>> deniedTables();
 
     /** Longest a statement may run; PostgreSQL cancels it after this ({@code statement_timeout}). */
     @WithDefault("30s")

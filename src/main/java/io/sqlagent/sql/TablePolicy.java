@@ -1,0 +1,93 @@
+package io.sqlagent.sql;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+/**
+ * Which tables and views the SQL tools may use ({@code sqlagent.sql.allowed-tables} and
+ * {@code denied-tables}), applied by {@code run_sql} to every table a statement references and
+ * by {@code introspect_schema} to what it lists and describes. The system catalogs stay readable
+ * (the agent needs them to explore) except the planner statistics, which hold sampled column
+ * values and so would leak data from tables the policy hides.
+ */
+@ApplicationScoped
+public class TablePolicy {
+
+    private static final Set<String> STATISTICS = Set.of("pg_catalog.pg_statistic", "pg_catalog.pg_stats",
+            "pg_catalog.pg_stats_ext", "pg_catalog.pg_stats_ext_exprs", "pg_catalog.pg_statistic_ext_data");
+
+    private final Optional<Set<String>> allowed;
+    private final Set<String> denied;
+
+    @Inject
+    TablePolicy(SqlConfig config) {
+        this(config.allowedTables(), config.deniedTables());
+    }
+
+    /** A policy from explicit lists, for tests. */
+    public TablePolicy(Optional<List<String>> allowed, Optional<List<String>> denied) {
+        this.allowed = allowed.map(TablePolicy::normalised);
+        this.denied = denied.map(TablePolicy::normalised).orElse(Set.of());
+    }
+
+    /** Whether any restriction is configured. */
+    public boolean restricts() {
+        return allowed.isPresent() || !denied.isEmpty();
+    }
+
+    /** Whether a table, named as in SQL ({@code t} or {@code schema.t}), may be used. */
+    public boolean permits(String table) {
+        String name = qualified(table);
+        if (matches(denied, name)) {
+            return false;
+        }
+        if (isCatalog(name)) {
+            return !(restricts() && STATISTICS.contains(name));
+        }
+        return allowed.map(set -> matches(set, name)).orElse(true);
+    }
+
+    /** The tables of {@code tables} that may not be used, sorted. */
+    public Set<String> refused(Set<String> tables) {
+        Set<String> refused = new TreeSet<>();
+        for (String table : tables) {
+            if (!permits(table)) {
+                refused.add(table);
+            }
+        }
+        return refused;
+    }
+
+    private static boolean matches(Set<String> patterns, String name) {
+        return patterns.contains(name) || patterns.contains(name.substring(0, name.indexOf('.') + 1) + "*");
+    }
+
+    private static boolean isCatalog(String name) {
+        return name.startsWith("pg_catalog.") || name.startsWith("information_schema.");
+    }
+
+    /** {@code schema.table}, lower-cased; unqualified {@code pg_*} names resolve to the catalog as PostgreSQL's search path does. */
+    private static String qualified(String table) {
+        String name = table.trim().toLowerCase(Locale.ROOT);
+        if (name.contains(".")) {
+            return name;
+        }
+        return (name.startsWith("pg_") ? "pg_catalog." : "public.") + name;
+    }
+
+    private static Set<String> normalised(List<String> names) {
+        Set<String> set = new TreeSet<>();
+        for (String name : names) {
+            if (!name.isBlank()) {
+                set.add(qualified(name));
+            }
+        }
+        return set;
+    }
+}

@@ -1,0 +1,64 @@
+package io.sqlagent.builtin;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.is;
+import static org.hamcrest.Matchers.startsWith;
+
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.http.ContentType;
+import io.restassured.response.ValidatableResponse;
+import io.sqlagent.tool.ToolJson;
+
+/** Allowed and denied tables, respected by run_sql and introspect_schema alike. */
+@QuarkusTest
+@TestProfile(TablePolicyToolsTest.Profile.class)
+class TablePolicyToolsTest {
+
+    public static class Profile implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("sqlagent.sql.allowed-tables", "track,album,artist,genre,invoice",
+                    "sqlagent.sql.denied-tables", "invoice");
+        }
+    }
+
+    private static ValidatableResponse call(String tool, String json) {
+        return given().contentType(ContentType.JSON).body(json).when().post("/api/tools/" + tool).then();
+    }
+
+    private static ValidatableResponse runSql(String sql) {
+        return call("run_sql", ToolJson.MAPPER.createObjectNode().put("sql", sql).toString());
+    }
+
+    @Test
+    void runSqlQueriesAllowedTablesOnly() {
+        runSql("SELECT count(*) AS n FROM track JOIN genre USING (genre_id)").statusCode(200).body("result.rows[0].n", is(3503));
+        runSql("SELECT * FROM customer").statusCode(403)
+                .body("message", is("Table customer is not available to the agent; use introspect_schema to see the tables it may query"));
+        runSql("SELECT * FROM invoice i JOIN customer c USING (customer_id)").statusCode(403)
+                .body("message", startsWith("Tables customer, invoice are not available"));
+        runSql("SELECT * FROM pg_stats").statusCode(403);
+    }
+
+    @Test
+    void catalogsAndCteNamesAreNotTables() {
+        runSql("SELECT count(*) AS n FROM information_schema.tables WHERE table_schema = 'public'").statusCode(200);
+        runSql("WITH customer AS (SELECT 1 AS x) SELECT x FROM customer").statusCode(200).body("result.rows[0].x", is(1));
+    }
+
+    @Test
+    void introspectionShowsOnlyPermittedTables() {
+        call("introspect_schema", "{}").statusCode(200)
+                .body("result.tables", is(List.of("album", "artist", "genre", "track")))
+                .body("result.count", is(4));
+        call("introspect_schema", "{\"table_name\":\"customer\"}").statusCode(422)
+                .body("message", startsWith("Table 'customer' does not exist or cannot be read. Tables: album, artist, genre, track"));
+    }
+}
