@@ -9,6 +9,7 @@ import java.util.Set;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.smallrye.mutiny.Uni;
 import io.sqlagent.store.StoreMigrations;
 import io.sqlagent.tool.ToolException;
@@ -32,10 +33,17 @@ public class KnowledgeStore {
 
     private final Pool store;
     private final StoreMigrations migrations;
+    private final MeterRegistry meters;
 
-    KnowledgeStore(Pool store, StoreMigrations migrations) {
+    KnowledgeStore(Pool store, StoreMigrations migrations, MeterRegistry meters) {
         this.store = store;
         this.migrations = migrations;
+        this.meters = meters;
+    }
+
+    /** Counts what the agent saved: {@code sqlagent_knowledge_saved_total{kind, category}}. */
+    private void countSaved(String kind, String category) {
+        meters.counter("sqlagent.knowledge.saved", "kind", kind, "category", category).increment();
     }
 
     /** A query pattern found by a search, with its rank. */
@@ -119,6 +127,7 @@ public class KnowledgeStore {
                 + "conversation_id) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (dedup_key) DO NOTHING RETURNING id")
                 .execute(values))
                 .flatMap(rows -> rows.size() > 0 ? Uni.createFrom().item(rows.iterator().next().getLong("id"))
+                        .invoke(id -> countSaved("learning", category))
                         : store.preparedQuery("SELECT id, title FROM learning WHERE dedup_key = md5(lower(btrim($1)) || '|' || $2)")
                                 .execute(Tuple.of(title, category))
                                 .map(found -> {
@@ -137,6 +146,7 @@ public class KnowledgeStore {
         return ready().flatMap(ok -> store.preparedQuery("INSERT INTO query_pattern (" + PATTERN_COLUMNS
                 + ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT DO NOTHING RETURNING id").execute(values))
                 .flatMap(rows -> rows.size() > 0 ? Uni.createFrom().item(rows.iterator().next().getLong("id"))
+                        .invoke(id -> countSaved("query_pattern", "validated_query"))
                         : store.preparedQuery("SELECT id, name, lower(btrim(question)) = lower(btrim($2)) AS same_question "
                                 + "FROM query_pattern WHERE name = $1 OR lower(btrim(question)) = lower(btrim($2)) "
                                 + "ORDER BY same_question DESC LIMIT 1")

@@ -135,6 +135,8 @@ class RunSqlToolTest {
                 .body("error", is("tool_failed"))
                 .body("message", startsWith("column \"nme\" does not exist (SQLSTATE 42703) at character 8"));
         SqlErrors errors = io.quarkus.arc.Arc.container().instance(SqlErrors.class).get();
+        String metrics = given().accept("text/plain").when().get("/q/metrics").then().statusCode(200).extract().asString();
+        assertTrue(metrics.contains("sqlagent_sql_errors_total{source=\"default\",sqlstate=\"42703\""), "no SQL error metric");
         assertTrue(errors.seen.stream().anyMatch(e -> e.sqlState().equals("42703") && e.sql().equals("SELECT nme FROM artist")),
                 errors.seen.toString());
     }

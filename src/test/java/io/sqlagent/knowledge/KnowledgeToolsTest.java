@@ -116,8 +116,17 @@ class KnowledgeToolsTest {
         call("search_knowledge", search("revenue").put("type", "everything")).statusCode(400);
     }
 
+    @Inject
+    io.micrometer.core.instrument.MeterRegistry meters;
+
+    private double saved(String kind, String category) {
+        var counter = meters.find("sqlagent.knowledge.saved").tags("kind", kind, "category", category).counter();
+        return counter == null ? 0 : counter.count();
+    }
+
     @Test
     void aLearningIsSavedOnceAndFound() {
+        double savedBefore = saved("learning", "data_quality");
         String title = "Quokka prices are stored in cents " + UUID.randomUUID().toString().substring(0, 8);
         ObjectNode learning = ToolJson.MAPPER.createObjectNode().put("title", title)
                 .put("description", "The quokka table stores prices in cents; divide by 100.")
@@ -140,6 +149,7 @@ class KnowledgeToolsTest {
                 .body("message", containsString("id " + id));
         assertEquals(1, count("SELECT count(*) FROM learning WHERE lower(title) = lower($1)", title));
         assertEquals(1, count("SELECT count(*) FROM learning WHERE id = $1 AND source = 'rest'", (long) id));
+        assertEquals(savedBefore + 1, saved("learning", "data_quality"), "the refused duplicate must not count");
     }
 
     @Test
