@@ -1,8 +1,6 @@
 package io.sqlagent.embedded;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -13,6 +11,7 @@ import java.util.regex.Pattern;
 import javax.sql.DataSource;
 
 import io.quarkus.logging.Log;
+import io.sqlagent.ClasspathText;
 import io.sqlagent.sql.SqlScript;
 
 /**
@@ -46,7 +45,7 @@ public final class ChinookLoader {
                 return false;
             }
             long started = System.nanoTime();
-            List<String> statements = SqlScript.statements(readScript());
+            List<String> statements = SqlScript.statements(ClasspathText.require(SCRIPT));
             connection.setAutoCommit(false);
             try (Statement statement = connection.createStatement()) {
                 for (String sql : statements) {
@@ -70,15 +69,6 @@ public final class ChinookLoader {
                 ResultSet rows = statement.executeQuery("SELECT to_regclass('public.playlist_track') IS NOT NULL")) {
             rows.next();
             return rows.getBoolean(1);
-        }
-    }
-
-    private static String readScript() throws IOException {
-        try (InputStream in = ChinookLoader.class.getClassLoader().getResourceAsStream(SCRIPT)) {
-            if (in == null) {
-                throw new IOException("classpath resource " + SCRIPT + " is missing");
-            }
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }
     }
 }

@@ -1,13 +1,13 @@
 package io.sqlagent.knowledge;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.stream.Stream;
 
 import jakarta.annotation.Priority;
@@ -20,6 +20,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.quarkus.logging.Log;
+import io.sqlagent.ClasspathText;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
@@ -94,21 +95,18 @@ public class KnowledgeLoader {
     /** The knowledge files shipped with the service. */
     public static List<Document> shipped() {
         List<Document> documents = new ArrayList<>();
-        String index = readResource(SHIPPED_INDEX);
-        if (index == null) {
+        Optional<String> index = ClasspathText.find(SHIPPED_INDEX);
+        if (index.isEmpty()) {
             return documents;
         }
-        for (String line : index.split("\n")) {
+        for (String line : index.get().split("\n")) {
             String name = line.strip();
             if (name.isEmpty() || name.startsWith("#")) {
                 continue;
             }
-            String text = readResource("knowledge/" + name);
-            if (text == null) {
-                Log.errorf("Knowledge file knowledge/%s is listed in %s but missing", name, SHIPPED_INDEX);
-            } else {
-                documents.add(new Document("classpath:knowledge/" + name, text));
-            }
+            ClasspathText.find("knowledge/" + name).ifPresentOrElse(
+                    text -> documents.add(new Document("classpath:knowledge/" + name, text)),
+                    () -> Log.errorf("Knowledge file knowledge/%s is listed in %s but missing", name, SHIPPED_INDEX));
         }
         return documents;
     }
@@ -210,13 +208,5 @@ public class KnowledgeLoader {
 
     private static boolean blank(String text) {
         return text == null || text.isBlank();
-    }
-
-    private static String readResource(String path) {
-        try (InputStream in = KnowledgeLoader.class.getClassLoader().getResourceAsStream(path)) {
-            return in == null ? null : new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new IllegalStateException("cannot read classpath resource " + path, e);
-        }
     }
 }

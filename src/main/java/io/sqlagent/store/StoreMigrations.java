@@ -1,8 +1,5 @@
 package io.sqlagent.store;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 
@@ -10,6 +7,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
 import io.quarkus.logging.Log;
+import io.sqlagent.ClasspathText;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Uni;
 import io.sqlagent.sql.SqlScript;
@@ -79,7 +77,7 @@ public class StoreMigrations {
     }
 
     private static Uni<Void> runScript(SqlConnection connection, String script) {
-        List<String> statements = SqlScript.statements(read(script));
+        List<String> statements = SqlScript.statements(ClasspathText.require("db/store/" + script));
         return connection.begin().flatMap(transaction -> runStatements(connection, statements, 0)
                 .flatMap(done -> connection.preparedQuery("INSERT INTO store_schema_version (script) VALUES ($1)")
                         .execute(Tuple.of(script)))
@@ -93,17 +91,5 @@ public class StoreMigrations {
         }
         return connection.query(statements.get(index)).execute()
                 .flatMap(done -> runStatements(connection, statements, index + 1));
-    }
-
-    private static String read(String script) {
-        String path = "db/store/" + script;
-        try (InputStream in = StoreMigrations.class.getClassLoader().getResourceAsStream(path)) {
-            if (in == null) {
-                throw new IllegalStateException("classpath resource " + path + " is missing");
-            }
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new IllegalStateException("cannot read " + path, e);
-        }
     }
 }

@@ -123,8 +123,9 @@ public class ToolResource {
         return executor.execute(call, ToolCallContext.of(CALLER)).map(ToolResource::response);
     }
 
+    /** The arguments object; an empty or all-whitespace body (Jackson reads no value) means no arguments. */
     private static ObjectNode parse(byte[] body) throws BadBody {
-        if (body == null || body.length == 0 || new String(body, java.nio.charset.StandardCharsets.UTF_8).isBlank()) {
+        if (body == null || body.length == 0) {
             return ToolJson.MAPPER.createObjectNode();
         }
         JsonNode parsed;

@@ -109,6 +109,10 @@ class ToolResourceTest {
         given().when().post("/api/tools/browse_tools")
                 .then().statusCode(400)
                 .body("details[0].argument", is("action"));
+        given().contentType(ContentType.JSON).body(" \n\t ").when().post("/api/tools/test_echo")
+                .then().statusCode(400)
+                .body("error", is("invalid_arguments"))
+                .body("details[0].argument", is("text"));
     }
 
     @Test
