@@ -13,4 +13,11 @@ public interface LearningConfig {
      */
     @WithDefault("true")
     boolean enabled();
+
+    /**
+     * Auto-learning: a failed statement the agent then recovers from (a later {@code run_sql}
+     * in the same conversation succeeds) is saved as a learning, once. Only when learning is enabled.
+     */
+    @WithDefault("true")
+    boolean auto();
 }

@@ -15,13 +15,16 @@ import io.sqlagent.tool.schema.Param;
  * never builds the tools it shows.
  */
 @Singleton
-@ToolDefinition(name = "browse_tools", title = "Browse tools", namespace = "tools", tags = { "tools", "discovery", "help" },
+@ToolDefinition(name = BrowseTools.NAME, title = "Browse tools", namespace = "tools", tags = { "tools", "discovery", "help" },
         readOnly = true,
         description = "Discover the tools available to you. action=list returns every tool's name and summary; "
                 + "action=search finds tools matching a query; action=help returns one tool's full description and parameters.",
         returns = "list/search: {\"tools\":[{\"name\",\"summary\",\"namespace\"}],\"count\"}; help: the tool's full descriptor",
         usage = "Use search or list first, then help on the tool you want, then call it.")
 public class BrowseTools extends TypedTool<BrowseTools.Arguments> {
+
+    /** The tool's name. */
+    public static final String NAME = "browse_tools";
 
     private static final int DEFAULT_LIMIT = 10;
 

@@ -34,15 +34,19 @@ public final class ScriptedOpenAiServer implements AutoCloseable {
     private final List<JsonNode> requests = new CopyOnWriteArrayList<>();
 
     /** One scripted answer. */
-    public sealed interface Turn permits Text, ToolCalls, Failure {
+    public sealed interface Turn permits Text, ToolCalls, Failure, Stall {
     }
 
     /** Streams {@code pieces} as content deltas, then stops. */
     public record Text(List<String> pieces, Duration delay) implements Turn {
     }
 
-    /** Streams the tool calls, each call's arguments split in two chunks. */
-    public record ToolCalls(List<Call> calls) implements Turn {
+    /** Streams {@code preamble} (if any) as content, then the tool calls, each call's arguments split in two chunks. */
+    public record ToolCalls(String preamble, List<Call> calls) implements Turn {
+    }
+
+    /** Starts a streamed answer, then sends nothing for {@code silence} (a model that hangs). */
+    public record Stall(Duration silence) implements Turn {
     }
 
     /** One tool call. */
@@ -87,7 +91,21 @@ public final class ScriptedOpenAiServer implements AutoCloseable {
     }
 
     public static ToolCalls toolCalls(Call... calls) {
-        return new ToolCalls(List.of(calls));
+        return new ToolCalls(null, List.of(calls));
+    }
+
+    /** Text, then tool calls, in one turn (a model that says what it is about to do). */
+    public static ToolCalls toolCalls(String preamble, Call... calls) {
+        return new ToolCalls(preamble, List.of(calls));
+    }
+
+    public static Stall stall(Duration silence) {
+        return new Stall(silence);
+    }
+
+    /** Streams {@code pieces} with {@code delay} before each. */
+    public static Text slowText(Duration delay, String... pieces) {
+        return new Text(List.of(pieces), delay);
     }
 
     public static Call call(String id, String name, String arguments) {
@@ -123,6 +141,11 @@ public final class ScriptedOpenAiServer implements AutoCloseable {
             exchange.getResponseHeaders().add("Content-Type", "text/event-stream");
             exchange.sendResponseHeaders(200, 0);
             OutputStream out = exchange.getResponseBody();
+            if (turn instanceof Stall stall) {
+                send(out, chunk(delta().put("role", "assistant").put("content", ""), null));
+                Thread.sleep(stall.silence().toMillis());
+                return;
+            }
             if (turn instanceof Text text) {
                 streamText(out, text);
             } else {
@@ -149,6 +172,9 @@ public final class ScriptedOpenAiServer implements AutoCloseable {
 
     private static void streamToolCalls(OutputStream out, ToolCalls turn) throws IOException {
         send(out, chunk(delta().put("role", "assistant"), null));
+        if (turn.preamble() != null) {
+            send(out, chunk(delta().put("content", turn.preamble()), null));
+        }
         for (int index = 0; index < turn.calls().size(); index++) {
             Call call = turn.calls().get(index);
             int half = call.arguments().length() / 2;

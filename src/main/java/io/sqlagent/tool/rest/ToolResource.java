@@ -24,10 +24,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.jboss.resteasy.reactive.RestResponse;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.quarkus.logging.Log;
@@ -52,9 +49,6 @@ import io.sqlagent.tool.ToolsConfig;
 public class ToolResource {
 
     static final String CALLER = "rest";
-
-    private static final ObjectReader BODY_READER = ToolJson.MAPPER.reader()
-            .with(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
 
     private final ToolRegistry registry;
     private final ToolExecutor executor;
@@ -115,44 +109,12 @@ public class ToolResource {
         }
         ObjectNode arguments;
         try {
-            arguments = parse(body);
-        } catch (BadBody e) {
-            return Uni.createFrom().item(RestResponse.status(Status.BAD_REQUEST, e.error));
+            arguments = JsonBodies.object(body, "a JSON object of arguments");
+        } catch (JsonBodies.BadBody e) {
+            return Uni.createFrom().item(RestResponse.status(Status.BAD_REQUEST, e.error()));
         }
         ToolCall call = new ToolCall("rest-" + UUID.randomUUID(), name, arguments);
         return executor.execute(call, ToolCallContext.of(CALLER)).map(ToolResource::response);
-    }
-
-    /** The arguments object; an empty or all-whitespace body (Jackson reads no value) means no arguments. */
-    private static ObjectNode parse(byte[] body) throws BadBody {
-        if (body == null || body.length == 0) {
-            return ToolJson.MAPPER.createObjectNode();
-        }
-        JsonNode parsed;
-        try {
-            parsed = BODY_READER.readTree(body);
-        } catch (JsonProcessingException e) {
-            String where = e.getLocation() == null ? "" : " (line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")";
-            throw new BadBody(ErrorBody.of("malformed_json", "The body is not valid JSON: " + e.getOriginalMessage() + where));
-        } catch (java.io.IOException e) {
-            throw new BadBody(ErrorBody.of("malformed_json", "The body could not be read as JSON"));
-        }
-        if (parsed == null || parsed.isMissingNode()) {
-            return ToolJson.MAPPER.createObjectNode();
-        }
-        if (!parsed.isObject()) {
-            throw new BadBody(ErrorBody.of("invalid_body",
-                    "The body must be a JSON object of arguments, not " + article(parsed.getNodeType().name().toLowerCase(Locale.ROOT))));
-        }
-        return (ObjectNode) parsed;
-    }
-
-    private static String article(String type) {
-        return switch (type) {
-            case "array", "object" -> "an " + type;
-            case "null" -> "null";
-            default -> "a " + type;
-        };
     }
 
     private static RestResponse<Object> response(ToolExecution execution) {
@@ -202,14 +164,5 @@ public class ToolResource {
         Log.errorf(e, "Tool request failed [error id %s]", errorId);
         return RestResponse.status(Status.INTERNAL_SERVER_ERROR,
                 ErrorBody.of("internal_error", "The request failed inside the service [error id " + errorId + "]"));
-    }
-
-    private static final class BadBody extends Exception {
-        private final transient ErrorBody error;
-
-        BadBody(ErrorBody error) {
-            super(error.message(), null, false, false);
-            this.error = error;
-        }
     }
 }

@@ -1,0 +1,46 @@
+package io.sqlagent.agent;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+
+/** How the agent runs: limits of one run, its system prompt, what goes back to the client. */
+@ConfigMapping(prefix = "sqlagent.agent")
+public interface AgentConfig {
+
+    /** Model calls in one run; when reached, the model is asked once more, without tools, to answer. */
+    @WithDefault("10")
+    int maxIterations();
+
+    /** The longest one run may take, model and tools together; then it ends with an error event {@code timeout}. */
+    @WithDefault("5m")
+    Duration timeout();
+
+    /** Replaces the built-in system prompt (text). Takes precedence over {@link #systemPromptFile()}. */
+    Optional<String> systemPrompt();
+
+    /** Replaces the built-in system prompt with this file's text (UTF-8). */
+    Optional<Path> systemPromptFile();
+
+    /** The longest question accepted, in characters. */
+    @WithDefault("8000")
+    int maxQuestionLength();
+
+    /** How many earlier messages of a conversation the model sees with a follow-up question. */
+    @WithDefault("60")
+    int historyMessages();
+
+    /** The longest tool result or error sent in a {@code tool_result} event, in characters (the model gets all of it). */
+    @WithDefault("2000")
+    int eventResultMaxChars();
+
+    /**
+     * Model text is held until this many characters arrive or the turn ends, to tell reasoning
+     * before tool calls ({@code thinking}) from the answer ({@code content}).
+     */
+    @WithDefault("160")
+    int thinkingLookahead();
+}

@@ -1,0 +1,81 @@
+package io.sqlagent.agent;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import dev.langchain4j.agent.tool.ToolSpecification;
+import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.subscription.BackPressureStrategy;
+import io.sqlagent.tool.BrowseTools;
+import io.sqlagent.tool.ToolDescriptor;
+import io.sqlagent.tool.ToolExecutor;
+import io.sqlagent.tool.ToolRegistry;
+
+/**
+ * Runs the agent: a question (new or in a conversation) in, a stream of {@link AgentEvent}s out.
+ * The loop itself is {@link AgentRun}; this bean holds what runs share and decides, before any
+ * event, whether a run can start at all.
+ */
+@ApplicationScoped
+public class AgentService {
+
+    private final ChatModels models;
+    private final ToolRegistry registry;
+    private final ToolExecutor executor;
+    private final ConversationStore conversations;
+    private final SystemPrompt systemPrompt;
+    private final AgentMetrics metrics;
+    private final AgentConfig config;
+
+    AgentService(ChatModels models, ToolRegistry registry, ToolExecutor executor, ConversationStore conversations,
+            SystemPrompt systemPrompt, AgentMetrics metrics, AgentConfig config) {
+        this.models = models;
+        this.registry = registry;
+        this.executor = executor;
+        this.conversations = conversations;
+        this.systemPrompt = systemPrompt;
+        this.metrics = metrics;
+        this.config = config;
+    }
+
+    /** What a chat request leads to: a stream of events, or no run because the conversation is unknown. */
+    public record Start(Multi<AgentEvent> events, boolean conversationFound) {
+    }
+
+    /**
+     * Prepares a run of {@code question}, continuing {@code conversationId} when given. Nothing
+     * happens until the events are subscribed to; cancelling the subscription cancels the run,
+     * including a statement running in the database.
+     */
+    public Uni<Start> start(String question, Optional<UUID> conversationId, Optional<String> principal) {
+        ChatModels.Model model = models.model();
+        if (model.model().isEmpty()) {
+            metrics.run("model_not_configured", 0, java.time.Duration.ZERO, 0, 0);
+            return Uni.createFrom().item(new Start(Multi.createFrom().item(
+                    new AgentEvent.Error("model_not_configured", model.problem())), true));
+        }
+        Uni<Boolean> found = conversationId.isEmpty() ? Uni.createFrom().item(true)
+                : conversations.exists(conversationId.get());
+        return found.map(exists -> {
+            if (!exists) {
+                return new Start(Multi.createFrom().empty(), false);
+            }
+            AgentRun.Setup setup = new AgentRun.Setup(model.model().get(), toolSpecifications(), executor, conversations,
+                    systemPrompt.render(), metrics, config);
+            return new Start(Multi.createFrom().emitter(emitter -> new AgentRun(setup, question, conversationId,
+                    principal, emitter).start(), BackPressureStrategy.BUFFER), true);
+        });
+    }
+
+    /** The tools offered to the model: every registered tool but the catalogue browser (the model gets them all anyway). */
+    private List<ToolSpecification> toolSpecifications() {
+        List<ToolDescriptor> descriptors = registry.list().stream()
+                .filter(descriptor -> !BrowseTools.NAME.equals(descriptor.name()))
+                .toList();
+        return ToolSpecifications.of(descriptors);
+    }
+}

@@ -1,0 +1,78 @@
+package io.sqlagent.agent;
+
+import java.time.Duration;
+import java.util.UUID;
+
+import io.quarkus.logging.Log;
+
+/**
+ * Turns what ended a run early into the {@code error} event the client gets: a stable code and a
+ * message that says what happened without stack traces, keys or internals.
+ * <ul>
+ * <li>{@code timeout}: the run exceeded {@code sqlagent.agent.timeout};</li>
+ * <li>{@code model_timeout}: the model server did not answer within
+ * {@code quarkus.langchain4j.openai.timeout};</li>
+ * <li>{@code model_error}: the model server answered with an HTTP error (status and its message)
+ * or a stream the client could not read;</li>
+ * <li>{@code internal_error}: anything else, with an id to find the stack trace in the log.</li>
+ * </ul>
+ */
+final class ModelErrors {
+
+    private static final int MAX_MESSAGE = 500;
+
+    private ModelErrors() {
+    }
+
+    static AgentEvent.Error describe(Throwable failure, Duration runTimeout) {
+        if (AgentRun.isTimeout(failure)) {
+            return new AgentEvent.Error("timeout", "The run took longer than " + runTimeout.toSeconds()
+                    + " s (sqlagent.agent.timeout) and was stopped");
+        }
+        if (failure instanceof ModelTurn.ModelCallException) {
+            Throwable cause = failure.getCause();
+            if (AgentRun.timedOut(cause)) {
+                return new AgentEvent.Error("model_timeout",
+                        "The model server did not answer in time (quarkus.langchain4j.openai.timeout)");
+            }
+            Integer status = status(cause);
+            String message = message(cause);
+            Log.warnf("The model call failed: %s%s", status == null ? "" : "HTTP " + status + ": ", message);
+            return new AgentEvent.Error("model_error", "The model server failed"
+                    + (status == null ? "" : " with HTTP " + status) + ": " + message);
+        }
+        String errorId = UUID.randomUUID().toString().substring(0, 8);
+        Log.errorf(failure, "Agent run failed [error id %s]", errorId);
+        return new AgentEvent.Error("internal_error", "The run failed inside the service [error id " + errorId + "]");
+    }
+
+    /** The HTTP status in the cause chain, from langchain4j's or JAX-RS's exception. */
+    private static Integer status(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof dev.langchain4j.exception.HttpException http) {
+                return http.statusCode();
+            }
+            if (cause instanceof jakarta.ws.rs.WebApplicationException web && web.getResponse() != null) {
+                return web.getResponse().getStatus();
+            }
+        }
+        return null;
+    }
+
+    private static String message(Throwable failure) {
+        Throwable deepest = failure;
+        String message = null;
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause.getMessage() != null && !cause.getMessage().isBlank()) {
+                message = cause.getMessage();
+                break;
+            }
+            deepest = cause;
+        }
+        if (message == null) {
+            message = deepest.getClass().getSimpleName();
+        }
+        message = message.replaceAll("\\s+", " ").strip();
+        return message.length() <= MAX_MESSAGE ? message : message.substring(0, MAX_MESSAGE) + "…";
+    }
+}

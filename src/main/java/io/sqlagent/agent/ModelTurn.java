@@ -1,0 +1,194 @@
+package io.sqlagent.agent;
+
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+
+import dev.langchain4j.model.chat.StreamingChatModel;
+import dev.langchain4j.model.chat.request.ChatRequest;
+import dev.langchain4j.model.chat.response.ChatResponse;
+import dev.langchain4j.model.chat.response.PartialResponse;
+import dev.langchain4j.model.chat.response.PartialResponseContext;
+import dev.langchain4j.model.chat.response.PartialThinking;
+import dev.langchain4j.model.chat.response.PartialThinkingContext;
+import dev.langchain4j.model.chat.response.PartialToolCall;
+import dev.langchain4j.model.chat.response.PartialToolCallContext;
+import dev.langchain4j.model.chat.response.StreamingChatResponseHandler;
+import dev.langchain4j.model.chat.response.StreamingHandle;
+import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.subscription.UniEmitter;
+
+/**
+ * One model call, streamed: text and reasoning go out as events while they arrive, the complete
+ * response comes back as the {@link Uni}'s item. Cancelling the {@code Uni} cancels the HTTP
+ * stream. Text is sorted into {@code thinking} (said before tool calls) and {@code content} (the
+ * answer): it is held until a tool call starts (thinking), the turn ends (thinking if it called
+ * tools, else content) or {@code lookahead} characters arrived without a tool call (content, sent
+ * from then on as it comes). A turn offered no tools can only answer, so it streams at once.
+ */
+final class ModelTurn {
+
+    /** The model call failed (HTTP error, timeout, malformed stream). */
+    static final class ModelCallException extends RuntimeException {
+        ModelCallException(Throwable cause) {
+            super(cause.getMessage(), cause);
+        }
+    }
+
+    private enum Kind {
+        UNDECIDED, THINKING, CONTENT
+    }
+
+    private final StreamingChatModel model;
+    private final ChatRequest request;
+    private final Consumer<AgentEvent> events;
+    private final int lookahead;
+
+    private final StringBuilder held = new StringBuilder();
+    private Kind kind;
+
+    ModelTurn(StreamingChatModel model, ChatRequest request, Consumer<AgentEvent> events, int lookahead, boolean answerOnly) {
+        this.model = model;
+        this.request = request;
+        this.events = events;
+        this.lookahead = lookahead;
+        this.kind = answerOnly ? Kind.CONTENT : Kind.UNDECIDED;
+    }
+
+    Uni<ChatResponse> stream() {
+        return Uni.createFrom().<ChatResponse> emitter(this::call);
+    }
+
+    private void call(UniEmitter<? super ChatResponse> emitter) {
+        AtomicBoolean over = new AtomicBoolean();
+        AtomicReference<StreamingHandle> handle = new AtomicReference<>();
+        emitter.onTermination(() -> {
+            if (over.compareAndSet(false, true)) {
+                // Cancelled from downstream (client gone, run timeout): stop reading the model.
+                StreamingHandle current = handle.get();
+                if (current != null) {
+                    current.cancel();
+                }
+            }
+        });
+        try {
+            model.chat(request, new StreamingChatResponseHandler() {
+                @Override
+                public void onPartialResponse(String text) {
+                    if (!over.get()) {
+                        text(text);
+                    }
+                }
+
+                @Override
+                public void onPartialResponse(PartialResponse partial, PartialResponseContext context) {
+                    if (remember(context.streamingHandle())) {
+                        text(partial.text());
+                    }
+                }
+
+                @Override
+                public void onPartialThinking(PartialThinking thinking) {
+                    if (!over.get()) {
+                        reasoning(thinking.text());
+                    }
+                }
+
+                @Override
+                public void onPartialThinking(PartialThinking thinking, PartialThinkingContext context) {
+                    if (remember(context.streamingHandle())) {
+                        reasoning(thinking.text());
+                    }
+                }
+
+                @Override
+                public void onPartialToolCall(PartialToolCall call) {
+                    if (!over.get()) {
+                        toolCallStarted();
+                    }
+                }
+
+                @Override
+                public void onPartialToolCall(PartialToolCall call, PartialToolCallContext context) {
+                    if (remember(context.streamingHandle())) {
+                        toolCallStarted();
+                    }
+                }
+
+                @Override
+                public void onCompleteResponse(ChatResponse response) {
+                    if (over.compareAndSet(false, true)) {
+                        complete(response);
+                        emitter.complete(response);
+                    }
+                }
+
+                @Override
+                public void onError(Throwable error) {
+                    if (over.compareAndSet(false, true)) {
+                        emitter.fail(new ModelCallException(error));
+                    }
+                }
+
+                /** Keeps the handle for cancelling; false (and cancels) when the turn is already over. */
+                private boolean remember(StreamingHandle streamingHandle) {
+                    handle.compareAndSet(null, streamingHandle);
+                    if (over.get()) {
+                        streamingHandle.cancel();
+                        return false;
+                    }
+                    return true;
+                }
+            });
+        } catch (RuntimeException e) {
+            if (over.compareAndSet(false, true)) {
+                emitter.fail(new ModelCallException(e));
+            }
+        }
+    }
+
+    private synchronized void text(String text) {
+        if (text == null || text.isEmpty()) {
+            return;
+        }
+        switch (kind) {
+            case CONTENT -> events.accept(new AgentEvent.Content(text));
+            case THINKING -> events.accept(new AgentEvent.Thinking(text));
+            default -> {
+                held.append(text);
+                if (held.length() >= lookahead) {
+                    release(Kind.CONTENT);
+                }
+            }
+        }
+    }
+
+    private void reasoning(String text) {
+        if (text != null && !text.isEmpty()) {
+            events.accept(new AgentEvent.Thinking(text));
+        }
+    }
+
+    private synchronized void toolCallStarted() {
+        if (kind == Kind.UNDECIDED) {
+            release(Kind.THINKING);
+        } else if (kind == Kind.CONTENT) {
+            kind = Kind.THINKING;
+        }
+    }
+
+    private synchronized void complete(ChatResponse response) {
+        if (kind == Kind.UNDECIDED) {
+            release(response.aiMessage() != null && response.aiMessage().hasToolExecutionRequests() ? Kind.THINKING : Kind.CONTENT);
+        }
+    }
+
+    private void release(Kind decided) {
+        kind = decided;
+        if (held.length() > 0) {
+            String text = held.toString();
+            held.setLength(0);
+            events.accept(decided == Kind.CONTENT ? new AgentEvent.Content(text) : new AgentEvent.Thinking(text));
+        }
+    }
+}

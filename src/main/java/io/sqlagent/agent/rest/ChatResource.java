@@ -1,0 +1,188 @@
+package io.sqlagent.agent.rest;
+
+import java.time.Duration;
+import java.util.Iterator;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.sse.OutboundSseEvent;
+import jakarta.ws.rs.sse.Sse;
+
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+import org.jboss.resteasy.reactive.ResponseHeader;
+import org.jboss.resteasy.reactive.RestResponse;
+import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import io.smallrye.common.annotation.Blocking;
+import io.smallrye.mutiny.Multi;
+import io.sqlagent.agent.AgentConfig;
+import io.sqlagent.agent.AgentEvent;
+import io.sqlagent.agent.AgentService;
+import io.sqlagent.tool.ToolJson;
+import io.sqlagent.tool.ToolsConfig;
+import io.sqlagent.tool.rest.ErrorBody;
+import io.sqlagent.tool.rest.JsonBodies;
+
+/**
+ * {@code POST /api/chat}: a question in, the agent's run out as server-sent events, one per step
+ * ({@code conversation}, {@code thinking}, {@code tool_call}, {@code tool_result}, {@code content},
+ * then {@code done} or {@code error}). A bad request is refused with a JSON error before any
+ * event; closing the connection cancels the run.
+ */
+@Path("/api/chat")
+@Tag(name = "Chat", description = "Ask a question; the agent's steps stream back as server-sent events")
+public class ChatResource {
+
+    private static final Duration LOOKUP_TIMEOUT = Duration.ofSeconds(10);
+    private static final Set<String> FIELDS = Set.of("question", "conversation_id");
+
+    private final AgentService agent;
+    private final AgentConfig config;
+    private final long maxRequestBytes;
+
+    ChatResource(AgentService agent, AgentConfig config, ToolsConfig tools) {
+        this.agent = agent;
+        this.config = config;
+        this.maxRequestBytes = tools.maxRequestSize().asLongValue();
+    }
+
+    /** A request refused before the run starts. */
+    static final class BadChatRequest extends RuntimeException {
+        final transient ErrorBody error;
+        final int status;
+
+        BadChatRequest(int status, ErrorBody error) {
+            super(error.message(), null, false, false);
+            this.status = status;
+            this.error = error;
+        }
+    }
+
+    @POST
+    @Consumes(MediaType.WILDCARD)
+    @Produces(MediaType.SERVER_SENT_EVENTS)
+    @Operation(summary = "Ask the agent",
+            description = "Body {\"question\": \"…\", \"conversation_id\": optional}. Answers text/event-stream: conversation "
+                    + "{conversation_id}, thinking {delta}, tool_call {id,name,arguments}, tool_result {id,name,ok,duration_ms,"
+                    + "result|error,outcome,truncated?}, content {delta}, then done {iterations,duration_ms,usage{input_tokens,"
+                    + "output_tokens},stop_reason} or error {code,message}. Closing the connection cancels the run.")
+    @RequestBody(content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ChatRequestBody.class)))
+    @APIResponse(responseCode = "200", description = "The run's events")
+    @APIResponse(responseCode = "400", description = "Malformed body, missing or over-long question, bad conversation_id",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
+    @APIResponse(responseCode = "404", description = "No conversation has this id",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
+    @APIResponse(responseCode = "413", description = "The body is larger than sqlagent.tools.max-request-size",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
+    @Blocking // only to look the conversation up before answering (a 404 cannot follow a 200); the run itself never blocks
+    @ResponseHeader(name = "Cache-Control", value = "no-cache")
+    @ResponseHeader(name = "X-Accel-Buffering", value = "no")
+    public Multi<OutboundSseEvent> chat(byte[] body, @Context Sse sse) {
+        ChatRequestBody request = request(body);
+        AgentService.Start start = agent.start(request.question(), request.conversationId().map(UUID::fromString), Optional.empty())
+                .await().atMost(LOOKUP_TIMEOUT);
+        if (!start.conversationFound()) {
+            throw new BadChatRequest(404, ErrorBody.of("conversation_not_found", "No conversation has the id "
+                    + request.conversationId().orElse("") + "; leave conversation_id out to start one"));
+        }
+        return start.events().map(event -> sse(sse, event));
+    }
+
+    /** The request's documented shape (for OpenAPI) and its parsed form. */
+    @Schema(name = "ChatRequest")
+    public record ChatRequestBody(
+            @Schema(required = true, description = "The question, in plain language") String question,
+            @Schema(description = "Continue this conversation (its earlier messages are the model's history)") Optional<String> conversationId) {
+    }
+
+    private ChatRequestBody request(byte[] body) {
+        if (body != null && body.length > maxRequestBytes) {
+            throw new BadChatRequest(413, ErrorBody.of("body_too_large", "The body has " + body.length
+                    + " bytes; the limit is " + maxRequestBytes + " (sqlagent.tools.max-request-size)"));
+        }
+        ObjectNode object;
+        try {
+            object = JsonBodies.object(body, "a JSON object such as {\"question\": \"How many tracks are there?\"}");
+        } catch (JsonBodies.BadBody e) {
+            throw new BadChatRequest(400, e.error());
+        }
+        for (Iterator<String> names = object.fieldNames(); names.hasNext();) {
+            String name = names.next();
+            if (!FIELDS.contains(name)) {
+                throw bad("unknown_field", "Unknown field '" + (name.length() > 64 ? name.substring(0, 64) + "…" : name)
+                        + "'; the body takes question and conversation_id");
+            }
+        }
+        JsonNode question = object.get("question");
+        if (question == null || question.isNull()) {
+            throw bad("missing_question", "The body needs a question: {\"question\": \"…\"}");
+        }
+        if (!question.isTextual()) {
+            throw bad("invalid_question", "question must be a string");
+        }
+        String text = question.asText().strip();
+        if (text.isEmpty()) {
+            throw bad("missing_question", "question is blank");
+        }
+        if (text.length() > config.maxQuestionLength()) {
+            throw bad("question_too_long", "question has " + text.length() + " characters; the limit is "
+                    + config.maxQuestionLength() + " (sqlagent.agent.max-question-length)");
+        }
+        JsonNode id = object.get("conversation_id");
+        Optional<String> conversationId = Optional.empty();
+        if (id != null && !id.isNull()) {
+            if (!id.isTextual() || !isUuid(id.asText())) {
+                throw bad("invalid_conversation_id", "conversation_id must be the UUID of a conversation, as the conversation event gave it");
+            }
+            conversationId = Optional.of(id.asText());
+        }
+        return new ChatRequestBody(text, conversationId);
+    }
+
+    private static boolean isUuid(String text) {
+        if (text.length() != 36) {
+            return false;
+        }
+        try {
+            UUID.fromString(text);
+            return true;
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+    }
+
+    private static BadChatRequest bad(String code, String message) {
+        return new BadChatRequest(400, ErrorBody.of(code, message));
+    }
+
+    private static OutboundSseEvent sse(Sse sse, AgentEvent event) {
+        String data;
+        try {
+            data = ToolJson.MAPPER.writeValueAsString(event);
+        } catch (JsonProcessingException e) {
+            data = "{\"code\":\"internal_error\",\"message\":\"an event could not be written\"}";
+        }
+        return sse.newEventBuilder().name(event.event()).data(String.class, data).mediaType(MediaType.APPLICATION_JSON_TYPE).build();
+    }
+
+    @ServerExceptionMapper
+    RestResponse<ErrorBody> refused(BadChatRequest e) {
+        return RestResponse.ResponseBuilder.<ErrorBody>create(e.status).type(MediaType.APPLICATION_JSON_TYPE).entity(e.error).build();
+    }
+}

@@ -1,0 +1,133 @@
+package io.sqlagent.agent;
+
+import static io.restassured.RestAssured.given;
+import static io.sqlagent.agent.ScriptedOpenAiServer.call;
+import static io.sqlagent.agent.ScriptedOpenAiServer.toolCalls;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.is;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.URI;
+import java.time.Duration;
+
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.vertx.mutiny.sqlclient.Pool;
+
+/**
+ * What {@code /api/chat} refuses before a run (clear error, right status, nothing stored, the
+ * model never called), and what a client that goes away does to a run: it is cancelled, and so is
+ * its statement in the database.
+ */
+@QuarkusTest
+@WithTestResource(ScriptedModelResource.class)
+class ChatRequestsTest {
+
+    /** Runs for minutes unless cancelled: 3503³ rows to count. */
+    static final String ENDLESS_SQL = "SELECT count(*) AS n FROM track a CROSS JOIN track b CROSS JOIN track c";
+
+    @TestHTTPResource("/api/chat")
+    URI chat;
+
+    @Inject
+    Pool store;
+
+    ScriptedOpenAiServer model;
+
+    @BeforeEach
+    void reset() {
+        model = ScriptedModelResource.server;
+        model.reset();
+    }
+
+    private long conversations() {
+        return store.query("SELECT count(*) AS n FROM conversation").execute().await().atMost(Duration.ofSeconds(10))
+                .iterator().next().getLong("n");
+    }
+
+    private void refused(String body, int status, String code, String message) {
+        long before = conversations();
+        given().contentType("application/json").body(body).when().post("/api/chat").then()
+                .statusCode(status).contentType("application/json")
+                .body("error", is(code)).body("message", containsString(message));
+        assertEquals(before, conversations(), "nothing is stored for a refused request");
+        assertTrue(model.requests().isEmpty(), "the model is not called for a refused request");
+    }
+
+    @Test
+    void badRequestsAreRefusedBeforeAnyEvent() {
+        refused("{\"question\": ", 400, "malformed_json", "not valid JSON");
+        refused("[\"How many tracks?\"]", 400, "invalid_body", "not an array");
+        refused("{}", 400, "missing_question", "needs a question");
+        refused("{\"question\":\"   \"}", 400, "missing_question", "blank");
+        refused("{\"question\":42}", 400, "invalid_question", "must be a string");
+        refused("{\"question\":\"" + "x".repeat(8001) + "\"}", 400, "question_too_long", "sqlagent.agent.max-question-length");
+        refused("{\"question\":\"hi\",\"temperature\":2}", 400, "unknown_field", "temperature");
+        refused("{\"question\":\"hi\",\"conversation_id\":\"42\"}", 400, "invalid_conversation_id", "UUID");
+        refused("{\"question\":\"hi\",\"question\":\"again\"}", 400, "malformed_json", "Duplicate field");
+        refused("{\"question\":\"" + "x".repeat(2 * 1024 * 1024) + "\"}", 413, "body_too_large", "sqlagent.tools.max-request-size");
+    }
+
+    @Test
+    void readingAConversationNeedsAKnownUuid() {
+        given().when().get("/api/conversations/not-a-uuid").then().statusCode(400).body("error", is("invalid_conversation_id"));
+        given().when().get("/api/conversations/00000000-0000-0000-0000-000000000001").then().statusCode(404)
+                .body("error", is("conversation_not_found"));
+    }
+
+    @Test
+    void aClientThatGoesAwayCancelsTheRunAndItsStatement() throws Exception {
+        model.then(toolCalls(call("slow", "run_sql", "{\"sql\":\"" + ENDLESS_SQL + "\"}")));
+        String conversation;
+        try (SseClient client = SseClient.post(chat, AgentChatTest.ask("Count everything"))) {
+            conversation = client.until(e -> e.name().equals("conversation")).data().path("conversation_id").asText();
+            client.until(e -> e.name().equals("tool_call"));
+            awaitStatement(true);
+        }
+        // The client is gone: the statement is cancelled in the database, long before its 30 s timeout.
+        awaitStatement(false);
+        String outcome = awaitRunOutcome(conversation);
+        assertEquals("cancelled", outcome);
+        assertEquals(1, model.requests().size(), "the model is not called again");
+    }
+
+    /** Waits (at most 10 s) until the endless statement is (or is no longer) running in PostgreSQL. */
+    void awaitStatement(boolean running) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (true) {
+            long count = store.preparedQuery("SELECT count(*) AS n FROM pg_stat_activity WHERE state = 'active' AND query LIKE $1")
+                    .execute(io.vertx.mutiny.sqlclient.Tuple.of("%track a CROSS JOIN track b%"))
+                    .await().atMost(Duration.ofSeconds(5)).iterator().next().getLong("n");
+            // The monitoring query itself contains the text too, but as a parameter, not in its own query text.
+            if ((count > 0) == running) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError(running ? "the statement never started" : "the statement is still running");
+            }
+            Thread.sleep(50);
+        }
+    }
+
+    private String awaitRunOutcome(String conversation) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (true) {
+            var rows = store.preparedQuery("SELECT outcome FROM conversation_run WHERE conversation_id = $1::uuid")
+                    .execute(io.vertx.mutiny.sqlclient.Tuple.of(conversation)).await().atMost(Duration.ofSeconds(5));
+            if (rows.size() > 0) {
+                return rows.iterator().next().getString("outcome");
+            }
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("the run was never recorded");
+            }
+            Thread.sleep(50);
+        }
+    }
+}
