@@ -19,6 +19,14 @@ public interface AgentConfig {
     @WithDefault("5m")
     Duration timeout();
 
+    /**
+     * The longest the model server may stay silent in a turn — before its first token or between
+     * two — before the run ends with {@code model_timeout}. (The client's own
+     * {@code quarkus.langchain4j.openai.timeout} covers connecting and the response head.)
+     */
+    @WithDefault("60s")
+    Duration modelTimeout();
+
     /** Replaces the built-in system prompt (text). Takes precedence over {@link #systemPromptFile()}. */
     Optional<String> systemPrompt();
 

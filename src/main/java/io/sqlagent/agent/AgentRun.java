@@ -139,7 +139,8 @@ final class AgentRun {
                 .messages(List.copyOf(messages))
                 .toolSpecifications(last ? List.of() : setup.tools())
                 .build();
-        return new ModelTurn(setup.model(), request, this::emit, setup.config().thinkingLookahead(), last).stream()
+        return new ModelTurn(setup.model(), request, this::emit, setup.config().thinkingLookahead(),
+                setup.config().modelTimeout(), last).stream()
                 .flatMap(response -> answered(response, last));
     }
 

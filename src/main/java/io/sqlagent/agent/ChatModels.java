@@ -3,19 +3,19 @@ package io.sqlagent.agent;
 import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 
 import org.eclipse.microprofile.config.Config;
 
 import dev.langchain4j.model.chat.StreamingChatModel;
-import io.quarkus.logging.Log;
 
 /**
- * The agent's model, reached lazily: the service starts and its tools work without one, and a
- * chat then gets one error event naming the settings. quarkus-langchain4j refuses to build the
- * OpenAI client while the API key is its placeholder and the base URL is OpenAI's; a server of
- * your own (Ollama, vLLM, ...) needs only the base URL.
+ * The agent's model. The service starts and its tools work without one; a chat then gets one
+ * error event naming the settings. quarkus-langchain4j refuses to start while the OpenAI key is
+ * its own placeholder and the base URL is OpenAI's, so application.properties sets the key to
+ * {@value #NO_KEY}: the client is built (it connects to nothing until asked), and this bean
+ * treats that key with OpenAI's URL as "no model". A server of your own (Ollama, vLLM, ...)
+ * needs only its base URL and model name.
  */
 @ApplicationScoped
 public class ChatModels {
@@ -25,18 +25,22 @@ public class ChatModels {
             + "(QUARKUS_LANGCHAIN4J_OPENAI_BASE_URL) and quarkus.langchain4j.openai.chat-model.model-name for an "
             + "OpenAI-compatible server such as Ollama or vLLM";
 
+    /** The key application.properties sets when none is given. */
+    static final String NO_KEY = "not-configured";
     private static final String PLACEHOLDER_KEY = "dummy";
     private static final String OPENAI_URL = "https://api.openai.com/v1";
 
-    private final Instance<StreamingChatModel> models;
+    private final StreamingChatModel model;
     private final boolean configured;
 
+    /** {@code model} is a client proxy: the client behind it is built on the first call. */
     @Inject
-    ChatModels(Instance<StreamingChatModel> models, Config config) {
-        this.models = models;
-        String key = config.getOptionalValue("quarkus.langchain4j.openai.api-key", String.class).orElse(PLACEHOLDER_KEY);
+    ChatModels(StreamingChatModel model, Config config) {
+        this.model = model;
+        String key = config.getOptionalValue("quarkus.langchain4j.openai.api-key", String.class).orElse(PLACEHOLDER_KEY).trim();
         String url = config.getOptionalValue("quarkus.langchain4j.openai.base-url", String.class).orElse(OPENAI_URL);
-        this.configured = !PLACEHOLDER_KEY.equals(key.trim()) || !stripSlash(url).equals(OPENAI_URL);
+        boolean noKey = key.isEmpty() || NO_KEY.equals(key) || PLACEHOLDER_KEY.equals(key);
+        this.configured = !noKey || !stripSlash(url).equals(OPENAI_URL);
     }
 
     private static String stripSlash(String url) {
@@ -49,19 +53,9 @@ public class ChatModels {
         return configured;
     }
 
-    /** The model, or empty (with the reason logged once per call) when none is configured or it cannot be built. */
+    /** The model, or empty with the reason when none is configured. */
     public Model model() {
-        if (!configured) {
-            return new Model(Optional.empty(), NOT_CONFIGURED);
-        }
-        try {
-            StreamingChatModel model = models.get();
-            return new Model(Optional.of(model), null);
-        } catch (RuntimeException e) {
-            // Configuration problems name the property; never a key.
-            Log.warnf("The chat model could not be built: %s", e.getMessage());
-            return new Model(Optional.empty(), "The chat model could not be built: " + e.getMessage());
-        }
+        return configured ? new Model(Optional.of(model), null) : new Model(Optional.empty(), NOT_CONFIGURED);
     }
 
     /** A model, or why there is none. */

@@ -11,7 +11,8 @@ import io.quarkus.logging.Log;
  * <ul>
  * <li>{@code timeout}: the run exceeded {@code sqlagent.agent.timeout};</li>
  * <li>{@code model_timeout}: the model server did not answer within
- * {@code quarkus.langchain4j.openai.timeout};</li>
+ * {@code quarkus.langchain4j.openai.timeout}, or went silent mid-answer for longer than
+ * {@code sqlagent.agent.model-timeout};</li>
  * <li>{@code model_error}: the model server answered with an HTTP error (status and its message)
  * or a stream the client could not read;</li>
  * <li>{@code internal_error}: anything else, with an id to find the stack trace in the log.</li>
@@ -28,6 +29,10 @@ final class ModelErrors {
         if (AgentRun.isTimeout(failure)) {
             return new AgentEvent.Error("timeout", "The run took longer than " + runTimeout.toSeconds()
                     + " s (sqlagent.agent.timeout) and was stopped");
+        }
+        if (failure instanceof ModelTurn.ModelSilentException silent) {
+            return new AgentEvent.Error("model_timeout", "The model server sent nothing for " + silent.silence.toSeconds()
+                    + " s (sqlagent.agent.model-timeout)");
         }
         if (failure instanceof ModelTurn.ModelCallException) {
             Throwable cause = failure.getCause();

@@ -1,5 +1,8 @@
 package io.sqlagent.agent;
 
+import java.time.Duration;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
@@ -16,6 +19,7 @@ import dev.langchain4j.model.chat.response.PartialToolCallContext;
 import dev.langchain4j.model.chat.response.StreamingChatResponseHandler;
 import dev.langchain4j.model.chat.response.StreamingHandle;
 import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.infrastructure.Infrastructure;
 import io.smallrye.mutiny.subscription.UniEmitter;
 
 /**
@@ -35,6 +39,16 @@ final class ModelTurn {
         }
     }
 
+    /** The model server sent nothing for longer than the allowed silence. */
+    static final class ModelSilentException extends RuntimeException {
+        final Duration silence;
+
+        ModelSilentException(Duration silence) {
+            super("the model server sent nothing for " + silence.toSeconds() + " s", null, false, false);
+            this.silence = silence;
+        }
+    }
+
     private enum Kind {
         UNDECIDED, THINKING, CONTENT
     }
@@ -43,12 +57,16 @@ final class ModelTurn {
     private final ChatRequest request;
     private final Consumer<AgentEvent> events;
     private final int lookahead;
+    private final Duration silence;
+    private volatile long lastHeard = System.nanoTime();
 
     private final StringBuilder held = new StringBuilder();
     private Kind kind;
 
-    ModelTurn(StreamingChatModel model, ChatRequest request, Consumer<AgentEvent> events, int lookahead, boolean answerOnly) {
+    ModelTurn(StreamingChatModel model, ChatRequest request, Consumer<AgentEvent> events, int lookahead, Duration silence,
+            boolean answerOnly) {
         this.model = model;
+        this.silence = silence;
         this.request = request;
         this.events = events;
         this.lookahead = lookahead;
@@ -62,13 +80,24 @@ final class ModelTurn {
     private void call(UniEmitter<? super ChatResponse> emitter) {
         AtomicBoolean over = new AtomicBoolean();
         AtomicReference<StreamingHandle> handle = new AtomicReference<>();
+        Runnable stop = () -> {
+            StreamingHandle current = handle.get();
+            if (current != null) {
+                current.cancel();
+            }
+        };
+        long checkEvery = Math.max(10, silence.toMillis() / 4);
+        ScheduledFuture<?> watchdog = Infrastructure.getDefaultWorkerPool().scheduleAtFixedRate(() -> {
+            if (System.nanoTime() - lastHeard > silence.toNanos() && over.compareAndSet(false, true)) {
+                stop.run();
+                emitter.fail(new ModelSilentException(silence));
+            }
+        }, checkEvery, checkEvery, TimeUnit.MILLISECONDS);
         emitter.onTermination(() -> {
+            watchdog.cancel(false);
             if (over.compareAndSet(false, true)) {
                 // Cancelled from downstream (client gone, run timeout): stop reading the model.
-                StreamingHandle current = handle.get();
-                if (current != null) {
-                    current.cancel();
-                }
+                stop.run();
             }
         });
         try {
@@ -148,6 +177,7 @@ final class ModelTurn {
     }
 
     private synchronized void text(String text) {
+        lastHeard = System.nanoTime();
         if (text == null || text.isEmpty()) {
             return;
         }
@@ -164,12 +194,14 @@ final class ModelTurn {
     }
 
     private void reasoning(String text) {
+        lastHeard = System.nanoTime();
         if (text != null && !text.isEmpty()) {
             events.accept(new AgentEvent.Thinking(text));
         }
     }
 
     private synchronized void toolCallStarted() {
+        lastHeard = System.nanoTime();
         if (kind == Kind.UNDECIDED) {
             release(Kind.THINKING);
         } else if (kind == Kind.CONTENT) {

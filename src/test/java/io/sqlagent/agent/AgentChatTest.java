@@ -324,4 +324,29 @@ class AgentChatTest {
         assertEquals("error", stored.getString("runs[0].outcome"));
         assertEquals("model_error", stored.getString("runs[0].error_code"));
     }
+
+    private static double metric(String prefix) {
+        String text = given().accept("text/plain").when().get("/q/metrics").then().statusCode(200).extract().asString();
+        return text.lines().filter(line -> line.startsWith(prefix)).mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)))
+                .sum();
+    }
+
+    @Test
+    void runsIterationsAndTokensAreCounted() throws Exception {
+        double answered = metric("sqlagent_agent_runs_total{outcome=\"answer\"");
+        double input = metric("sqlagent_agent_tokens_total{type=\"input\"");
+        double output = metric("sqlagent_agent_tokens_total{type=\"output\"");
+        double iterations = metric("sqlagent_agent_iterations_sum");
+        double errors = metric("sqlagent_agent_runs_total{outcome=\"error\"");
+        model.then(toolCalls(call("k1", "run_sql", "{\"sql\":\"SELECT 1 AS one\"}")), text("One."));
+        SseClient.chat(chat, ask("One?"));
+        model.then(new ScriptedOpenAiServer.Failure(503, "overloaded"));
+        SseClient.chat(chat, ask("Two?"));
+
+        assertEquals(answered + 1, metric("sqlagent_agent_runs_total{outcome=\"answer\""));
+        assertEquals(errors + 1, metric("sqlagent_agent_runs_total{outcome=\"error\""));
+        assertEquals(input + 2 * 42, metric("sqlagent_agent_tokens_total{type=\"input\""));
+        assertEquals(output + 2 * 7, metric("sqlagent_agent_tokens_total{type=\"output\""));
+        assertEquals(iterations + 3, metric("sqlagent_agent_iterations_sum"));
+    }
 }

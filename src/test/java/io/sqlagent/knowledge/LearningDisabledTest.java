@@ -4,10 +4,24 @@ import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.is;
 import static org.hamcrest.Matchers.not;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.sqlagent.agent.ScriptedModelResource;
+import io.sqlagent.agent.ScriptedOpenAiServer;
+import io.sqlagent.agent.SseClient;
 
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
@@ -17,7 +31,11 @@ import io.restassured.http.ContentType;
 /** With {@code sqlagent.learning.enabled=false} the save tools are neither listed nor callable; search still works. */
 @QuarkusTest
 @TestProfile(LearningDisabledTest.Disabled.class)
+@WithTestResource(ScriptedModelResource.class)
 class LearningDisabledTest {
+
+    @TestHTTPResource("/api/chat")
+    URI chat;
 
     /** Learning switched off. */
     public static class Disabled implements QuarkusTestProfile {
@@ -47,5 +65,26 @@ class LearningDisabledTest {
         given().contentType(ContentType.JSON).body("{\"query\":\"revenue by country\"}")
                 .when().post("/api/tools/search_knowledge").then().statusCode(200)
                 .body("result.query_patterns[0].name", is("revenue_by_country"));
+    }
+
+    @Test
+    void theModelIsNotOfferedTheSaveToolsNorToldAboutThem() throws Exception {
+        ScriptedOpenAiServer model = ScriptedModelResource.server;
+        model.reset();
+        model.then(ScriptedOpenAiServer.toolCalls(ScriptedOpenAiServer.call("x", "save_learning",
+                "{\"title\":\"t\",\"description\":\"d\",\"category\":\"schema_fix\"}")),
+                ScriptedOpenAiServer.text("Nothing saved."));
+
+        SseClient.Result result = SseClient.chat(chat, "{\"question\":\"Learn something\"}");
+
+        JsonNode request = model.requests().get(0);
+        List<String> tools = new ArrayList<>();
+        request.path("tools").forEach(tool -> tools.add(tool.path("function").path("name").asText()));
+        assertTrue(tools.containsAll(List.of("run_sql", "introspect_schema", "search_knowledge")), tools.toString());
+        assertFalse(tools.contains("save_learning") || tools.contains("save_validated_query"), tools.toString());
+        String prompt = request.path("messages").get(0).path("content").asText();
+        assertFalse(prompt.contains("save_learning") || prompt.contains("save_validated_query"), prompt);
+        // A model that calls it anyway gets "unknown tool"; nothing is saved.
+        assertEquals("unknown_tool", result.first("tool_result").data().path("outcome").asText());
     }
 }

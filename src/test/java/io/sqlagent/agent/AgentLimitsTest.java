@@ -1,0 +1,122 @@
+package io.sqlagent.agent;
+
+import static io.sqlagent.agent.ScriptedOpenAiServer.call;
+import static io.sqlagent.agent.ScriptedOpenAiServer.stall;
+import static io.sqlagent.agent.ScriptedOpenAiServer.text;
+import static io.sqlagent.agent.ScriptedOpenAiServer.toolCalls;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import io.quarkus.test.common.ResourceArg;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import io.vertx.mutiny.sqlclient.Pool;
+
+/** The limits of a run: the iteration cap, the model's timeout and the run's timeout. */
+@QuarkusTest
+@TestProfile(AgentLimitsTest.Limits.class)
+@WithTestResource(value = ScriptedModelResource.class, initArgs = @ResourceArg(name = "timeout", value = "1s"))
+class AgentLimitsTest {
+
+    /** Three model calls per run, three seconds per run. */
+    public static class Limits implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("sqlagent.agent.max-iterations", "3", "sqlagent.agent.timeout", "3s", "sqlagent.agent.model-timeout", "1s");
+        }
+    }
+
+    @TestHTTPResource("/api/chat")
+    URI chat;
+
+    @Inject
+    Pool store;
+
+    ScriptedOpenAiServer model;
+
+    @BeforeEach
+    void reset() {
+        model = ScriptedModelResource.server;
+        model.reset();
+    }
+
+    @Test
+    void atTheIterationCapTheModelIsAskedToAnswerWithoutTools() throws Exception {
+        model.then(toolCalls(call("i1", "introspect_schema", "{}")), toolCalls(call("i2", "introspect_schema", "{\"table_name\":\"album\"}")),
+                text("Albums belong to artists."));
+
+        SseClient.Result result = SseClient.chat(chat, AgentChatTest.ask("Explain the albums"));
+
+        assertEquals(3, model.requests().size());
+        assertFalse(model.requests().get(1).path("tools").isEmpty());
+        assertTrue(model.requests().get(2).path("tools").isEmpty(), "the last call offers no tools");
+        assertEquals("Albums belong to artists.", result.content());
+        JsonNode done = result.last().data();
+        assertEquals("done", result.last().name());
+        assertEquals("max_iterations", done.path("stop_reason").asText());
+        assertEquals(3, done.path("iterations").asInt());
+    }
+
+    @Test
+    void toolCallsPastTheCapAreNotRun() throws Exception {
+        model.then(toolCalls(call("i1", "introspect_schema", "{}")), toolCalls(call("i2", "introspect_schema", "{}")),
+                toolCalls(call("i3", "run_sql", "{\"sql\":\"SELECT 1\"}")));
+
+        SseClient.Result result = SseClient.chat(chat, AgentChatTest.ask("Keep going"));
+
+        assertEquals(List.of("i1", "i2"), result.named("tool_call").stream().map(e -> e.data().path("id").asText()).toList());
+        assertEquals("max_iterations", result.last().data().path("stop_reason").asText());
+        assertEquals(3, model.requests().size());
+    }
+
+    @Test
+    void aModelThatStopsAnsweringTimesOut() throws Exception {
+        model.then(stall(Duration.ofSeconds(5)));
+
+        long started = System.nanoTime();
+        SseClient.Result result = SseClient.chat(chat, AgentChatTest.ask("Hello?"));
+
+        assertEquals(List.of("conversation", "error"), result.names(), result.events().toString());
+        assertEquals("model_timeout", result.last().data().path("code").asText(), result.last().toString());
+        assertTrue(result.last().data().path("message").asText().contains("sqlagent.agent.model-timeout"));
+        assertTrue(Duration.ofNanos(System.nanoTime() - started).compareTo(Duration.ofSeconds(3)) < 0,
+                "the model's 1 s silence ends it, not the 3 s run timeout");
+    }
+
+    @Test
+    void aRunOverItsTimeIsStoppedWithItsStatement() throws Exception {
+        model.then(toolCalls(call("slow", "run_sql", "{\"sql\":\"" + ChatRequestsTest.ENDLESS_SQL + "\"}")));
+
+        SseClient.Result result = SseClient.chat(chat, AgentChatTest.ask("Count everything"));
+
+        assertEquals("error", result.last().name());
+        assertEquals("timeout", result.last().data().path("code").asText());
+        assertTrue(result.last().data().path("message").asText().contains("sqlagent.agent.timeout"));
+        long running = store.preparedQuery("SELECT count(*) AS n FROM pg_stat_activity WHERE state = 'active' AND query LIKE $1")
+                .execute(io.vertx.mutiny.sqlclient.Tuple.of("%track a CROSS JOIN track b%"))
+                .await().atMost(Duration.ofSeconds(5)).iterator().next().getLong("n");
+        for (int attempt = 0; running > 0 && attempt < 100; attempt++) {
+            Thread.sleep(50);
+            running = store.preparedQuery("SELECT count(*) AS n FROM pg_stat_activity WHERE state = 'active' AND query LIKE $1")
+                    .execute(io.vertx.mutiny.sqlclient.Tuple.of("%track a CROSS JOIN track b%"))
+                    .await().atMost(Duration.ofSeconds(5)).iterator().next().getLong("n");
+        }
+        assertEquals(0, running, "the statement was cancelled with the run");
+    }
+}
