@@ -37,6 +37,9 @@ class AgentChatTest {
 
     ScriptedOpenAiServer model;
 
+    @jakarta.inject.Inject
+    io.vertx.mutiny.sqlclient.Pool store;
+
     @BeforeEach
     void reset() {
         model = ScriptedModelResource.server;
@@ -194,6 +197,12 @@ class AgentChatTest {
         // Both learnings are searchable: the one the model saved and the one learned from the recovered error.
         JsonPath found = awaitLearning("trackname", "column \"trackname\" does not exist");
         assertTrue(found.getList("result.learnings.title").contains("Track names are in track.name"), found.prettify());
+        // Provenance: who saved each, in which conversation.
+        var rows = store.preparedQuery("SELECT title, source, conversation_id, created_at FROM learning WHERE conversation_id = $1 ORDER BY id")
+                .execute(io.vertx.mutiny.sqlclient.Tuple.of(result.conversationId())).await().atMost(java.time.Duration.ofSeconds(5));
+        List<String> provenance = new ArrayList<>();
+        rows.forEach(row -> provenance.add(row.getString("source") + ": " + row.getString("title")));
+        assertEquals(List.of("agent: Track names are in track.name", "auto: column \"trackname\" does not exist"), provenance);
         // The same mistake again is not learned twice.
         model.then(toolCalls(call("d1", "run_sql", "{\"sql\":\"SELECT trackname FROM track\"}")),
                 toolCalls(call("d2", "run_sql", "{\"sql\":\"SELECT name FROM track LIMIT 1\"}")), text("Done."));
@@ -305,6 +314,17 @@ class AgentChatTest {
         JsonNode sent = messages(1);
         JsonNode rows = new com.fasterxml.jackson.databind.ObjectMapper().readTree(sent.get(sent.size() - 1).path("content").asText());
         assertEquals(200, rows.path("rows").size());
+    }
+
+    @Test
+    void clientErrorsOfTheModelServerAreErrorEventsToo() throws Exception {
+        for (int status : new int[] { 400, 401, 429 }) {
+            model.then(new ScriptedOpenAiServer.Failure(status, "refused with " + status));
+            SseClient.Result result = SseClient.chat(chat, ask("Status " + status + "?"));
+            assertEquals(List.of("conversation", "error"), result.names());
+            assertEquals("model_error", result.last().data().path("code").asText());
+            assertTrue(result.last().data().path("message").asText().contains("HTTP " + status), result.last().toString());
+        }
     }
 
     @Test
