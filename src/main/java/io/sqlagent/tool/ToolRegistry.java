@@ -1,14 +1,19 @@
 package io.sqlagent.tool;
 
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Set;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.TreeMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -23,12 +28,34 @@ import io.sqlagent.tool.schema.CompiledSchema;
  * Every tool the service offers, by name. Tools are registered by descriptor and built lazily on
  * their first call, so listing, describing and searching never build one. {@link TypedTool} beans
  * are found automatically; other tools arrive through {@link ToolSource} beans or
- * {@link #register(ToolRegistration)}.
+ * {@link #register(ToolRegistration)}. A group of tools (for example those declared in YAML) can
+ * be replaced at once with {@link #replaceGroup}: readers see either the old tools or the new ones,
+ * never a mix, and {@linkplain #onChange listeners} hear what changed. Named {@link Toolset}s select
+ * tools for a caller.
  */
 @ApplicationScoped
 public class ToolRegistry {
 
-    private final Map<String, Entry> entries = new ConcurrentSkipListMap<>();
+    /** What changed in one update: names added, removed, and replaced by a new definition. */
+    public record Change(Set<String> added, Set<String> removed, Set<String> replaced) {
+
+        public Change {
+            added = Set.copyOf(added);
+            removed = Set.copyOf(removed);
+            replaced = Set.copyOf(replaced);
+        }
+
+        public boolean isEmpty() {
+            return added.isEmpty() && removed.isEmpty() && replaced.isEmpty();
+        }
+    }
+
+    /** The tools in effect, sorted by name; replaced whole on every update, never changed in place. */
+    private volatile Map<String, Entry> entries = Map.of();
+    /** Tool names by the group that registered them; ungrouped tools are not listed here. */
+    private volatile Map<String, Set<String>> groups = Map.of();
+    private volatile Map<String, Toolset> toolsets = Map.of();
+    private final List<Consumer<Change>> listeners = new CopyOnWriteArrayList<>();
 
     @Inject
     ToolRegistry(@Any Instance<Tool> toolBeans, @Any Instance<ToolSource> sources) {
@@ -65,9 +92,122 @@ public class ToolRegistry {
     public void register(ToolRegistration registration) {
         ToolDescriptor descriptor = registration.descriptor();
         Entry entry = new Entry(descriptor, CompiledSchema.compile(descriptor.parameters()), registration.factory());
-        if (entries.putIfAbsent(descriptor.name(), entry) != null) {
-            throw new IllegalStateException("Two tools are named '" + descriptor.name() + "'; tool names must be unique");
+        synchronized (this) {
+            if (entries.containsKey(descriptor.name())) {
+                throw new IllegalStateException("Two tools are named '" + descriptor.name() + "'; tool names must be unique");
+            }
+            Map<String, Entry> next = new TreeMap<>(entries);
+            next.put(descriptor.name(), entry);
+            entries = Collections.unmodifiableMap(next);
         }
+        notifyListeners(new Change(Set.of(descriptor.name()), Set.of(), Set.of()));
+    }
+
+    /**
+     * Replaces every tool of {@code group} with {@code registrations} and the group's toolsets with
+     * {@code groupToolsets}, in one step: a caller sees the old group or the new one, never a mix.
+     * Nothing changes when it throws. An empty list removes the group.
+     *
+     * @throws IllegalStateException if a name is used twice, or by a tool or toolset outside the group
+     * @throws IllegalArgumentException if an argument schema is not one the validator supports
+     */
+    public void replaceGroup(String group, List<ToolRegistration> registrations, List<Toolset> groupToolsets) {
+        Map<String, Entry> fresh = new LinkedHashMap<>();
+        for (ToolRegistration registration : registrations) {
+            ToolDescriptor descriptor = registration.descriptor();
+            Entry entry = new Entry(descriptor, CompiledSchema.compile(descriptor.parameters()), registration.factory());
+            if (fresh.put(descriptor.name(), entry) != null) {
+                throw new IllegalStateException("Two tools are named '" + descriptor.name() + "'; tool names must be unique");
+            }
+        }
+        Change change;
+        synchronized (this) {
+            Set<String> old = groups.getOrDefault(group, Set.of());
+            Map<String, Entry> next = new TreeMap<>(entries);
+            next.keySet().removeAll(old);
+            for (String name : fresh.keySet()) {
+                if (next.containsKey(name)) {
+                    throw new IllegalStateException("A tool named '" + name + "' already exists outside '" + group
+                            + "'; tool names must be unique");
+                }
+            }
+            Map<String, Toolset> nextToolsets = new TreeMap<>();
+            toolsets.forEach((name, toolset) -> {
+                if (!toolset.group().equals(group)) {
+                    nextToolsets.put(name, toolset);
+                }
+            });
+            for (Toolset toolset : groupToolsets) {
+                if (!toolset.group().equals(group)) {
+                    throw new IllegalArgumentException("Toolset '" + toolset.name() + "' belongs to group '" + toolset.group()
+                            + "', not '" + group + "'");
+                }
+                if (nextToolsets.putIfAbsent(toolset.name(), toolset) != null) {
+                    throw new IllegalStateException("Two toolsets are named '" + toolset.name() + "'; toolset names must be unique");
+                }
+            }
+            next.putAll(fresh);
+            Map<String, Set<String>> nextGroups = new TreeMap<>(groups);
+            if (fresh.isEmpty()) {
+                nextGroups.remove(group);
+            } else {
+                nextGroups.put(group, Set.copyOf(fresh.keySet()));
+            }
+            Set<String> added = new HashSet<>(fresh.keySet());
+            added.removeAll(old);
+            Set<String> removed = new HashSet<>(old);
+            removed.removeAll(fresh.keySet());
+            Set<String> replaced = new HashSet<>(old);
+            replaced.retainAll(fresh.keySet());
+            change = new Change(added, removed, replaced);
+            // Toolsets first: a reader that sees a new tool can already find its toolset.
+            toolsets = Collections.unmodifiableMap(nextToolsets);
+            groups = Collections.unmodifiableMap(nextGroups);
+            entries = Collections.unmodifiableMap(next);
+        }
+        notifyListeners(change);
+    }
+
+    /** Calls {@code listener} after every update, on the updating thread; it must not block. */
+    public void onChange(Consumer<Change> listener) {
+        listeners.add(listener);
+    }
+
+    private void notifyListeners(Change change) {
+        for (Consumer<Change> listener : listeners) {
+            try {
+                listener.accept(change);
+            } catch (RuntimeException e) {
+                Log.warnf(e, "A tool registry listener failed");
+            }
+        }
+    }
+
+    /** The named toolsets, by name. */
+    public Map<String, Toolset> toolsets() {
+        return toolsets;
+    }
+
+    /**
+     * The descriptors of the tools in the named toolsets, by name; all tools when {@code names} is
+     * empty.
+     *
+     * @throws IllegalArgumentException naming every unknown toolset
+     */
+    public List<ToolDescriptor> list(Collection<String> toolsetNames) {
+        if (toolsetNames.isEmpty()) {
+            return list();
+        }
+        Map<String, Toolset> known = toolsets;
+        List<String> unknown = toolsetNames.stream().filter(name -> !known.containsKey(name)).sorted().toList();
+        if (!unknown.isEmpty()) {
+            throw new IllegalArgumentException("Unknown toolset" + (unknown.size() == 1 ? " " : "s ") + String.join(", ", unknown)
+                    + "; known: " + (known.isEmpty() ? "none" : String.join(", ", known.keySet())));
+        }
+        Set<String> names = new HashSet<>();
+        toolsetNames.forEach(name -> names.addAll(known.get(name).tools()));
+        Map<String, Entry> current = entries;
+        return current.values().stream().map(Entry::descriptor).filter(d -> names.contains(d.name())).toList();
     }
 
     /** Adds a tool that already exists. */

@@ -86,4 +86,49 @@ class ToolRegistryTest {
         assertEquals(List.of("run_sql"), registry.search("SQL", 1).stream().map(ToolDescriptor::name).toList());
         assertTrue(registry.search("kubernetes", 10).isEmpty());
     }
+
+    @Test
+    void replacingAGroupSwapsItsToolsAndToolsetsAtOnceAndReportsTheChange() {
+        List<ToolRegistry.Change> changes = new java.util.ArrayList<>();
+        registry.register(lazy("run_sql", "Execute SQL."));
+        registry.onChange(changes::add);
+
+        registry.replaceGroup("yaml", List.of(lazy("a", "A"), lazy("b", "B")),
+                List.of(new Toolset("sales", "Sales", null, List.of("a", "run_sql"), "yaml")));
+        registry.replaceGroup("yaml", List.of(lazy("b", "B2"), lazy("c", "C")), List.of());
+
+        assertEquals(List.of("b", "c", "run_sql"), registry.list().stream().map(ToolDescriptor::name).toList());
+        assertEquals("B2", registry.descriptor("b").orElseThrow().description());
+        assertTrue(registry.toolsets().isEmpty());
+        assertEquals(new ToolRegistry.Change(java.util.Set.of("a", "b"), java.util.Set.of(), java.util.Set.of()), changes.get(0));
+        assertEquals(new ToolRegistry.Change(java.util.Set.of("c"), java.util.Set.of("a"), java.util.Set.of("b")), changes.get(1));
+    }
+
+    @Test
+    void aGroupCannotTakeANameOutsideItAndAFailedReplaceChangesNothing() {
+        registry.register(lazy("run_sql", "Execute SQL."));
+        registry.replaceGroup("yaml", List.of(lazy("a", "A")), List.of(new Toolset("s", null, null, List.of("a"), "yaml")));
+
+        IllegalStateException clash = assertThrows(IllegalStateException.class,
+                () -> registry.replaceGroup("yaml", List.of(lazy("run_sql", "again")), List.of()));
+        assertTrue(clash.getMessage().contains("'run_sql' already exists outside 'yaml'"), clash.getMessage());
+        assertThrows(IllegalStateException.class, () -> registry.replaceGroup("yaml", List.of(lazy("x", "1"), lazy("x", "2")), List.of()));
+
+        assertEquals(List.of("a", "run_sql"), registry.list().stream().map(ToolDescriptor::name).toList());
+        assertEquals(List.of("s"), List.copyOf(registry.toolsets().keySet()));
+    }
+
+    @Test
+    void listingByToolsetSelectsItsToolsAndNamesUnknownToolsets() {
+        registry.register(lazy("run_sql", "Execute SQL."));
+        registry.replaceGroup("yaml", List.of(lazy("a", "A"), lazy("b", "B")),
+                List.of(new Toolset("one", null, null, List.of("a", "run_sql"), "yaml"),
+                        new Toolset("two", null, null, List.of("b"), "yaml")));
+
+        assertEquals(List.of("a", "run_sql"), registry.list(List.of("one")).stream().map(ToolDescriptor::name).toList());
+        assertEquals(List.of("a", "b", "run_sql"), registry.list(List.of("one", "two")).stream().map(ToolDescriptor::name).toList());
+        assertEquals(3, registry.list(List.of()).size());
+        IllegalArgumentException unknown = assertThrows(IllegalArgumentException.class, () -> registry.list(List.of("nope", "one")));
+        assertEquals("Unknown toolset nope; known: one, two", unknown.getMessage());
+    }
 }
