@@ -4,10 +4,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 import jakarta.inject.Singleton;
 
 import io.smallrye.mutiny.Uni;
+import io.sqlagent.sql.ColumnPolicy;
 import io.sqlagent.sql.QueryRunner;
 import io.sqlagent.sql.SchemaIntrospector;
 import io.sqlagent.sql.Source;
@@ -23,7 +25,8 @@ import io.sqlagent.tool.schema.Param;
 /**
  * {@code introspect_schema}: lists the tables of the agent's source, or describes one (columns,
  * keys, relationships, comments, up to three sample rows). Names, descriptions and shapes follow
- * the SQL-agent tool contract.
+ * the SQL-agent tool contract. Hidden columns are left out of the columns, the relationships and
+ * the sample rows.
  */
 @Singleton
 @ToolDefinition(name = "introspect_schema", title = "Introspect schema", namespace = "sql", tags = { "sql", "schema", "tables" },
@@ -42,14 +45,16 @@ public class IntrospectSchemaTool extends TypedTool<IntrospectSchemaTool.Argumen
     private final QueryRunner runner;
     private final SqlConfig config;
     private final TablePolicy tables;
+    private final ColumnPolicy hiddenColumns;
 
     IntrospectSchemaTool(SchemaIntrospector introspector, SourceRegistry sources, QueryRunner runner, SqlConfig config,
-            TablePolicy tables) {
+            TablePolicy tables, ColumnPolicy hiddenColumns) {
         this.introspector = introspector;
         this.sources = sources;
         this.runner = runner;
         this.config = config;
         this.tables = tables;
+        this.hiddenColumns = hiddenColumns;
     }
 
     /** Arguments of {@code introspect_schema}. */
@@ -81,19 +86,34 @@ public class IntrospectSchemaTool extends TypedTool<IntrospectSchemaTool.Argumen
         SchemaIntrospector.Relation relation = SchemaIntrospector.find(relations, name)
                 .orElseThrow(() -> new ToolException("Table '" + name + "' does not exist or cannot be read. Tables: "
                         + String.join(", ", relations.stream().map(SchemaIntrospector.Relation::displayName).limit(100).toList())));
-        Uni<List<Map<String, Object>>> sampleRows = sample
-                ? runner.run(source, "SELECT * FROM " + quoted(relation) + " LIMIT " + SAMPLE_ROWS).map(result -> result.rows())
-                : Uni.createFrom().item(List.<Map<String, Object>>of());
-        return introspector.columns(source, relation).flatMap(columns -> introspector.relationships(source, relation)
-                .flatMap(relationships -> sampleRows.map(rows -> {
-                    Map<String, Object> described = new LinkedHashMap<>();
-                    described.put("table", relation.displayName());
-                    described.put("description", relation.description());
-                    described.put("columns", columns);
-                    described.put("relationships", relationships);
-                    described.put("sample_data", rows);
-                    return described;
-                })));
+        return introspector.columns(source, relation).flatMap(all -> {
+            Set<String> hidden = hiddenColumns.hidden(List.of(relation.schema() + "." + relation.name()),
+                    all.stream().map(column -> (String) column.get("name")).toList());
+            List<Map<String, Object>> columns = all.stream().filter(column -> !hidden.contains(column.get("name"))).toList();
+            Uni<List<Map<String, Object>>> sampleRows = sample && !columns.isEmpty()
+                    ? runner.run(source, sampleQuery(relation, columns)).map(result -> result.rows())
+                    : Uni.createFrom().item(List.<Map<String, Object>>of());
+            return introspector.relationships(source, relation).flatMap(relationships -> sampleRows.map(rows -> {
+                Map<String, Object> described = new LinkedHashMap<>();
+                described.put("table", relation.displayName());
+                described.put("description", relation.description());
+                described.put("columns", columns);
+                described.put("relationships", relationships.stream().filter(r -> !hidden.contains(localColumn(r))).toList());
+                described.put("sample_data", rows);
+                return described;
+            }));
+        });
+    }
+
+    /** The described table's own column in a relationship. */
+    private static Object localColumn(Map<String, Object> relationship) {
+        return "belongsTo".equals(relationship.get("type")) ? relationship.get("foreign_key") : relationship.get("local_key");
+    }
+
+    /** Names every shown column rather than {@code *}, so hidden columns are never read. */
+    private static String sampleQuery(SchemaIntrospector.Relation relation, List<Map<String, Object>> columns) {
+        String names = String.join(", ", columns.stream().map(column -> identifier((String) column.get("name"))).toList());
+        return "SELECT " + names + " FROM " + quoted(relation) + " LIMIT " + SAMPLE_ROWS;
     }
 
     /** The relation's name quoted for SQL; it comes from the catalog, never from the model's text. */

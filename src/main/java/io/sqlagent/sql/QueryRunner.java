@@ -6,20 +6,28 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicReference;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
 
 import io.quarkus.logging.Log;
 import io.smallrye.mutiny.Uni;
+import io.sqlagent.sql.guard.PlanReferences;
+import io.sqlagent.sql.guard.SqlGuard;
 import io.sqlagent.tool.ToolJson;
+import io.sqlagent.tool.ToolRefusedException;
+import io.vertx.core.json.JsonArray;
 import io.vertx.mutiny.pgclient.PgConnection;
 import io.vertx.mutiny.sqlclient.Cursor;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.RowSet;
 import io.vertx.mutiny.sqlclient.SqlConnection;
+import io.vertx.mutiny.sqlclient.Tuple;
 import io.vertx.pgclient.PgException;
 
 /**
@@ -28,15 +36,31 @@ import io.vertx.pgclient.PgException;
  * timeout, through the extended protocol (so the server accepts exactly one statement) and a
  * cursor that reads at most {@code max-rows + 1} rows, however many the query would produce.
  * Values are made JSON-friendly and capped. A caller that cancels (a client that went away)
- * cancels the statement in PostgreSQL too.
+ * cancels the statement in PostgreSQL too. With hidden columns configured, the statement's plan
+ * is read first and a statement that would read one is refused before it runs.
  */
 @ApplicationScoped
 public class QueryRunner {
 
-    private final SqlConfig config;
+    private static final String EXPLAIN = "EXPLAIN (VERBOSE, FORMAT JSON) ";
 
-    public QueryRunner(SqlConfig config) {
+    /** For each scanned relation: its columns, and the tables it is a partition of. */
+    private static final String SCANNED_RELATIONS = """
+            SELECT s.nsp, s.rel,
+                   ARRAY(SELECT a.attname::text FROM pg_attribute a
+                         WHERE a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped) AS columns,
+                   ARRAY(SELECT pn.nspname || '.' || pc.relname FROM pg_partition_ancestors(c.oid) p
+                         JOIN pg_class pc ON pc.oid = p.relid JOIN pg_namespace pn ON pn.oid = pc.relnamespace) AS ancestors
+            FROM unnest($1::text[], $2::text[]) AS s(nsp, rel)
+            JOIN pg_namespace n ON n.nspname = s.nsp
+            JOIN pg_class c ON c.relnamespace = n.oid AND c.relname = s.rel""";
+
+    private final SqlConfig config;
+    private final ColumnPolicy columns;
+
+    public QueryRunner(SqlConfig config, ColumnPolicy columns) {
         this.config = config;
+        this.columns = columns;
     }
 
     /** Runs {@code sql} on {@code source}; fails with {@link SqlExecutionException} when PostgreSQL refuses it. */
@@ -63,9 +87,84 @@ public class QueryRunner {
                 .flatMap(ignored -> connection.query("SET LOCAL lock_timeout = " + Math.min(timeout.toMillis(), 5000)).execute())
                 // The guard reads string literals as PostgreSQL does with its default; pin that default.
                 .flatMap(ignored -> connection.query("SET LOCAL standard_conforming_strings = on").execute())
+                .flatMap(ignored -> columns.restricts() ? checkHiddenColumns(connection, sql) : Uni.createFrom().voidItem())
                 .flatMap(ignored -> connection.prepare(sql))
                 .flatMap(statement -> fetch(statement.cursor()))
                 .eventually(() -> transaction.rollback().onFailure().recoverWithNull()));
+    }
+
+    /**
+     * Refuses the statement when its plan reads a hidden column, before it runs: PostgreSQL's own
+     * plan has every column resolved (through {@code *}, views, joins, whole-row references), so
+     * no spelling of the SQL can hide a read from this check. An EXPLAIN statement is checked by
+     * the statement it explains.
+     */
+    private Uni<Void> checkHiddenColumns(SqlConnection connection, String sql) {
+        int start = SqlGuard.explainedStatementStart(sql).orElse(0);
+        String query = sql.substring(start);
+        return connection.preparedQuery(EXPLAIN + query).execute()
+                .onFailure(PgException.class).transform(failure -> translate((PgException) failure, sql, start - EXPLAIN.length()))
+                .map(rows -> readPlan(rows))
+                .flatMap(plan -> plan.scans().isEmpty() ? Uni.createFrom().voidItem() : refuseHiddenReads(connection, plan));
+    }
+
+    private Uni<Void> refuseHiddenReads(SqlConnection connection, PlanReferences plan) {
+        List<String> schemas = plan.scans().stream().map(PlanReferences.Scan::schema).toList();
+        List<String> names = plan.scans().stream().map(PlanReferences.Scan::relation).toList();
+        return connection.preparedQuery(SCANNED_RELATIONS)
+                .execute(Tuple.of(schemas.toArray(String[]::new), names.toArray(String[]::new)))
+                .map(relations -> {
+                    Set<String> refused = new TreeSet<>();
+                    for (Row relation : relations) {
+                        String schema = relation.getString("nsp");
+                        String name = relation.getString("rel");
+                        List<String> effective = new ArrayList<>(List.of(relation.getArrayOfStrings("ancestors")));
+                        effective.add(schema + "." + name);
+                        Set<String> hidden = columns.hidden(effective, List.of(relation.getArrayOfStrings("columns")));
+                        if (hidden.isEmpty()) {
+                            continue;
+                        }
+                        String shown = schema.equals("public") ? name : schema + "." + name;
+                        for (PlanReferences.Scan scan : plan.scans()) {
+                            if (scan.schema().equals(schema) && scan.relation().equals(name)) {
+                                for (String column : plan.columnsOf(scan.alias())) {
+                                    if (hidden.contains(column)) {
+                                        refused.add(shown + "." + column);
+                                    }
+                                }
+                                if (plan.readsWholeRow(scan.alias())) {
+                                    hidden.forEach(column -> refused.add(shown + "." + column));
+                                }
+                            }
+                        }
+                    }
+                    if (!refused.isEmpty()) {
+                        throw new ToolRefusedException((refused.size() == 1 ? "Column " : "Columns ") + String.join(", ", refused)
+                                + (refused.size() == 1 ? " is" : " are") + " hidden and cannot be read, also not through *, "
+                                + "a whole-row reference such as row_to_json(t), a view or a condition; name the columns you need "
+                                + "and leave the hidden ones out");
+                    }
+                    return null;
+                });
+    }
+
+    private static PlanReferences readPlan(RowSet<Row> rows) {
+        try {
+            return PlanReferences.of(plan(rows));
+        } catch (IllegalArgumentException e) {
+            Log.warnf("A plan could not be checked for hidden columns: %s", e.getMessage());
+            throw new ToolRefusedException("The statement could not be checked for hidden columns; write it more simply");
+        }
+    }
+
+    private static JsonNode plan(RowSet<Row> rows) {
+        Object value = rows.iterator().next().getValue(0);
+        String json = value instanceof JsonArray array ? array.encode() : String.valueOf(value);
+        try {
+            return ToolJson.MAPPER.readTree(json);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("PostgreSQL's plan could not be read", e);
+        }
     }
 
     private Uni<QueryResult> fetch(Cursor cursor) {
@@ -117,7 +216,13 @@ public class QueryRunner {
     }
 
     private static SqlExecutionException translate(PgException failure, String sql) {
-        Optional<Integer> position = Optional.ofNullable(failure.getPosition()).flatMap(QueryRunner::integer);
+        return translate(failure, sql, 0);
+    }
+
+    /** {@code shift} moves PostgreSQL's position into {@code sql} when the server saw a different text. */
+    private static SqlExecutionException translate(PgException failure, String sql, int shift) {
+        Optional<Integer> position = Optional.ofNullable(failure.getPosition()).flatMap(QueryRunner::integer)
+                .map(p -> p + shift).filter(p -> p >= 1 && p <= sql.length() + 1);
         StringBuilder message = new StringBuilder(failure.getErrorMessage());
         message.append(" (SQLSTATE ").append(failure.getSqlState()).append(')');
         position.ifPresent(p -> message.append(" at character ").append(p).append(": ").append(near(sql, p)));

@@ -29,6 +29,12 @@ public interface SqlConfig {
     /** Tables and views the SQL tools may never use (same forms); wins over {@code allowed-tables}. */
     Optional<List<String>> deniedTables();
 
+    /**
+     * Columns the SQL tools never read or show: {@code table.column} (schema public),
+     * {@code schema.table.column}, {@code *.column} (in every table) or {@code schema.*.column}.
+     */
+    Optional<List<String>> hiddenColumns();
+
     /** Longest a statement may run; PostgreSQL cancels it after this ({@code statement_timeout}). */
     @WithDefault("30s")
     Duration timeout();

@@ -14,7 +14,7 @@ import jakarta.inject.Inject;
  * {@code denied-tables}), applied by {@code run_sql} to every table a statement references and
  * by {@code introspect_schema} to what it lists and describes. The system catalogs stay readable
  * (the agent needs them to explore) except the planner statistics, which hold sampled column
- * values and so would leak data from tables the policy hides.
+ * values and so would leak data from tables the policy hides (or from hidden columns).
  */
 @ApplicationScoped
 public class TablePolicy {
@@ -24,16 +24,23 @@ public class TablePolicy {
 
     private final Optional<Set<String>> allowed;
     private final Set<String> denied;
+    private final boolean hidesColumns;
 
     @Inject
     TablePolicy(SqlConfig config) {
-        this(config.allowedTables(), config.deniedTables());
+        this(config.allowedTables(), config.deniedTables(), config.hiddenColumns().map(list -> !list.isEmpty()).orElse(false));
     }
 
     /** A policy from explicit lists, for tests. */
     public TablePolicy(Optional<List<String>> allowed, Optional<List<String>> denied) {
+        this(allowed, denied, false);
+    }
+
+    /** A policy from explicit lists; {@code hidesColumns} when some columns are hidden, which closes the statistics too. */
+    public TablePolicy(Optional<List<String>> allowed, Optional<List<String>> denied, boolean hidesColumns) {
         this.allowed = allowed.map(TablePolicy::normalised);
         this.denied = denied.map(TablePolicy::normalised).orElse(Set.of());
+        this.hidesColumns = hidesColumns;
     }
 
     /** Whether any restriction is configured. */
@@ -48,7 +55,7 @@ public class TablePolicy {
             return false;
         }
         if (isCatalog(name)) {
-            return !(restricts() && STATISTICS.contains(name));
+            return !((restricts() || hidesColumns) && STATISTICS.contains(name));
         }
         return allowed.map(set -> matches(set, name)).orElse(true);
     }

@@ -45,6 +45,17 @@ class MisconfigurationIT {
     }
 
     @Test
+    void aMalformedHiddenColumnIsNamedWithTheFormsThatWork() throws Exception {
+        try (ServiceProcess service = ServiceProcess.start(workDir, Map.of("SQLAGENT_SQL_HIDDEN_COLUMNS", "customer.email,phone"))) {
+            int exit = service.awaitExit(EXIT_WITHIN);
+
+            assertNotEquals(0, exit);
+            String log = service.logText();
+            assertTrue(log.contains("sqlagent.sql.hidden-columns: 'phone' is not table.column, schema.table.column, *.column"), log);
+        }
+    }
+
+    @Test
     void aSecondServiceOnTheSameDataDirectoryIsRefusedAndTheFirstKeepsRunning() throws Exception {
         try (ServiceProcess first = ServiceProcess.start(workDir, Map.of())) {
             first.awaitStatus("/q/health/ready", 200, EXIT_WITHIN);

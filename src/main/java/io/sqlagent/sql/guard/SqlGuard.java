@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 
 import net.sf.jsqlparser.statement.Statement;
@@ -77,7 +78,6 @@ public final class SqlGuard {
         this.parseTimeout = parseTimeout;
     }
 
-    /** A guard allowing SELECT, VALUES and EXPLAIN with the default settings. */
     /**
      * {@link #check} on a worker thread: parsing usually takes well under a millisecond but may take
      * up to the parse budget, and must never hold an event-loop thread.
@@ -86,6 +86,23 @@ public final class SqlGuard {
         return Uni.createFrom().item(() -> check(sql)).runSubscriptionOn(Infrastructure.getDefaultWorkerPool());
     }
 
+    /**
+     * Where the explained statement starts in {@code sql} (a character offset), when {@code sql} is
+     * an {@code EXPLAIN} the guard accepts the header of; empty for any other statement.
+     */
+    public static OptionalInt explainedStatementStart(String sql) {
+        try {
+            LexedSql lexed = LexedSql.of(sql);
+            if (!ExplainHeader.isExplain(lexed)) {
+                return OptionalInt.empty();
+            }
+            return OptionalInt.of(lexed.code().get(ExplainHeader.statementStart(lexed)).start());
+        } catch (Refusal refusal) {
+            return OptionalInt.empty();
+        }
+    }
+
+    /** A guard allowing SELECT, VALUES and EXPLAIN with the default settings. */
     public static SqlGuard defaults() {
         return new SqlGuard(EnumSet.allOf(StatementKind.class));
     }
