@@ -56,8 +56,11 @@ final class AgentRun {
 
     static final String CALLER = "agent";
 
-    /** What every run shares. */
-    record Setup(StreamingChatModel model, List<ToolSpecification> tools, ToolExecutor executor,
+    /**
+     * What a run needs. {@code offered}: the names of the tools the model may call when the
+     * request chose toolsets; empty when every registered tool may be called.
+     */
+    record Setup(StreamingChatModel model, List<ToolSpecification> tools, Optional<Set<String>> offered, ToolExecutor executor,
             ConversationStore conversations, String systemPrompt, AgentMetrics metrics, AgentConfig config) {
     }
 
@@ -204,7 +207,7 @@ final class AgentRun {
 
     /** Runs the well-formed calls together (read-only ones concurrently) and answers the malformed ones. */
     private Uni<List<Ended>> execute(List<Requested> requested) {
-        List<ToolCall> runnable = requested.stream().map(Requested::call).filter(call -> call != null).toList();
+        List<ToolCall> runnable = requested.stream().filter(this::runnable).map(Requested::call).toList();
         ToolCallContext context = new ToolCallContext(CALLER, Optional.of(conversationId.toString()), principal);
         ExecutorOptions options = setup.executor().defaults().withConcurrent(true);
         Uni<List<ToolExecution>> executions = runnable.isEmpty() ? Uni.createFrom().item(List.of())
@@ -215,6 +218,8 @@ final class AgentRun {
             for (Requested call : requested) {
                 if (call.call() == null) {
                     ended.add(new Ended(call, ToolResult.invalidArguments(call.malformed(), List.of()), 0));
+                } else if (!runnable(call)) {
+                    ended.add(new Ended(call, notOffered(call.call().name()), 0));
                 } else {
                     ToolExecution execution = done.get(next++);
                     ended.add(new Ended(call, execution.result(), execution.duration().toMillis()));
@@ -222,6 +227,17 @@ final class AgentRun {
             }
             return ended;
         });
+    }
+
+    /** Well-formed, and one of the tools this run offers. */
+    private boolean runnable(Requested requested) {
+        return requested.call() != null && setup.offered().map(names -> names.contains(requested.call().name())).orElse(true);
+    }
+
+    private ToolResult notOffered(String name) {
+        String shown = name.length() > 64 ? name.substring(0, 64) + "…" : name;
+        return new ToolResult.Failure(Outcome.UNKNOWN_TOOL, "No tool named '" + shown + "' is offered in this chat. Available tools: "
+                + String.join(", ", setup.tools().stream().map(ToolSpecification::name).toList()), List.of());
     }
 
     private Uni<String> results(List<Ended> ended) {

@@ -2,11 +2,12 @@ package io.sqlagent.agent;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
+import java.util.stream.Collectors;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
-import dev.langchain4j.agent.tool.ToolSpecification;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.subscription.BackPressureStrategy;
@@ -52,6 +53,18 @@ public class AgentService {
      * including a statement running in the database.
      */
     public Uni<Start> start(String question, Optional<UUID> conversationId, Optional<String> principal) {
+        return start(question, conversationId, principal, List.of());
+    }
+
+    /**
+     * Like {@link #start(String, Optional, Optional)}, offering the model only the tools of the named
+     * toolsets (all tools when {@code toolsets} is empty); a call of any other tool is answered as
+     * an unknown tool.
+     *
+     * @throws IllegalArgumentException naming every unknown toolset, before anything else happens
+     */
+    public Uni<Start> start(String question, Optional<UUID> conversationId, Optional<String> principal, List<String> toolsets) {
+        List<ToolDescriptor> offered = offered(toolsets);
         ChatModels.Model model = models.model();
         if (model.model().isEmpty()) {
             metrics.run("model_not_configured", 0, java.time.Duration.ZERO, 0, 0);
@@ -64,18 +77,22 @@ public class AgentService {
             if (!exists) {
                 return new Start(Multi.createFrom().empty(), false);
             }
-            AgentRun.Setup setup = new AgentRun.Setup(model.model().get(), toolSpecifications(), executor, conversations,
-                    systemPrompt.render(), metrics, config);
+            Optional<Set<String>> restricted = toolsets.isEmpty() ? Optional.empty()
+                    : Optional.of(offered.stream().map(ToolDescriptor::name).collect(Collectors.toUnmodifiableSet()));
+            AgentRun.Setup setup = new AgentRun.Setup(model.model().get(), ToolSpecifications.of(offered), restricted, executor,
+                    conversations, systemPrompt.render(), metrics, config);
             return new Start(Multi.createFrom().emitter(emitter -> new AgentRun(setup, question, conversationId,
                     principal, emitter).start(), BackPressureStrategy.BUFFER), true);
         });
     }
 
-    /** The tools offered to the model: every registered tool but the catalogue browser (the model gets them all anyway). */
-    private List<ToolSpecification> toolSpecifications() {
-        List<ToolDescriptor> descriptors = registry.list().stream()
+    /**
+     * The tools offered to the model: those of the toolsets, or every registered tool, but the
+     * catalogue browser (the model gets the tools themselves anyway).
+     */
+    private List<ToolDescriptor> offered(List<String> toolsets) {
+        return registry.list(toolsets).stream()
                 .filter(descriptor -> !BrowseTools.NAME.equals(descriptor.name()))
                 .toList();
-        return ToolSpecifications.of(descriptors);
     }
 }

@@ -369,4 +369,27 @@ class AgentChatTest {
         assertEquals(output + 2 * 7, metric("sqlagent_agent_tokens_total{type=\"output\""));
         assertEquals(iterations + 3, metric("sqlagent_agent_iterations_sum"));
     }
+
+    @jakarta.inject.Inject
+    io.sqlagent.tool.ToolRegistry registry;
+
+    @Test
+    void aChatThatNamesToolsetsOffersOnlyTheirToolsAndRunsNoOther() throws Exception {
+        registry.replaceGroup("chat-test", List.of(), List.of(
+                new io.sqlagent.tool.Toolset("chat_test_schema", "Schema only", null, List.of("introspect_schema"), "chat-test")));
+        try {
+            model.then(toolCalls(call("c1", "run_sql", "{\"sql\":\"SELECT 1 AS one\"}")), text("I may only look at the schema."));
+
+            SseClient.Result result = SseClient.chat(chat, "{\"question\":\"Count the tracks\",\"toolsets\":[\"chat_test_schema\"]}");
+
+            assertEquals(List.of("introspect_schema"), toolNames(model.requests().get(0)));
+            JsonNode refused = result.first("tool_result").data();
+            assertEquals("unknown_tool", refused.path("outcome").asText());
+            assertTrue(refused.path("error").asText().contains("No tool named 'run_sql' is offered in this chat. Available tools: "
+                    + "introspect_schema"), refused.toString());
+            assertEquals("answer", result.first("done").data().path("stop_reason").asText());
+        } finally {
+            registry.replaceGroup("chat-test", List.of(), List.of());
+        }
+    }
 }

@@ -72,6 +72,10 @@ class ChatRequestsTest {
         refused("{\"question\":\"hi\",\"temperature\":2}", 400, "unknown_field", "temperature");
         refused("{\"question\":\"hi\",\"conversation_id\":\"42\"}", 400, "invalid_conversation_id", "UUID");
         refused("{\"question\":\"hi\",\"question\":\"again\"}", 400, "malformed_json", "Duplicate field");
+        refused("{\"question\":\"hi\",\"toolsets\":\"sales\"}", 400, "invalid_toolsets", "an array of toolset names");
+        refused("{\"question\":\"hi\",\"toolsets\":[]}", 400, "invalid_toolsets", "an array of toolset names");
+        refused("{\"question\":\"hi\",\"toolsets\":[1]}", 400, "invalid_toolsets", "an array of toolset names");
+        refused("{\"question\":\"hi\",\"toolsets\":[\"no_such_set\"]}", 400, "unknown_toolset", "Unknown toolset no_such_set");
         refused("{\"question\":\"" + "x".repeat(2 * 1024 * 1024) + "\"}", 413, "body_too_large", "sqlagent.tools.max-request-size");
     }
 

@@ -1,7 +1,9 @@
 package io.sqlagent.agent.rest;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
@@ -31,6 +33,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.smallrye.common.annotation.Blocking;
 import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.Uni;
 import io.sqlagent.agent.AgentConfig;
 import io.sqlagent.agent.AgentEvent;
 import io.sqlagent.agent.AgentService;
@@ -50,7 +53,8 @@ import io.sqlagent.tool.rest.JsonBodies;
 public class ChatResource {
 
     private static final Duration LOOKUP_TIMEOUT = Duration.ofSeconds(10);
-    private static final Set<String> FIELDS = Set.of("question", "conversation_id");
+    private static final Set<String> FIELDS = Set.of("question", "conversation_id", "toolsets");
+    private static final int MAX_TOOLSETS = 50;
 
     private final AgentService agent;
     private final AgentConfig config;
@@ -78,13 +82,13 @@ public class ChatResource {
     @Consumes(MediaType.WILDCARD)
     @Produces(MediaType.SERVER_SENT_EVENTS)
     @Operation(summary = "Ask the agent",
-            description = "Body {\"question\": \"…\", \"conversation_id\": optional}. Answers text/event-stream: conversation "
+            description = "Body {\"question\": \"…\", \"conversation_id\": optional, \"toolsets\": optional [names]}. Answers text/event-stream: conversation "
                     + "{conversation_id}, thinking {delta}, tool_call {id,name,arguments}, tool_result {id,name,ok,duration_ms,"
                     + "result|error,outcome,truncated?}, content {delta}, then done {iterations,duration_ms,usage{input_tokens,"
                     + "output_tokens},stop_reason} or error {code,message}. Closing the connection cancels the run.")
     @RequestBody(content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ChatRequestBody.class)))
     @APIResponse(responseCode = "200", description = "The run's events")
-    @APIResponse(responseCode = "400", description = "Malformed body, missing or over-long question, bad conversation_id",
+    @APIResponse(responseCode = "400", description = "Malformed body, missing or over-long question, bad conversation_id, unknown toolset",
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
     @APIResponse(responseCode = "404", description = "No conversation has this id",
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
@@ -95,8 +99,14 @@ public class ChatResource {
     @ResponseHeader(name = "X-Accel-Buffering", value = "no")
     public Multi<OutboundSseEvent> chat(byte[] body, @Context Sse sse) {
         ChatRequestBody request = request(body);
-        AgentService.Start start = agent.start(request.question(), request.conversationId().map(UUID::fromString), Optional.empty())
-                .await().atMost(LOOKUP_TIMEOUT);
+        Uni<AgentService.Start> starting;
+        try {
+            starting = agent.start(request.question(), request.conversationId().map(UUID::fromString), Optional.empty(),
+                    request.toolsets().orElse(List.of()));
+        } catch (IllegalArgumentException unknownToolset) {
+            throw bad("unknown_toolset", unknownToolset.getMessage());
+        }
+        AgentService.Start start = starting.await().atMost(LOOKUP_TIMEOUT);
         if (!start.conversationFound()) {
             throw new BadChatRequest(404, ErrorBody.of("conversation_not_found", "No conversation has the id "
                     + request.conversationId().orElse("") + "; leave conversation_id out to start one"));
@@ -108,7 +118,9 @@ public class ChatResource {
     @Schema(name = "ChatRequest")
     public record ChatRequestBody(
             @Schema(required = true, description = "The question, in plain language") String question,
-            @Schema(description = "Continue this conversation (its earlier messages are the model's history)") Optional<String> conversationId) {
+            @Schema(description = "Continue this conversation (its earlier messages are the model's history)") Optional<String> conversationId,
+            @Schema(description = "Offer the model only the tools of these toolsets (GET /api/tools?toolset=…); all tools when left out")
+            Optional<List<String>> toolsets) {
     }
 
     private ChatRequestBody request(byte[] body) {
@@ -126,7 +138,7 @@ public class ChatResource {
             String name = names.next();
             if (!FIELDS.contains(name)) {
                 throw bad("unknown_field", "Unknown field '" + (name.length() > 64 ? name.substring(0, 64) + "…" : name)
-                        + "'; the body takes question and conversation_id");
+                        + "'; the body takes question, conversation_id and toolsets");
             }
         }
         JsonNode question = object.get("question");
@@ -152,7 +164,28 @@ public class ChatResource {
             }
             conversationId = Optional.of(id.asText());
         }
-        return new ChatRequestBody(text, conversationId);
+        return new ChatRequestBody(text, conversationId, toolsets(object.get("toolsets")));
+    }
+
+    private static Optional<List<String>> toolsets(JsonNode toolsets) {
+        if (toolsets == null || toolsets.isNull()) {
+            return Optional.empty();
+        }
+        String expected = "toolsets must be an array of toolset names, such as [\"sales\"]";
+        if (!toolsets.isArray() || toolsets.isEmpty()) {
+            throw bad("invalid_toolsets", expected);
+        }
+        if (toolsets.size() > MAX_TOOLSETS) {
+            throw bad("invalid_toolsets", "toolsets names " + toolsets.size() + " toolsets; at most " + MAX_TOOLSETS + " are allowed");
+        }
+        List<String> names = new ArrayList<>();
+        for (JsonNode name : toolsets) {
+            if (!name.isTextual() || name.asText().isBlank()) {
+                throw bad("invalid_toolsets", expected);
+            }
+            names.add(name.asText());
+        }
+        return Optional.of(List.copyOf(names));
     }
 
     private static boolean isUuid(String text) {
