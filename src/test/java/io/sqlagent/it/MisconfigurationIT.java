@@ -56,6 +56,21 @@ class MisconfigurationIT {
     }
 
     @Test
+    void aBadWorkspacePolicyIsRefusedWithEveryProblemByLine() throws Exception {
+        java.nio.file.Path policy = workDir.resolve("policy.yaml");
+        java.nio.file.Files.writeString(policy, "policy:\n  data:\n    filesystem:\n      allow_reed: [data]\n  limits:\n    max_rows: -1\n");
+        try (ServiceProcess service = ServiceProcess.start(workDir, Map.of("SQLAGENT_POLICY_PATH", policy.toString()))) {
+            int exit = service.awaitExit(EXIT_WITHIN);
+
+            assertNotEquals(0, exit);
+            String log = service.logText();
+            assertTrue(log.contains("The workspace policy has 2 problems (sqlagent.policy.path)"), log);
+            assertTrue(log.contains(policy + ":4: policy.data.filesystem.allow_reed: unknown field"), log);
+            assertTrue(log.contains(policy + ":6: policy.limits.max_rows: must be a whole number from 1 to 100000"), log);
+        }
+    }
+
+    @Test
     void aSecondServiceOnTheSameDataDirectoryIsRefusedAndTheFirstKeepsRunning() throws Exception {
         try (ServiceProcess first = ServiceProcess.start(workDir, Map.of())) {
             first.awaitStatus("/q/health/ready", 200, EXIT_WITHIN);

@@ -42,6 +42,8 @@ class ToolResourceTest {
         given().when().get("/api/tools")
                 .then().statusCode(200)
                 .body("name", hasItems("browse_tools", "test_echo"))
+                // No workspace policy is configured here: no workspace tool is offered.
+                .body("name", org.hamcrest.Matchers.not(org.hamcrest.Matchers.hasItem("read_file")))
                 .body("find { it.name == 'test_echo' }.summary", is("Repeats a text."))
                 .body("find { it.name == 'test_echo' }.parameters", nullValue());
     }

@@ -1,0 +1,150 @@
+package io.sqlagent.workspace;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.sqlite.JDBC;
+import org.sqlite.SQLiteConfig;
+import org.sqlite.SQLiteConnection;
+import org.sqlite.SQLiteLimits;
+import org.sqlite.SQLiteOpenMode;
+
+import io.smallrye.mutiny.Uni;
+import io.sqlagent.tool.ToolCallContext;
+import io.sqlagent.tool.ToolDefinition;
+import io.sqlagent.tool.ToolException;
+import io.sqlagent.tool.ToolJson;
+import io.sqlagent.tool.ToolRefusedException;
+import io.sqlagent.tool.TypedTool;
+import io.sqlagent.tool.schema.Param;
+
+/**
+ * {@code sql_query}: one read-only query on a SQLite file the policy allows. The query passes
+ * {@link SqliteGuard}; the file is opened read-only (URI {@code mode=ro}, {@code query_only}, no
+ * attached databases, extensions off, untrusted schema) on a worker thread, with a timeout; at
+ * most {@code max_rows} rows come back (one more is read to flag truncation), and no more than
+ * {@code max_bytes} of them.
+ */
+@ToolDefinition(name = "sql_query", title = "SQLite query", namespace = "workspace", tags = { "sqlite", "sql", "query", "local" },
+        readOnly = true, auditArguments = true, blocking = true,
+        description = "Run a read-only SQL query against a local SQLite database.",
+        returns = "{\"columns\":[...],\"rows\":[[...]],\"truncated\":bool}",
+        usage = "Only a single SELECT, WITH … SELECT or VALUES runs; list the tables with "
+                + "SELECT name FROM sqlite_schema WHERE type = 'table'.")
+public class SqlQueryTool extends TypedTool<SqlQueryTool.Arguments> {
+
+    private final PolicyManifest policy;
+
+    SqlQueryTool(PolicyManifest policy) {
+        this.policy = policy;
+    }
+
+    /** Arguments of {@code sql_query}. */
+    public record Arguments(
+            @Param(description = "Path to the SQLite database file.", minLength = 1, maxLength = 4096) String dbPath,
+            @Param(description = "SQL query to execute (read-only).", minLength = 1, maxLength = 100_000) String query) {
+    }
+
+    @Override
+    protected Uni<?> run(Arguments arguments, ToolCallContext context) {
+        return Uni.createFrom().item(() -> query(arguments));
+    }
+
+    private Map<String, Object> query(Arguments arguments) {
+        SqliteGuard.refusal(arguments.query()).ifPresent(reason -> {
+            throw new ToolRefusedException(reason);
+        });
+        Path file = PathGuard.existingInside(arguments.dbPath(), policy.sqlite(), "sql_query", "policy.data.sqlite.allow");
+        if (!java.nio.file.Files.isRegularFile(file)) {
+            throw new ToolException("'" + arguments.dbPath() + "' is not a database file");
+        }
+        try (Connection connection = open(file); Statement statement = connection.createStatement()) {
+            statement.setQueryTimeout(policy.limits().timeoutSeconds());
+            statement.setMaxRows(policy.limits().maxRows() + 1);
+            try (ResultSet results = statement.executeQuery(arguments.query())) {
+                return read(results);
+            }
+        } catch (SQLException e) {
+            throw new ToolException("SQLite: " + e.getMessage());
+        }
+    }
+
+    /** Read-only by every means SQLite has, so that the guard is never the only line. */
+    private static Connection open(Path file) throws SQLException {
+        SQLiteConfig config = new SQLiteConfig();
+        config.setReadOnly(true);
+        config.setOpenMode(SQLiteOpenMode.OPEN_URI);
+        config.enableLoadExtension(false);
+        // The driver directly, not DriverManager: it finds drivers by class loader, which Quarkus's class loading confuses.
+        Connection connection = JDBC.createConnection(JDBC.PREFIX + uri(file), config.toProperties());
+        try (Statement pragmas = connection.createStatement()) {
+            connection.unwrap(SQLiteConnection.class).setLimit(SQLiteLimits.SQLITE_LIMIT_ATTACHED, 0);
+            pragmas.execute("PRAGMA query_only = ON");
+            pragmas.execute("PRAGMA trusted_schema = OFF");
+        } catch (SQLException e) {
+            connection.close();
+            throw e;
+        }
+        return connection;
+    }
+
+    /** A {@code file:} URI for the path with {@code mode=ro}; characters a URI reads specially are escaped, so a name cannot add parameters. */
+    static String uri(Path file) {
+        StringBuilder uri = new StringBuilder("file:");
+        for (byte b : file.toString().getBytes(StandardCharsets.UTF_8)) {
+            char c = (char) (b & 0xff);
+            if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || "/-._~".indexOf(c) >= 0) {
+                uri.append(c);
+            } else {
+                uri.append('%').append(String.format("%02X", b & 0xff));
+            }
+        }
+        return uri.append("?mode=ro").toString();
+    }
+
+    private Map<String, Object> read(ResultSet results) throws SQLException {
+        ResultSetMetaData meta = results.getMetaData();
+        List<String> columns = new ArrayList<>();
+        for (int i = 1; i <= meta.getColumnCount(); i++) {
+            columns.add(meta.getColumnLabel(i));
+        }
+        List<List<Object>> rows = new ArrayList<>();
+        boolean truncated = false;
+        long size = 2;
+        while (results.next()) {
+            if (rows.size() == policy.limits().maxRows()) {
+                truncated = true;
+                break;
+            }
+            List<Object> row = new ArrayList<>(columns.size());
+            for (int i = 1; i <= columns.size(); i++) {
+                row.add(value(results.getObject(i)));
+            }
+            size += ToolJson.MAPPER.valueToTree(row).toString().getBytes(StandardCharsets.UTF_8).length + 1;
+            if (size > policy.limits().maxBytes()) {
+                truncated = true;
+                break;
+            }
+            rows.add(row);
+        }
+        Map<String, Object> answer = new LinkedHashMap<>();
+        answer.put("columns", columns);
+        answer.put("rows", rows);
+        answer.put("truncated", truncated);
+        return answer;
+    }
+
+    private static Object value(Object value) {
+        return value instanceof byte[] bytes ? "base64:" + Base64.getEncoder().encodeToString(bytes) : value;
+    }
+}

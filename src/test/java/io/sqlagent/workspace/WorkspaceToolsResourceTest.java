@@ -1,0 +1,87 @@
+package io.sqlagent.workspace;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.hasItems;
+import static org.hamcrest.Matchers.is;
+import static org.hamcrest.Matchers.startsWith;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.http.ContentType;
+import io.sqlagent.tool.ToolJson;
+
+/** The workspace tools as the service offers them: listed and callable over REST once a policy is set, refusals as 403. */
+@QuarkusTest
+@TestProfile(WorkspaceToolsResourceTest.Profile.class)
+class WorkspaceToolsResourceTest {
+
+    static final Path ROOT = Path.of("target/workspace-resource-test").toAbsolutePath();
+    static WorkspaceFixture workspace;
+
+    public static class Profile implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            try {
+                if (Files.exists(ROOT)) {
+                    try (var files = Files.walk(ROOT)) {
+                        files.sorted(java.util.Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+                    }
+                }
+                workspace = new WorkspaceFixture(Files.createDirectories(ROOT));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            return Map.of("sqlagent.policy.path", workspace.manifest.toString());
+        }
+    }
+
+    private static io.restassured.response.ValidatableResponse call(String tool, Object... nameValues) {
+        var body = ToolJson.MAPPER.createObjectNode();
+        for (int i = 0; i < nameValues.length; i += 2) {
+            body.put((String) nameValues[i], (String) nameValues[i + 1]);
+        }
+        return given().contentType(ContentType.JSON).body(body.toString()).when().post("/api/tools/" + tool).then().log().ifValidationFails();
+    }
+
+    @Test
+    void theToolsAreListedWithTheContractsDescriptions() {
+        given().when().get("/api/tools?format=openai").then().statusCode(200)
+                .body("function.name", hasItems("sql_query", "read_file", "write_file"));
+        given().when().get("/api/tools/sql_query").then().statusCode(200)
+                .body("description", is("Run a read-only SQL query against a local SQLite database."))
+                .body("parameters.required", hasItems("db_path", "query"));
+    }
+
+    @Test
+    void callsWorkAndRefusalsAre403WithNothingTouchedOutside() throws Exception {
+        String checksum = WorkspaceFixture.sha256(workspace.chinook);
+
+        call("sql_query", "db_path", workspace.chinook.toString(), "query", "SELECT count(*) AS n FROM Album").statusCode(200)
+                .body("result.rows[0][0]", is(347));
+        call("sql_query", "db_path", workspace.chinook.toString(), "query", "DROP TABLE Album").statusCode(403)
+                .body("error", is("blocked"));
+        call("read_file", "path", workspace.data.resolve("readme.txt").toString()).statusCode(200)
+                .body("result", is("Grüße from the workspace\n"));
+        call("read_file", "path", workspace.data.resolve("../outside/secret.txt").toString()).statusCode(403)
+                .body("message", startsWith("'" + workspace.data.resolve("../outside/secret.txt") + "' is outside what read_file may use"));
+        call("write_file", "path", workspace.notes.resolve("a.txt").toString(), "content", "hello").statusCode(200)
+                .body("result.bytes", is(5));
+        call("write_file", "path", workspace.notes.resolve("escape/pwned.txt").toString(), "content", "x").statusCode(403);
+        call("read_file", "path", workspace.data.resolve("missing.txt").toString()).statusCode(422)
+                .body("message", startsWith("No file or directory"));
+
+        assertEquals(checksum, WorkspaceFixture.sha256(workspace.chinook));
+        assertFalse(Files.exists(workspace.outside.resolve("pwned.txt")));
+    }
+}

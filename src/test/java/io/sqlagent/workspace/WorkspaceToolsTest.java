@@ -1,0 +1,221 @@
+package io.sqlagent.workspace;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import io.sqlagent.tool.Tool;
+import io.sqlagent.tool.ToolCall;
+import io.sqlagent.tool.ToolCallContext;
+import io.sqlagent.tool.ToolException;
+import io.sqlagent.tool.ToolJson;
+import io.sqlagent.tool.ToolRefusedException;
+import io.sqlagent.tool.ToolResult;
+
+/** The three file and SQLite tools against a real workspace on disk: what they do, and every attack refused with nothing touched outside. */
+class WorkspaceToolsTest {
+
+    @TempDir
+    Path temp;
+
+    WorkspaceFixture workspace;
+    PolicyManifest policy;
+
+    @BeforeEach
+    void setUp() throws Exception {
+        workspace = new WorkspaceFixture(temp);
+        policy = workspace.policy();
+    }
+
+    private static JsonNode call(Tool tool, Object... nameValues) {
+        ObjectNode arguments = ToolJson.MAPPER.createObjectNode();
+        for (int i = 0; i < nameValues.length; i += 2) {
+            arguments.set((String) nameValues[i], ToolJson.MAPPER.valueToTree(nameValues[i + 1]));
+        }
+        ToolResult result = tool.invoke(new ToolCall("c1", tool.descriptor().name(), arguments),
+                new ToolCallContext("test", Optional.empty(), Optional.empty())).await().atMost(Duration.ofSeconds(30));
+        return ((ToolResult.Success) result).value();
+    }
+
+    private static ToolException failure(Tool tool, Object... nameValues) {
+        return assertThrows(ToolException.class, () -> call(tool, nameValues));
+    }
+
+    private static void refused(Tool tool, String expected, Object... nameValues) {
+        ToolException e = failure(tool, nameValues);
+        assertSame(ToolRefusedException.class, e.getClass(), e.getMessage());
+        assertTrue(e.getMessage().contains(expected), e.getMessage());
+    }
+
+    // read_file ---------------------------------------------------------------------------------
+
+    @Test
+    void readsTextInsideTheAllowedDirectoryByRelativeOrAbsolutePath() {
+        ReadFileTool read = new ReadFileTool(policy);
+
+        assertEquals("Grüße from the workspace\n", call(read, "path", workspace.data.resolve("readme.txt").toString()).asText());
+        assertEquals("Grüße from the workspace\n",
+                call(read, "path", workspace.data.resolve("notes/../readme.txt").toString()).asText());
+        String relative = Path.of("").toAbsolutePath().relativize(workspace.data.resolve("readme.txt")).toString();
+        assertEquals("Grüße from the workspace\n", call(read, "path", relative).asText());
+    }
+
+    @Test
+    void pathAttacksOnReadAreRefusedAndNothingOutsideIsRead() {
+        ReadFileTool read = new ReadFileTool(policy);
+        String outsideRule = "is outside what read_file may use (policy.data.filesystem.allow_read in the workspace policy)";
+
+        refused(read, outsideRule, "path", workspace.data.resolve("../outside/secret.txt").toString());
+        refused(read, outsideRule, "path", workspace.outside.resolve("secret.txt").toString());
+        refused(read, outsideRule, "path", "/etc/passwd");
+        refused(read, outsideRule, "path", workspace.sibling.resolve("secret.txt").toString());
+        refused(read, outsideRule, "path", workspace.data.resolve("link-out.txt").toString());
+        refused(read, outsideRule, "path", workspace.data.resolve("dir-out/secret.txt").toString());
+        refused(read, "NUL character", "path", workspace.data.resolve("readme.txt") + "\0.png");
+        // Percent-encoded separators are not decoded: this names a file inside data/ that does not exist.
+        ToolException encoded = failure(read, "path", workspace.data + "/..%2f..%2foutside%2fsecret.txt");
+        assertSame(ToolException.class, encoded.getClass());
+        assertTrue(encoded.getMessage().startsWith("No file or directory"), encoded.getMessage());
+    }
+
+    @Test
+    void largeAndBinaryFilesAreRefusedAndEncodingsDecoded() throws Exception {
+        ReadFileTool read = new ReadFileTool(policy);
+        Files.writeString(workspace.data.resolve("big.txt"), "x".repeat(1001));
+        Files.write(workspace.data.resolve("image.png"), new byte[] { (byte) 0x89, 'P', 'N', 'G', 0, 0, 0, 13 });
+        Files.write(workspace.data.resolve("utf16.txt"), "\uFEFFhällo".getBytes(StandardCharsets.UTF_16LE));
+        Files.write(workspace.data.resolve("latin1.txt"), "caf\u00e9".getBytes(StandardCharsets.ISO_8859_1));
+
+        refused(read, "has 1001 bytes; read_file reads at most 1000 (policy.limits.max_bytes)", "path",
+                workspace.data.resolve("big.txt").toString());
+        ToolException binary = failure(read, "path", workspace.data.resolve("image.png").toString());
+        assertTrue(binary.getMessage().endsWith("is a binary file; read_file reads text only"), binary.getMessage());
+        assertEquals("hällo", call(read, "path", workspace.data.resolve("utf16.txt").toString()).asText());
+        assertEquals("caf\uFFFD", call(read, "path", workspace.data.resolve("latin1.txt").toString()).asText());
+        ToolException directory = failure(read, "path", workspace.notes.toString());
+        assertTrue(directory.getMessage().endsWith("is not a regular file"), directory.getMessage());
+    }
+
+    // write_file --------------------------------------------------------------------------------
+
+    @Test
+    void writesAtomicallyInsideTheWritableDirectoryCreatingParents() throws Exception {
+        WriteFileTool write = new WriteFileTool(policy);
+
+        JsonNode written = call(write, "path", workspace.notes.resolve("2026/11/summary.md").toString(), "content", "# Tracks\n3503\n");
+        call(write, "path", workspace.notes.resolve("2026/11/summary.md").toString(), "content", "# Tracks\n3504\n");
+
+        Path file = workspace.notes.resolve("2026/11/summary.md");
+        assertEquals(file.toString(), written.path("path").asText());
+        assertEquals(14, written.path("bytes").asInt());
+        assertEquals("# Tracks\n3504\n", Files.readString(file));
+        try (Stream<Path> files = Files.list(file.getParent())) {
+            assertEquals(List.of(file), files.toList(), "no temporary file is left behind");
+        }
+    }
+
+    @Test
+    void pathAttacksOnWriteAreRefusedAndNothingIsWrittenOutside() throws Exception {
+        WriteFileTool write = new WriteFileTool(policy);
+        String outsideRule = "is outside what write_file may use (policy.data.filesystem.allow_write in the workspace policy)";
+        String before = Files.readString(workspace.outside.resolve("secret.txt"));
+
+        refused(write, outsideRule, "path", workspace.notes.resolve("../../outside/secret.txt").toString(), "content", "pwned");
+        refused(write, outsideRule, "path", workspace.data.resolve("readme.txt").toString(), "content", "pwned");
+        refused(write, outsideRule, "path", workspace.notes.resolve("escape/secret.txt").toString(), "content", "pwned");
+        refused(write, outsideRule, "path", workspace.notes.resolve("escape/new/deeper.txt").toString(), "content", "pwned");
+        refused(write, outsideRule, "path", workspace.root.resolve("data/notes-evil/x.txt").toString(), "content", "pwned");
+        refused(write, outsideRule, "path", workspace.notes.toString(), "content", "pwned");
+        refused(write, "NUL character", "path", workspace.notes + "/a\0b", "content", "pwned");
+        refused(write, "The content has 1001 bytes; write_file writes at most 1000 (policy.limits.max_bytes)",
+                "path", workspace.notes.resolve("big.txt").toString(), "content", "x".repeat(1001));
+
+        assertEquals(before, Files.readString(workspace.outside.resolve("secret.txt")));
+        assertFalse(Files.exists(workspace.outside.resolve("new")));
+        assertFalse(Files.exists(workspace.root.resolve("data/notes-evil")));
+        assertFalse(Files.exists(workspace.notes.resolve("big.txt")));
+    }
+
+    @Test
+    void aSymlinkAtTheTargetIsReplacedNotFollowed() throws Exception {
+        WriteFileTool write = new WriteFileTool(policy);
+        Path link = workspace.notes.resolve("link.txt");
+        Files.createSymbolicLink(link, workspace.outside.resolve("secret.txt"));
+
+        call(write, "path", link.toString(), "content", "mine");
+
+        assertEquals("outside secret", Files.readString(workspace.outside.resolve("secret.txt")));
+        assertFalse(Files.isSymbolicLink(link));
+        assertTrue(Files.isRegularFile(link, LinkOption.NOFOLLOW_LINKS));
+        assertEquals("mine", Files.readString(link));
+    }
+
+    // sql_query ---------------------------------------------------------------------------------
+
+    @Test
+    void queriesChinooksSqliteFileReadOnlyWithTheRowLimit() {
+        SqlQueryTool sql = new SqlQueryTool(policy);
+
+        JsonNode count = call(sql, "db_path", workspace.chinook.toString(), "query", "SELECT count(*) AS total FROM Track");
+        JsonNode many = call(sql, "db_path", workspace.chinook.toString(), "query",
+                "WITH a AS (SELECT Name FROM Artist ORDER BY ArtistId) SELECT Name FROM a");
+
+        assertEquals("{\"columns\":[\"total\"],\"rows\":[[3503]],\"truncated\":false}", count.toString());
+        assertEquals(5, many.path("rows").size());
+        assertEquals("AC/DC", many.path("rows").get(0).get(0).asText());
+        assertTrue(many.path("truncated").asBoolean());
+    }
+
+    @Test
+    void writesPragmasAttachAndExtensionsAreRefusedAndTheFileIsUnchanged() throws Exception {
+        SqlQueryTool sql = new SqlQueryTool(policy);
+        String checksum = WorkspaceFixture.sha256(workspace.chinook);
+        String db = workspace.chinook.toString();
+
+        refused(sql, "Only SELECT, WITH … SELECT and VALUES statements are allowed; found DELETE", "db_path", db, "query", "DELETE FROM Track");
+        refused(sql, "Only one statement is allowed; found 2", "db_path", db, "query", "SELECT 1; DROP TABLE Track");
+        refused(sql, "DELETE is not allowed", "db_path", db, "query",
+                "WITH gone AS (SELECT 1) DELETE FROM Track WHERE TrackId IN (SELECT * FROM gone)");
+        refused(sql, "found PRAGMA", "db_path", db, "query", "PRAGMA journal_mode = WAL");
+        refused(sql, "found ATTACH", "db_path", db, "query", "ATTACH DATABASE '" + workspace.otherDb + "' AS other");
+        refused(sql, "Function load_extension is not allowed", "db_path", db, "query", "SELECT load_extension('/tmp/evil.so')");
+        refused(sql, "found CREATE", "db_path", db, "query", "CREATE TABLE t (a)");
+        refused(sql, "found VACUUM", "db_path", db, "query", "VACUUM INTO '/tmp/copy.db'");
+        refused(sql, "Parameters (?) are not supported", "db_path", db, "query", "SELECT ?");
+        refused(sql, "is outside what sql_query may use (policy.data.sqlite.allow in the workspace policy)",
+                "db_path", workspace.otherDb.toString(), "query", "SELECT 1");
+        // Words in strings and quoted names are data, not statements.
+        JsonNode literal = call(sql, "db_path", db, "query", "SELECT 'DROP TABLE Track; DELETE' AS \"delete\"");
+        assertEquals("DROP TABLE Track; DELETE", literal.path("rows").get(0).get(0).asText());
+        // The connection is read-only too: a write the guard let through still fails.
+        ToolException readOnly = failure(sql, "db_path", db, "query", "SELECT * FROM pragma_journal_mode('wal')");
+        assertTrue(readOnly.getMessage().startsWith("SQLite: "), readOnly.getMessage());
+
+        assertEquals(checksum, WorkspaceFixture.sha256(workspace.chinook));
+        assertEquals(List.of(workspace.chinook, workspace.otherDb), Files.list(workspace.chinook.getParent()).sorted().toList(),
+                "no journal, WAL or copy file appeared");
+    }
+
+    @Test
+    void aFileNameCannotAddUriParameters() {
+        assertEquals("file:/tmp/a%3Fmode%3Drwc%23x%20y.db?mode=ro", SqlQueryTool.uri(Path.of("/tmp/a?mode=rwc#x y.db")));
+    }
+}
