@@ -22,7 +22,7 @@ import org.yaml.snakeyaml.nodes.Node;
  *     sqlite:     { allow: [data/chinook.sqlite] }
  *     filesystem: { allow_read: [data, notes], allow_write: [notes] }
  *     vector:     { allow: ["docs-*"], allow_write: [docs-scratch] }
- *   limits: { max_rows: 100, max_bytes: 1048576, default_top_k: 10, timeout_seconds: 30 }
+ *   limits: { max_rows: 100, max_bytes: 1048576, default_top_k: 10, max_top_k: 100, timeout_seconds: 30 }
  * </pre>
  *
  * @param file the manifest
@@ -36,10 +36,13 @@ import org.yaml.snakeyaml.nodes.Node;
 public record PolicyManifest(Path file, List<Path> sqlite, List<Path> readDirs, List<Path> writeDirs, List<String> vectorRead,
         List<String> vectorWrite, Limits limits) {
 
-    /** Most rows {@code sql_query} returns, most bytes a file read or write moves, results of a vector search, seconds a query may run. */
-    public record Limits(int maxRows, long maxBytes, int defaultTopK, int timeoutSeconds) {
+    /**
+     * Most rows {@code sql_query} returns, most bytes a file read or write moves, results of a
+     * vector search when the call names none and at most, seconds a query may run.
+     */
+    public record Limits(int maxRows, long maxBytes, int defaultTopK, int maxTopK, int timeoutSeconds) {
 
-        public static final Limits DEFAULTS = new Limits(100, 1024 * 1024, 10, 30);
+        public static final Limits DEFAULTS = new Limits(100, 1024 * 1024, 10, 100, 30);
     }
 
     /** The manifest could not be used; the message lists every problem, each with file and line. */
@@ -143,7 +146,8 @@ public record PolicyManifest(Path file, List<Path> sqlite, List<Path> readDirs, 
     }
 
     private static Limits limits(YamlDocument yaml, Node node) {
-        Map<String, Node> entries = yaml.mapping(node, "policy.limits", List.of("max_rows", "max_bytes", "default_top_k", "timeout_seconds"));
+        Map<String, Node> entries = yaml.mapping(node, "policy.limits", List.of("max_rows", "max_bytes", "default_top_k", "max_top_k",
+                "timeout_seconds"));
         Limits defaults = Limits.DEFAULTS;
         int maxRows = Optional.ofNullable(entries.get("max_rows"))
                 .flatMap(n -> yaml.number(n, "policy.limits.max_rows", 1, 100_000)).map(Long::intValue).orElse(defaults.maxRows());
@@ -151,10 +155,16 @@ public record PolicyManifest(Path file, List<Path> sqlite, List<Path> readDirs, 
                 .flatMap(n -> yaml.number(n, "policy.limits.max_bytes", 1, 1L << 30)).orElse(defaults.maxBytes());
         int topK = Optional.ofNullable(entries.get("default_top_k"))
                 .flatMap(n -> yaml.number(n, "policy.limits.default_top_k", 1, 1000)).map(Long::intValue).orElse(defaults.defaultTopK());
+        int maxTopK = Optional.ofNullable(entries.get("max_top_k"))
+                .flatMap(n -> yaml.number(n, "policy.limits.max_top_k", 1, 1000)).map(Long::intValue).orElse(defaults.maxTopK());
+        if (topK > maxTopK) {
+            yaml.problem(entries.getOrDefault("default_top_k", node), "policy.limits.default_top_k", "must not exceed max_top_k ("
+                    + maxTopK + ")");
+        }
         int timeout = Optional.ofNullable(entries.get("timeout_seconds"))
                 .flatMap(n -> yaml.number(n, "policy.limits.timeout_seconds", 1, 3600)).map(Long::intValue)
                 .orElse(defaults.timeoutSeconds());
-        return new Limits(maxRows, maxBytes, topK, timeout);
+        return new Limits(maxRows, maxBytes, topK, maxTopK, timeout);
     }
 
     /** Whether a collection name matches one of {@code globs}. */

@@ -10,9 +10,14 @@ import io.quarkus.runtime.Startup;
 import io.sqlagent.tool.ToolRegistration;
 import io.sqlagent.tool.ToolSource;
 import io.sqlagent.tool.TypedTool;
+import io.sqlagent.workspace.vector.Embeddings;
+import io.sqlagent.workspace.vector.VectorManageTool;
+import io.sqlagent.workspace.vector.VectorSearchTool;
+import io.sqlagent.workspace.vector.VectorStore;
 
 /**
- * Contributes the workspace tools ({@code sql_query}, {@code read_file}, {@code write_file}) when
+ * Contributes the workspace tools ({@code sql_query}, {@code read_file}, {@code write_file},
+ * {@code vector_search}, {@code vector_manage}) when
  * a policy manifest is configured, and none without one. The manifest is read at start-up: a bad
  * one stops the service with every problem listed by file and line.
  */
@@ -21,8 +26,12 @@ import io.sqlagent.tool.TypedTool;
 public class WorkspaceTools implements ToolSource {
 
     private final Optional<PolicyManifest> policy;
+    private final VectorStore vectors;
+    private final Embeddings embeddings;
 
-    WorkspaceTools(WorkspaceConfig config) {
+    WorkspaceTools(WorkspaceConfig config, VectorStore vectors, Embeddings embeddings) {
+        this.vectors = vectors;
+        this.embeddings = embeddings;
         this.policy = config.path().map(PolicyManifest::load);
         policy.ifPresentOrElse(
                 manifest -> Log.infof("Workspace policy %s: SQLite %s, read %s, write %s", manifest.file(), manifest.sqlite(),
@@ -40,7 +49,9 @@ public class WorkspaceTools implements ToolSource {
         return policy.map(manifest -> List.of(
                 new ToolRegistration(TypedTool.describe(SqlQueryTool.class), () -> new SqlQueryTool(manifest)),
                 new ToolRegistration(TypedTool.describe(ReadFileTool.class), () -> new ReadFileTool(manifest)),
-                new ToolRegistration(TypedTool.describe(WriteFileTool.class), () -> new WriteFileTool(manifest))))
+                new ToolRegistration(TypedTool.describe(WriteFileTool.class), () -> new WriteFileTool(manifest)),
+                new ToolRegistration(TypedTool.describe(VectorSearchTool.class), () -> new VectorSearchTool(manifest, vectors, embeddings)),
+                new ToolRegistration(TypedTool.describe(VectorManageTool.class), () -> new VectorManageTool(manifest, vectors, embeddings))))
                 .orElse(List.of());
     }
 }

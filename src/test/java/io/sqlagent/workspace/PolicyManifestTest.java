@@ -41,7 +41,7 @@ class PolicyManifestTest {
         assertEquals(List.of(base.resolve("db/a.sqlite"), Path.of("/srv/b.sqlite")), policy.sqlite());
         assertEquals(List.of(base.resolve("data"), base.resolve("notes")), policy.readDirs());
         assertEquals(List.of(base.resolve("notes")), policy.writeDirs());
-        assertEquals(new PolicyManifest.Limits(50, 2048, 7, 5), policy.limits());
+        assertEquals(new PolicyManifest.Limits(50, 2048, 7, 100, 5), policy.limits());
         assertTrue(PolicyManifest.matches(policy.vectorRead(), "docs-2026"));
         assertFalse(PolicyManifest.matches(policy.vectorRead(), "scratch"), "write access grants no read access");
         assertTrue(PolicyManifest.matches(policy.vectorWrite(), "scratch"));

@@ -1,0 +1,70 @@
+package io.sqlagent.workspace.vector;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import jakarta.enterprise.inject.Instance;
+import jakarta.inject.Singleton;
+
+import dev.langchain4j.data.embedding.Embedding;
+import dev.langchain4j.data.segment.TextSegment;
+import dev.langchain4j.model.embedding.EmbeddingModel;
+import dev.langchain4j.model.embedding.onnx.allminilml6v2.AllMiniLmL6V2EmbeddingModel;
+import io.quarkus.logging.Log;
+
+/**
+ * Turns text into vectors for the vector tools: by default all-MiniLM-L6-v2 running in-process
+ * from its Maven artifact (ONNX; works offline), loaded on first use; or the OpenAI-compatible
+ * endpoint configured for quarkus-langchain4j. Blocking: call it from a worker thread.
+ */
+@Singleton
+public class Embeddings {
+
+    /** The name collections record for the in-process model. */
+    public static final String LOCAL = "all-minilm-l6-v2";
+
+    private final String kind;
+    private final Instance<EmbeddingModel> configured;
+    private volatile EmbeddingModel model;
+
+    Embeddings(VectorConfig config, Instance<EmbeddingModel> configured) {
+        this.kind = config.embedding().trim().toLowerCase(java.util.Locale.ROOT);
+        if (!kind.equals("local") && !kind.equals("openai")) {
+            throw new IllegalArgumentException("sqlagent.vector.embedding must be local or openai, was '" + config.embedding() + "'");
+        }
+        this.configured = configured;
+    }
+
+    /** What the vectors come from, recorded with each collection: a collection is searched with the model that filled it. */
+    public String name() {
+        return kind.equals("local") ? LOCAL : "openai";
+    }
+
+    public float[] embed(String text) {
+        return embedAll(List.of(text)).get(0);
+    }
+
+    public List<float[]> embedAll(List<String> texts) {
+        List<TextSegment> segments = texts.stream().map(TextSegment::from).toList();
+        List<Embedding> embeddings = model().embedAll(segments).content();
+        List<float[]> vectors = new ArrayList<>(embeddings.size());
+        embeddings.forEach(embedding -> vectors.add(embedding.vector()));
+        return vectors;
+    }
+
+    private EmbeddingModel model() {
+        EmbeddingModel current = model;
+        if (current == null) {
+            synchronized (this) {
+                current = model;
+                if (current == null) {
+                    long started = System.nanoTime();
+                    current = kind.equals("local") ? new AllMiniLmL6V2EmbeddingModel() : configured.get();
+                    Log.infof("Embedding model %s ready in %d ms", name(), (System.nanoTime() - started) / 1_000_000);
+                    model = current;
+                }
+            }
+        }
+        return current;
+    }
+}

@@ -1,0 +1,245 @@
+package io.sqlagent.workspace.vector;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.regex.Pattern;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import io.smallrye.mutiny.Uni;
+import io.sqlagent.tool.ToolCallContext;
+import io.sqlagent.tool.ToolDefinition;
+import io.sqlagent.tool.ToolException;
+import io.sqlagent.tool.ToolJson;
+import io.sqlagent.tool.ToolRefusedException;
+import io.sqlagent.tool.TypedTool;
+import io.sqlagent.tool.schema.Param;
+import io.sqlagent.workspace.PolicyManifest;
+
+/**
+ * {@code vector_manage}: inserts, updates or deletes documents of a collection the policy lets
+ * the caller write ({@code policy.data.vector.allow_write}; reading needs {@code allow} besides).
+ * Text is embedded unless the document brings its embedding; missing ids are generated. Changes
+ * of one call are checked whole before any is written, then committed together.
+ */
+@ToolDefinition(name = "vector_manage", title = "Manage vectors", namespace = "workspace", tags = { "vector", "insert", "delete" },
+        auditArguments = false, blocking = true,
+        description = "Insert, update, or delete documents in a local vector database collection.",
+        returns = "{\"collection\",\"operation\",\"inserted\"|\"updated\"|\"deleted\":n,\"ids\":[...],\"not_found\":[...]?}",
+        usage = "documents are {\"id\"?, \"text\", \"metadata\"?, \"embedding\"?}; metadata values are strings, numbers or "
+                + "booleans; insert creates the collection; update replaces documents by id; delete takes ids.")
+public class VectorManageTool extends TypedTool<VectorManageTool.Arguments> {
+
+    private static final int MAX_DOCUMENTS = 1000;
+    private static final Set<String> DOCUMENT_FIELDS = Set.of("id", "text", "metadata", "embedding");
+    private static final Pattern ID = Pattern.compile("^[^\\p{Cntrl}]{1,200}$");
+
+    private final PolicyManifest policy;
+    private final VectorStore store;
+    private final Embeddings embeddings;
+
+    public VectorManageTool(PolicyManifest policy, VectorStore store, Embeddings embeddings) {
+        this.policy = policy;
+        this.store = store;
+        this.embeddings = embeddings;
+    }
+
+    /** The three operations. */
+    public enum Operation {
+        INSERT, UPDATE, DELETE
+    }
+
+    /** Arguments of {@code vector_manage}. */
+    public record Arguments(
+            @Param(description = "Path to the vector collection.", pattern = VectorStore.NAME_PATTERN) String collection,
+            @Param(description = "Operation to perform.") Operation operation,
+            @Param(description = "Documents with text and optional metadata.", minItems = 1, maxItems = MAX_DOCUMENTS)
+            Optional<List<ObjectNode>> documents,
+            @Param(description = "Document IDs (for update/delete).", minItems = 1, maxItems = MAX_DOCUMENTS) Optional<List<String>> ids) {
+    }
+
+    @Override
+    protected Uni<?> run(Arguments arguments, ToolCallContext context) {
+        return Uni.createFrom().item(() -> manage(arguments));
+    }
+
+    private Map<String, Object> manage(Arguments arguments) {
+        String name = arguments.collection();
+        if (!PolicyManifest.matches(policy.vectorWrite(), name)) {
+            throw new ToolRefusedException("'" + name + "' is not a collection vector_manage may change "
+                    + "(policy.data.vector.allow_write in the workspace policy)");
+        }
+        try {
+            return switch (arguments.operation()) {
+                case INSERT -> insert(name, documents(arguments, true));
+                case UPDATE -> update(name, documents(arguments, false));
+                case DELETE -> delete(name, arguments.ids()
+                        .orElseThrow(() -> new ToolException("delete needs ids: the documents to delete")));
+            };
+        } catch (IOException e) {
+            throw new ToolException("Collection '" + name + "' cannot be changed: " + e.getMessage());
+        }
+    }
+
+    private List<ObjectNode> documents(Arguments arguments, boolean insert) {
+        List<ObjectNode> documents = arguments.documents().orElseThrow(() -> new ToolException(
+                arguments.operation().name().toLowerCase(java.util.Locale.ROOT) + " needs documents: [{\"id\"" + (insert ? "?" : "")
+                        + ", \"text\", \"metadata\"?, \"embedding\"?}]"));
+        if (arguments.ids().isPresent()) {
+            throw new ToolException("ids are for delete; give each document's id inside the document");
+        }
+        return documents;
+    }
+
+    private Map<String, Object> insert(String name, List<ObjectNode> documents) throws IOException {
+        List<VectorCollection.Entry> entries = entries(documents, true);
+        VectorCollection collection = store.collection(name,
+                Optional.of(new VectorCollection.Info(entries.get(0).vector().length, embeddings.name())));
+        synchronized (collection) {
+            List<String> ids = entries.stream().map(VectorCollection.Entry::id).toList();
+            List<String> taken = collection.existing(ids);
+            if (!taken.isEmpty()) {
+                throw new ToolException("Documents " + taken + " already exist in '" + name + "'; use update to replace them");
+            }
+            collection.put(entries);
+            return answer(name, "insert", "inserted", ids);
+        }
+    }
+
+    private Map<String, Object> update(String name, List<ObjectNode> documents) throws IOException {
+        List<VectorCollection.Entry> entries = entries(documents, false);
+        VectorCollection collection = store.collection(name, Optional.empty());
+        synchronized (collection) {
+            List<String> ids = entries.stream().map(VectorCollection.Entry::id).toList();
+            List<String> missing = new ArrayList<>(ids);
+            missing.removeAll(collection.existing(ids));
+            if (!missing.isEmpty()) {
+                throw new ToolException("Documents " + missing + " do not exist in '" + name + "'; use insert to add them");
+            }
+            collection.put(entries);
+            return answer(name, "update", "updated", ids);
+        }
+    }
+
+    private Map<String, Object> delete(String name, List<String> ids) throws IOException {
+        VectorCollection collection = store.collection(name, Optional.empty());
+        synchronized (collection) {
+            List<String> found = collection.existing(ids.stream().distinct().toList());
+            collection.delete(found);
+            Map<String, Object> answer = answer(name, "delete", "deleted", found);
+            List<String> notFound = ids.stream().distinct().filter(id -> !found.contains(id)).toList();
+            answer.put("not_found", notFound);
+            return answer;
+        }
+    }
+
+    private static Map<String, Object> answer(String collection, String operation, String counted, List<String> ids) {
+        Map<String, Object> answer = new LinkedHashMap<>();
+        answer.put("collection", collection);
+        answer.put("operation", operation);
+        answer.put(counted, ids.size());
+        answer.put("ids", ids);
+        return answer;
+    }
+
+    /** Checks every document, then embeds the texts that came without a vector, in one batch. */
+    private List<VectorCollection.Entry> entries(List<ObjectNode> documents, boolean insert) {
+        List<String> problems = new ArrayList<>();
+        Set<String> seen = new HashSet<>();
+        List<String> ids = new ArrayList<>();
+        List<String> texts = new ArrayList<>();
+        List<ObjectNode> metadata = new ArrayList<>();
+        List<float[]> vectors = new ArrayList<>();
+        for (int i = 0; i < documents.size(); i++) {
+            ObjectNode document = documents.get(i);
+            String at = "documents[" + i + "]";
+            for (Iterator<String> names = document.fieldNames(); names.hasNext();) {
+                String field = names.next();
+                if (!DOCUMENT_FIELDS.contains(field)) {
+                    problems.add(at + "." + field + ": unknown field; documents have id, text, metadata and embedding");
+                }
+            }
+            JsonNode id = document.get("id");
+            String documentId = null;
+            if (id == null || id.isNull()) {
+                if (!insert) {
+                    problems.add(at + ".id: update needs the id of the document to replace");
+                }
+                documentId = UUID.randomUUID().toString();
+            } else if (!id.isTextual() || !ID.matcher(id.asText()).matches()) {
+                problems.add(at + ".id: must be a string of 1 to 200 printable characters");
+            } else {
+                documentId = id.asText();
+            }
+            if (documentId != null && !seen.add(documentId)) {
+                problems.add(at + ".id: '" + documentId + "' appears twice in this call");
+            }
+            JsonNode text = document.get("text");
+            if (text == null || !text.isTextual() || text.asText().isBlank()) {
+                problems.add(at + ".text: a non-empty string is required");
+            }
+            JsonNode meta = document.get("metadata");
+            ObjectNode metaObject = ToolJson.MAPPER.createObjectNode();
+            if (meta != null && !meta.isNull()) {
+                if (!meta.isObject()) {
+                    problems.add(at + ".metadata: must be an object");
+                } else {
+                    metaObject = (ObjectNode) meta;
+                    metaObject.fields().forEachRemaining(entry -> {
+                        JsonNode value = entry.getValue();
+                        if (!value.isTextual() && !value.isNumber() && !value.isBoolean()) {
+                            problems.add(at + ".metadata." + entry.getKey() + ": must be a string, number or boolean");
+                        }
+                    });
+                }
+            }
+            float[] vector = null;
+            JsonNode embedding = document.get("embedding");
+            if (embedding != null && !embedding.isNull()) {
+                if (!embedding.isArray() || embedding.isEmpty() || embedding.size() > 4096) {
+                    problems.add(at + ".embedding: must be an array of 1 to 4096 numbers");
+                } else {
+                    vector = new float[embedding.size()];
+                    for (int j = 0; j < vector.length; j++) {
+                        if (!embedding.get(j).isNumber()) {
+                            problems.add(at + ".embedding[" + j + "]: must be a number");
+                            break;
+                        }
+                        vector[j] = embedding.get(j).floatValue();
+                    }
+                }
+            }
+            ids.add(documentId);
+            texts.add(text == null ? "" : text.asText());
+            metadata.add(metaObject);
+            vectors.add(vector);
+        }
+        if (!problems.isEmpty()) {
+            throw new ToolException("Invalid documents: " + String.join("; ", problems.subList(0, Math.min(problems.size(), 20)))
+                    + (problems.size() > 20 ? "; and " + (problems.size() - 20) + " more" : ""));
+        }
+        List<String> toEmbed = new ArrayList<>();
+        for (int i = 0; i < vectors.size(); i++) {
+            if (vectors.get(i) == null) {
+                toEmbed.add(texts.get(i));
+            }
+        }
+        List<float[]> embedded = toEmbed.isEmpty() ? List.of() : embeddings.embedAll(toEmbed);
+        List<VectorCollection.Entry> entries = new ArrayList<>(documents.size());
+        int next = 0;
+        for (int i = 0; i < documents.size(); i++) {
+            float[] vector = vectors.get(i) != null ? vectors.get(i) : embedded.get(next++);
+            entries.add(new VectorCollection.Entry(ids.get(i), texts.get(i), metadata.get(i), vector));
+        }
+        return entries;
+    }
+}
