@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -193,11 +194,73 @@ class McpServerTest {
         String metrics = given().accept("text/plain").when().get("/q/metrics").then().statusCode(200).extract().asString();
         assertTrue(metrics.contains("sqlagent_tool_calls_total{caller=\"mcp\",outcome=\"success\",tool=\"test_audited\""), metrics);
         assertTrue(metrics.contains("sqlagent_tool_calls_total{caller=\"mcp\",outcome=\"failure\",tool=\"test_failing\""), metrics);
+        assertFalse(metrics.contains("mcp_server_requests"), "the library's per-name timers are left out");
 
         Row audited = awaitMcpAuditRow("test_audited");
         assertEquals("success", audited.getString("outcome"));
         assertEquals("from mcp", audited.getJsonObject("arguments").getString("note"));
         assertTrue(audited.getString("call_id").startsWith("mcp-"), audited.getString("call_id"));
+    }
+
+
+    @Test
+    void aNullOptionalArgumentCountsAsLeftOut() {
+        McpStreamableTestClient client = McpAssured.newConnectedStreamableClient();
+        Map<String, Object> arguments = new HashMap<>();
+        arguments.put("query", "genre revenue");
+        arguments.put("limit", null);
+
+        ToolResponse response = call(client, "search_knowledge", arguments);
+
+        assertFalse(response.isError(), response.firstContent().asText().text());
+        assertTrue(response.firstContent().asText().text().contains("revenue_by_genre"));
+        client.disconnect();
+    }
+
+    @Test
+    void aNullRequiredArgumentIsReportedMissing() {
+        McpStreamableTestClient client = McpAssured.newConnectedStreamableClient();
+        Map<String, Object> arguments = new HashMap<>();
+        arguments.put("sql", null);
+
+        ToolResponse response = call(client, "run_sql", arguments);
+
+        assertTrue(response.isError());
+        assertEquals("Invalid arguments for tool 'run_sql': sql is required", response.firstContent().asText().text());
+        client.disconnect();
+    }
+
+    @Test
+    void malformedCallsAreInvalidParamsErrorsSayingWhatIsWrong() {
+        McpStreamableTestClient client = McpAssured.newConnectedStreamableClient();
+
+        JsonObject textArguments = client.newRequest("tools/call");
+        textArguments.put("params", new JsonObject().put("name", "run_sql").put("arguments", "SELECT 1"));
+        client.when().message(textArguments).withErrorAssert(error -> {
+            assertEquals(-32602, error.code());
+            assertEquals("params.arguments of tools/call must be a JSON object of arguments", error.message());
+        }).send().thenAssertResults();
+
+        JsonObject noName = client.newRequest("tools/call");
+        noName.put("params", new JsonObject().put("arguments", new JsonObject()));
+        client.when().message(noName).withErrorAssert(error -> {
+            assertEquals(-32602, error.code());
+            assertEquals("tools/call needs params.name, the name of the tool to call", error.message());
+        }).send().thenAssertResults();
+
+        JsonObject noParams = client.newRequest("tools/call");
+        client.when().message(noParams).withErrorAssert(error -> assertEquals("Missing required params", error.message()))
+                .send().thenAssertResults();
+
+        // Without arguments at all a call has none: here that means a missing required one.
+        JsonObject noArguments = client.newRequest("tools/call");
+        noArguments.put("params", new JsonObject().put("name", "run_sql"));
+        client.when().message(noArguments).withAssert(answer -> {
+            assertTrue(answer.getJsonObject("result").getBoolean("isError"));
+            assertEquals("Invalid arguments for tool 'run_sql': sql is required",
+                    answer.getJsonObject("result").getJsonArray("content").getJsonObject(0).getString("text"));
+        }).send().thenAssertResults();
+        client.disconnect();
     }
 
     static ToolResponse call(McpStreamableTestClient client, String tool, Map<String, Object> arguments) {

@@ -65,6 +65,19 @@ class McpToolsetSelectionTest {
     }
 
     @Test
+    void clientsOfTheOlderSseTransportChooseToolsetsTheSameWay() {
+        var client = McpAssured.newSseClient().setSsePath("/mcp/sse?toolsets=mcp_alpha").build().connect();
+
+        client.when().toolsList(page -> assertEquals(List.of("mcp_alpha_tool"), page.tools().stream().map(ToolInfo::name).toList()))
+                .toolsCall("run_sql").withArguments(Map.of("sql", "SELECT 1")).withAssert(response -> {
+                    assertTrue(response.isError());
+                    assertTrue(response.firstContent().asText().text().startsWith("Tool 'run_sql' is not in the selected toolsets (mcp_alpha)"));
+                }).send()
+                .thenAssertResults();
+        client.disconnect();
+    }
+
+    @Test
     void withoutAToolsetEveryToolIsServed() {
         Set<String> all = registry.list().stream().map(d -> d.name()).collect(Collectors.toSet());
         assertEquals(all, listedBy("/mcp"));
