@@ -63,10 +63,19 @@ public class McpToolBridge {
         });
         wanted.forEach((name, descriptor) -> {
             if (!served.containsKey(name)) {
-                register(descriptor);
-                served.put(name, descriptor);
+                serve(descriptor);
             }
         });
+    }
+
+    /** One tool the library refuses (a name against its configured pattern, say) must not cost the others. */
+    private void serve(ToolDescriptor descriptor) {
+        try {
+            register(descriptor);
+            served.put(descriptor.name(), descriptor);
+        } catch (RuntimeException e) {
+            Log.warnf("Tool '%s' is not served over MCP: %s", descriptor.name(), e.getMessage());
+        }
     }
 
     private void register(ToolDescriptor descriptor) {

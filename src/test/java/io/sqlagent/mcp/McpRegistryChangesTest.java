@@ -1,6 +1,7 @@
 package io.sqlagent.mcp;
 
 import static io.sqlagent.mcp.McpServerTest.call;
+import static io.sqlagent.mcp.McpServerTest.text;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -58,10 +59,10 @@ class McpRegistryChangesTest {
         }).thenAssertResults();
         ToolResponse hello = call(client, "mcp_greeter", Map.of("name", "Ada"));
         assertFalse(hello.isError());
-        assertEquals("{\"greeting\":\"hello Ada\"}", hello.firstContent().asText().text());
+        assertEquals("{\"greeting\":\"hello Ada\"}", text(hello));
         ToolResponse invalid = call(client, "mcp_greeter", Map.of());
         assertTrue(invalid.isError());
-        assertEquals("Invalid arguments for tool 'mcp_greeter': name is required", invalid.firstContent().asText().text());
+        assertEquals("Invalid arguments for tool 'mcp_greeter': name is required", text(invalid));
 
         seen = client.snapshot().notifications().size();
         registry.replaceGroup(GROUP, List.of(), List.of());

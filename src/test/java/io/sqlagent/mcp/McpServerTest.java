@@ -94,7 +94,7 @@ class McpServerTest {
         ToolResponse response = call(client, "run_sql", Map.of("sql", "SELECT count(*) AS n FROM track"));
 
         assertFalse(response.isError());
-        var text = ToolJson.MAPPER.readTree(response.firstContent().asText().text());
+        var text = ToolJson.MAPPER.readTree(text(response));
         assertEquals(3503, text.at("/rows/0/n").asInt());
         assertEquals(1, text.path("row_count").asInt());
         JsonObject structured = (JsonObject) response.structuredContent();
@@ -108,7 +108,7 @@ class McpServerTest {
 
         ToolResponse echo = call(client, "test_echo", Map.of("times", 9, "tone", "angry", "colour", "red"));
         assertTrue(echo.isError());
-        String message = echo.firstContent().asText().text();
+        String message = text(echo);
         assertTrue(message.startsWith("Invalid arguments for tool 'test_echo': "), message);
         for (String argument : List.of("text is required", "times must be at most 5 (got 9)", "tone", "colour")) {
             assertTrue(message.contains(argument), message);
@@ -120,12 +120,12 @@ class McpServerTest {
 
         ToolResponse noSql = call(client, "run_sql", Map.of());
         assertTrue(noSql.isError());
-        assertTrue(noSql.firstContent().asText().text().contains("sql is required"), noSql.firstContent().asText().text());
+        assertTrue(text(noSql).contains("sql is required"), text(noSql));
 
         ToolResponse wrongType = call(client, "run_sql", Map.of("sql", 42));
         assertTrue(wrongType.isError());
-        assertTrue(wrongType.firstContent().asText().text().startsWith("Invalid arguments for tool 'run_sql': sql "),
-                wrongType.firstContent().asText().text());
+        assertTrue(text(wrongType).startsWith("Invalid arguments for tool 'run_sql': sql "),
+                text(wrongType));
         client.disconnect();
     }
 
@@ -135,12 +135,11 @@ class McpServerTest {
 
         ToolResponse refused = call(client, "run_sql", Map.of("sql", "DELETE FROM track"));
         assertTrue(refused.isError());
-        String reason = refused.firstContent().asText().text();
+        String reason = text(refused);
         assertTrue(reason.contains("DELETE"), reason);
         assertEquals("blocked", ((JsonObject) refused.structuredContent()).getString("error"));
 
-        ToolResponse count = call(client, "run_sql", Map.of("sql", "SELECT count(*) AS n FROM track"));
-        assertEquals(3503, ToolJson.MAPPER.readTree(count.firstContent().asText().text()).at("/rows/0/n").asInt());
+        assertEquals(3503, trackCount(client));
         client.disconnect();
     }
 
@@ -149,7 +148,7 @@ class McpServerTest {
         McpStreamableTestClient client = McpAssured.newConnectedStreamableClient();
         ToolResponse response = call(client, "run_sql", Map.of("sql", "SELECT nme FROM artist"));
         assertTrue(response.isError());
-        String message = response.firstContent().asText().text();
+        String message = text(response);
         assertTrue(message.contains("column \"nme\" does not exist"), message);
         client.disconnect();
     }
@@ -159,7 +158,7 @@ class McpServerTest {
         McpStreamableTestClient client = McpAssured.newConnectedStreamableClient();
         ToolResponse response = call(client, "test_failing", Map.of());
         assertTrue(response.isError());
-        String message = response.firstContent().asText().text();
+        String message = text(response);
         assertTrue(message.startsWith("Tool 'test_failing' failed (IllegalStateException: connection to backend lost) [error id "), message);
         assertFalse(message.contains("\tat "), message);
         client.disconnect();
@@ -170,7 +169,7 @@ class McpServerTest {
         McpStreamableTestClient client = McpAssured.newConnectedStreamableClient();
         ToolResponse response = call(client, "test_stop", Map.of());
         assertFalse(response.isError());
-        assertEquals("The tool ended the run: enough for today", response.firstContent().asText().text());
+        assertEquals("The tool ended the run: enough for today", text(response));
         client.disconnect();
     }
 
@@ -212,8 +211,8 @@ class McpServerTest {
 
         ToolResponse response = call(client, "search_knowledge", arguments);
 
-        assertFalse(response.isError(), response.firstContent().asText().text());
-        assertTrue(response.firstContent().asText().text().contains("revenue_by_genre"));
+        assertFalse(response.isError(), text(response));
+        assertTrue(text(response).contains("revenue_by_genre"));
         client.disconnect();
     }
 
@@ -226,7 +225,7 @@ class McpServerTest {
         ToolResponse response = call(client, "run_sql", arguments);
 
         assertTrue(response.isError());
-        assertEquals("Invalid arguments for tool 'run_sql': sql is required", response.firstContent().asText().text());
+        assertEquals("Invalid arguments for tool 'run_sql': sql is required", text(response));
         client.disconnect();
     }
 
@@ -261,6 +260,17 @@ class McpServerTest {
                     answer.getJsonObject("result").getJsonArray("content").getJsonObject(0).getString("text"));
         }).send().thenAssertResults();
         client.disconnect();
+    }
+
+    /** The text of a result's first content: the JSON result, or the error message. */
+    static String text(ToolResponse response) {
+        return response.firstContent().asText().text();
+    }
+
+    private static int trackCount(McpStreamableTestClient client) throws Exception {
+        ToolResponse response = call(client, "run_sql", Map.of("sql", "SELECT count(*) AS n FROM track"));
+        assertFalse(response.isError(), text(response));
+        return ToolJson.MAPPER.readTree(text(response)).at("/rows/0/n").asInt();
     }
 
     static ToolResponse call(McpStreamableTestClient client, String tool, Map<String, Object> arguments) {

@@ -1,6 +1,7 @@
 package io.sqlagent.mcp;
 
 import static io.sqlagent.mcp.McpServerTest.call;
+import static io.sqlagent.mcp.McpServerTest.text;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -71,7 +72,7 @@ class McpToolsetSelectionTest {
         client.when().toolsList(page -> assertEquals(List.of("mcp_alpha_tool"), page.tools().stream().map(ToolInfo::name).toList()))
                 .toolsCall("run_sql").withArguments(Map.of("sql", "SELECT 1")).withAssert(response -> {
                     assertTrue(response.isError());
-                    assertTrue(response.firstContent().asText().text().startsWith("Tool 'run_sql' is not in the selected toolsets (mcp_alpha)"));
+                    assertTrue(text(response).startsWith("Tool 'run_sql' is not in the selected toolsets (mcp_alpha)"));
                 }).send()
                 .thenAssertResults();
         client.disconnect();
@@ -90,14 +91,14 @@ class McpToolsetSelectionTest {
 
         ToolResponse beta = call(client, "mcp_beta_tool", Map.of());
         assertFalse(beta.isError());
-        assertEquals("{\"from\":\"beta\"}", beta.firstContent().asText().text());
+        assertEquals("{\"from\":\"beta\"}", text(beta));
         ToolResponse sql = call(client, "run_sql", Map.of("sql", "SELECT count(*) AS n FROM artist"));
-        assertFalse(sql.isError(), sql.firstContent().asText().text());
+        assertFalse(sql.isError(), text(sql));
 
         ToolResponse outside = call(client, "mcp_alpha_tool", Map.of());
         assertTrue(outside.isError());
         assertEquals("Tool 'mcp_alpha_tool' is not in the selected toolsets (mcp_beta); connect without ?toolsets= or add a"
-                + " toolset that contains it.", outside.firstContent().asText().text());
+                + " toolset that contains it.", text(outside));
         client.disconnect();
     }
 
@@ -119,8 +120,8 @@ class McpToolsetSelectionTest {
         client.when().toolsList(page -> assertEquals(List.of(), page.tools())).thenAssertResults();
         ToolResponse response = call(client, "mcp_alpha_tool", Map.of());
         assertTrue(response.isError());
-        assertTrue(response.firstContent().asText().text().startsWith("Unknown toolset mcp_alpha; known: none."),
-                response.firstContent().asText().text());
+        assertTrue(text(response).startsWith("Unknown toolset mcp_alpha; known: none."),
+                text(response));
         client.disconnect();
     }
 
