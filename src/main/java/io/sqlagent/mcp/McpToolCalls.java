@@ -1,0 +1,128 @@
+package io.sqlagent.mcp;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.UUID;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import io.quarkiverse.mcp.server.JsonRpcErrorCodes;
+import io.quarkiverse.mcp.server.McpException;
+import io.quarkiverse.mcp.server.TextContent;
+import io.quarkiverse.mcp.server.ToolManager.ToolArguments;
+import io.quarkiverse.mcp.server.ToolResponse;
+import io.quarkus.logging.Log;
+import io.smallrye.mutiny.Uni;
+import io.sqlagent.tool.ToolCall;
+import io.sqlagent.tool.ToolCallContext;
+import io.sqlagent.tool.ToolExecution;
+import io.sqlagent.tool.ToolExecutor;
+import io.sqlagent.tool.ToolJson;
+import io.sqlagent.tool.ToolResult;
+import io.vertx.core.json.JsonObject;
+
+/**
+ * Runs an MCP {@code tools/call} through the {@link ToolExecutor} (caller {@code mcp}: the same
+ * hooks, validation, timeout, metrics and audit as REST and the agent) and turns the execution into
+ * an MCP result. Every way a call can fail — invalid arguments, a blocked statement, a failing tool,
+ * a tool outside the client's toolsets — is a result with {@code isError: true} and a message the
+ * client can show; only a failure of the service itself is a JSON-RPC error, with an id to find in
+ * the log and never a stack trace.
+ */
+@ApplicationScoped
+public class McpToolCalls {
+
+    /** The caller recorded in metrics and the audit log. */
+    public static final String CALLER = "mcp";
+
+    private final ToolExecutor executor;
+    private final McpToolsets toolsets;
+
+    McpToolCalls(ToolExecutor executor, McpToolsets toolsets) {
+        this.executor = executor;
+        this.toolsets = toolsets;
+    }
+
+    /** Handles one call of {@code tool}; never blocks. */
+    public Uni<ToolResponse> call(String tool, ToolArguments arguments) {
+        ToolsetSelection selection = toolsets.current();
+        if (!selection.allows(tool)) {
+            return Uni.createFrom().item(ToolResponse.error(selection.refusal(tool)));
+        }
+        ToolCall call = new ToolCall(callId(arguments), tool, argumentsOf(arguments));
+        return executor.execute(call, ToolCallContext.of(CALLER))
+                .map(McpToolCalls::response)
+                .onFailure().transform(McpToolCalls::serviceFailure);
+    }
+
+    private static String callId(ToolArguments arguments) {
+        Object id = arguments.requestId() == null ? null : arguments.requestId().value();
+        return "mcp-" + (id == null ? UUID.randomUUID() : id);
+    }
+
+    /**
+     * The arguments exactly as the client sent them, read from the raw message: the library's
+     * argument map is a copy converted to Java values, this keeps numbers and nesting as JSON.
+     */
+    private static ObjectNode argumentsOf(ToolArguments arguments) {
+        JsonObject params = arguments.rawMessage().asJsonObject().getJsonObject("params");
+        JsonObject raw = params == null ? null : params.getJsonObject("arguments");
+        if (raw == null) {
+            return ToolJson.MAPPER.createObjectNode();
+        }
+        try {
+            return (ObjectNode) ToolJson.MAPPER.readTree(raw.encode());
+        } catch (IOException e) {
+            // The library parsed this JSON already; it cannot fail to parse again.
+            throw new IllegalStateException("Could not re-read the call's arguments", e);
+        }
+    }
+
+    static ToolResponse response(ToolExecution execution) {
+        ToolResult result = execution.result();
+        if (result instanceof ToolResult.Success success) {
+            return success(success.value());
+        }
+        if (result instanceof ToolResult.Stopped stopped) {
+            // Over MCP there is no agent run to end: report the tool's reason as its answer.
+            return ToolResponse.success("The tool ended the run: " + stopped.reason());
+        }
+        ToolResult.Failure failure = (ToolResult.Failure) result;
+        ObjectNode error = ToolJson.MAPPER.createObjectNode()
+                .put("error", failure.outcome().tag())
+                .put("message", failure.message());
+        if (!failure.details().isEmpty()) {
+            var details = error.putArray("details");
+            failure.details().forEach(v -> details.addObject().put("argument", v.argument()).put("problem", v.problem()));
+        }
+        return new ToolResponse(true, List.of(new TextContent(failure.message())), vertx(error), null);
+    }
+
+    /**
+     * The result as JSON text (what every client shows and models read) and, when it is an
+     * object, also as structured content.
+     */
+    private static ToolResponse success(JsonNode value) {
+        String text;
+        try {
+            text = ToolJson.MAPPER.writeValueAsString(value);
+        } catch (IOException e) {
+            throw new IllegalStateException("A tool result could not be written as JSON", e);
+        }
+        Object structured = value.isObject() ? vertx((ObjectNode) value) : null;
+        return new ToolResponse(false, List.of(new TextContent(text)), structured, null);
+    }
+
+    private static JsonObject vertx(ObjectNode node) {
+        return new JsonObject(node.toString());
+    }
+
+    private static Throwable serviceFailure(Throwable failure) {
+        String errorId = UUID.randomUUID().toString().substring(0, 8);
+        Log.errorf(failure, "MCP tool call failed inside the service [error id %s]", errorId);
+        return new McpException("The call failed inside the service [error id " + errorId + "]", JsonRpcErrorCodes.INTERNAL_ERROR);
+    }
+}
