@@ -9,6 +9,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 
 import jakarta.annotation.PreDestroy;
+import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 
 import io.quarkus.logging.Log;
@@ -28,6 +29,7 @@ public class VectorStore {
     private final Path root;
     private final Map<String, VectorCollection> open = new ConcurrentHashMap<>();
 
+    @Inject
     VectorStore(VectorConfig config) {
         this(config.path());
     }
