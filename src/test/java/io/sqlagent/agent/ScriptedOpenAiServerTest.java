@@ -6,6 +6,7 @@ import static io.sqlagent.agent.ScriptedOpenAiServer.toolCalls;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -118,6 +119,34 @@ class ScriptedOpenAiServerTest {
         assertTrue(outcome.error() != null, "no error reported");
         assertTrue(String.valueOf(outcome.error().getMessage()).contains("model exploded")
                 || String.valueOf(outcome.error()).contains("500"), String.valueOf(outcome.error()));
+    }
+
+    @Test
+    void answersByProgramWhenTheScriptIsEmptyAfterAFixedLatencyAndTimesEachRun() throws Exception {
+        Duration latency = Duration.ofMillis(150);
+        ScriptedModelResource.server.then(text("scripted first"))
+                .program(request -> text("echo: ", request.at("/messages/0/content").asText()))
+                .latency(latency)
+                .recordRequests(false)
+                .timeRuns(request -> request.at("/messages/0/content").asText());
+
+        long started = System.nanoTime();
+        Outcome scripted = chat(ChatRequest.builder().messages(UserMessage.from("run A")).build());
+        Outcome programmed = chat(ChatRequest.builder().messages(UserMessage.from("run A")).build());
+        Outcome other = chat(ChatRequest.builder().messages(UserMessage.from("run B")).build());
+        Duration elapsed = Duration.ofNanos(System.nanoTime() - started);
+
+        assertEquals("scripted first", scripted.response().aiMessage().text());
+        assertEquals("echo: run A", programmed.response().aiMessage().text());
+        assertEquals("echo: run B", other.response().aiMessage().text());
+        ScriptedOpenAiServer.ModelTime runA = ScriptedModelResource.server.modelTime("run A");
+        assertEquals(2, runA.turns());
+        assertTrue(runA.duration().compareTo(latency.multipliedBy(2)) >= 0, runA.toString());
+        assertEquals(1, ScriptedModelResource.server.modelTime("run B").turns());
+        assertTrue(runA.duration().plus(ScriptedModelResource.server.modelTime("run B").duration()).compareTo(elapsed) <= 0,
+                "the server cannot have answered for longer than the client waited");
+        assertEquals(0, ScriptedModelResource.server.modelTime("run C").turns());
+        assertTrue(ScriptedModelResource.server.requests().isEmpty(), "bodies were kept");
     }
 
     @Inject
