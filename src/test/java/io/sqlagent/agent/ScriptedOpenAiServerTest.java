@@ -149,6 +149,40 @@ class ScriptedOpenAiServerTest {
         assertTrue(ScriptedModelResource.server.requests().isEmpty(), "bodies were kept");
     }
 
+    @Test
+    void concurrentStreamsAllCompleteOneAfterAnother() throws Exception {
+        // The REST client closes a streamed response's connection when the stream completes; with
+        // keep-alive the pool could hand that connection to the next request first, which then
+        // failed with "Connection was closed" (found by bench/chat-load.sh).
+        ScriptedModelResource.server.program(request -> text("a", "b", "c")).latency(Duration.ofMillis(20)).recordRequests(false);
+        int callers = 20;
+        int callsEach = 5;
+        java.util.concurrent.ExecutorService threads = java.util.concurrent.Executors.newFixedThreadPool(callers);
+        try {
+            List<java.util.concurrent.Future<List<Throwable>>> results = new java.util.ArrayList<>();
+            for (int caller = 0; caller < callers; caller++) {
+                results.add(threads.submit(() -> {
+                    List<Throwable> errors = new java.util.ArrayList<>();
+                    for (int call = 0; call < callsEach; call++) {
+                        Outcome outcome = chat(ChatRequest.builder().messages(UserMessage.from("Hi")).build());
+                        if (outcome.error() != null) {
+                            errors.add(outcome.error());
+                        }
+                    }
+                    return errors;
+                }));
+            }
+            List<Throwable> errors = new java.util.ArrayList<>();
+            for (java.util.concurrent.Future<List<Throwable>> result : results) {
+                errors.addAll(result.get(60, TimeUnit.SECONDS));
+            }
+
+            assertEquals(List.of(), errors.stream().map(String::valueOf).toList());
+        } finally {
+            threads.shutdownNow();
+        }
+    }
+
     @Inject
     io.sqlagent.tool.ToolRegistry registry;
 
