@@ -12,6 +12,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -38,6 +39,8 @@ public final class ScriptedOpenAiServer implements AutoCloseable {
     private final ConcurrentLinkedQueue<Turn> script = new ConcurrentLinkedQueue<>();
     private final List<JsonNode> requests = new CopyOnWriteArrayList<>();
     private final Map<String, ModelTime> modelTimes = new ConcurrentHashMap<>();
+    private final AtomicInteger inFlight = new AtomicInteger();
+    private final AtomicInteger peakInFlight = new AtomicInteger();
     private volatile Function<JsonNode, Turn> program;
     private volatile Duration latency = Duration.ZERO;
     private volatile boolean recording = true;
@@ -166,6 +169,15 @@ public final class ScriptedOpenAiServer implements AutoCloseable {
         return modelTimes.getOrDefault(run, ModelTime.NONE);
     }
 
+    /** The most requests answered at the same time since the start or {@link #resetPeakInFlight()}. */
+    public int peakInFlight() {
+        return peakInFlight.get();
+    }
+
+    public void resetPeakInFlight() {
+        peakInFlight.set(inFlight.get());
+    }
+
     /** The request bodies received so far, in order. */
     public List<JsonNode> requests() {
         return new ArrayList<>(requests);
@@ -184,6 +196,7 @@ public final class ScriptedOpenAiServer implements AutoCloseable {
 
     private void handle(HttpExchange exchange) throws IOException {
         long received = System.nanoTime();
+        peakInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
         JsonNode request = null;
         try (exchange) {
             request = JSON.readTree(exchange.getRequestBody());
@@ -222,6 +235,7 @@ public final class ScriptedOpenAiServer implements AutoCloseable {
             // The client went away: nothing more to send.
         }
         // Closing the exchange wrote the last byte (the chunked body's end).
+        inFlight.decrementAndGet();
         Function<JsonNode, String> timed = runOf;
         if (timed != null && request != null) {
             long answered = System.nanoTime() - received;
