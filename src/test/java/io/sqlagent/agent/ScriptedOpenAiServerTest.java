@@ -7,9 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import jakarta.inject.Inject;
@@ -157,12 +161,12 @@ class ScriptedOpenAiServerTest {
         ScriptedModelResource.server.program(request -> text("a", "b", "c")).latency(Duration.ofMillis(20)).recordRequests(false);
         int callers = 20;
         int callsEach = 5;
-        java.util.concurrent.ExecutorService threads = java.util.concurrent.Executors.newFixedThreadPool(callers);
+        ExecutorService threads = Executors.newFixedThreadPool(callers);
         try {
-            List<java.util.concurrent.Future<List<Throwable>>> results = new java.util.ArrayList<>();
+            List<Future<List<Throwable>>> results = new ArrayList<>();
             for (int caller = 0; caller < callers; caller++) {
                 results.add(threads.submit(() -> {
-                    List<Throwable> errors = new java.util.ArrayList<>();
+                    List<Throwable> errors = new ArrayList<>();
                     for (int call = 0; call < callsEach; call++) {
                         Outcome outcome = chat(ChatRequest.builder().messages(UserMessage.from("Hi")).build());
                         if (outcome.error() != null) {
@@ -172,8 +176,8 @@ class ScriptedOpenAiServerTest {
                     return errors;
                 }));
             }
-            List<Throwable> errors = new java.util.ArrayList<>();
-            for (java.util.concurrent.Future<List<Throwable>> result : results) {
+            List<Throwable> errors = new ArrayList<>();
+            for (Future<List<Throwable>> result : results) {
                 errors.addAll(result.get(60, TimeUnit.SECONDS));
             }
 

@@ -5,6 +5,7 @@ import java.net.URI;
 import java.net.http.HttpTimeoutException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -13,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -102,7 +104,7 @@ public final class ChatLoad {
             } finally {
                 stop(service, postmaster);
                 Path log = options.out().resolveSibling(options.out().getFileName().toString().replace(".json", "") + "-service.log");
-                Files.copy(service.log, log, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                Files.copy(service.log, log, StandardCopyOption.REPLACE_EXISTING);
                 System.out.println("service log: " + log);
                 deleteTree(workDir);
             }
@@ -137,7 +139,7 @@ public final class ChatLoad {
         for (int user = 0; user < count; user++) {
             try {
                 results.addAll(users.get(user).get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS));
-            } catch (TimeoutException | java.util.concurrent.ExecutionException e) {
+            } catch (TimeoutException | ExecutionException e) {
                 for (int question = 1; question <= options.questions(); question++) {
                     results.add(new RunResult(prefix + " " + (user + 1) + "-" + question,
                             "unfinished: the user did not finish within " + PHASE_LIMIT + " (" + e + ")", 0, 0, 0));

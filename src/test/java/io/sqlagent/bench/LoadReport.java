@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -152,7 +153,7 @@ final class LoadReport {
         return met ? "MET" : "NOT MET";
     }
 
-    private static String line(com.fasterxml.jackson.databind.JsonNode p) {
+    private static String line(JsonNode p) {
         return String.format("p50 %7.1f  p90 %7.1f  p99 %7.1f  max %7.1f  mean %7.1f", p.path("p50").asDouble(),
                 p.path("p90").asDouble(), p.path("p99").asDouble(), p.path("max").asDouble(), p.path("mean").asDouble());
     }

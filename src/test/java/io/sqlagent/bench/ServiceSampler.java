@@ -9,6 +9,7 @@ import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
+import java.util.stream.Stream;
 
 import io.sqlagent.it.ServiceProcess;
 
@@ -136,7 +137,7 @@ final class ServiceSampler implements AutoCloseable {
 
     /** The postmaster's and its backends' CPU; a backend that exited meanwhile is not counted (the pools keep theirs). */
     private long postgresTicks() {
-        return postmaster.stream().flatMap(p -> java.util.stream.Stream.concat(java.util.stream.Stream.of(p), p.descendants()))
+        return postmaster.stream().flatMap(p -> Stream.concat(Stream.of(p), p.descendants()))
                 .mapToLong(p -> processTicks(Path.of("/proc/" + p.pid() + "/stat"))).sum();
     }
 
