@@ -51,4 +51,12 @@ public interface AgentConfig {
      */
     @WithDefault("160")
     int thinkingLookahead();
+
+    /**
+     * Model calls in flight at once, each on its own connection to the model server; more wait
+     * for one. Runs beyond this many share the model's connections, so set it at least to the
+     * number of conversations expected to run at the same time.
+     */
+    @WithDefault("50")
+    int modelConnections();
 }

@@ -7,9 +7,13 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -23,7 +27,9 @@ import com.sun.net.httpserver.HttpServer;
  * with the next scripted turn, streamed in the OpenAI wire format (text deltas, tool calls whose
  * arguments arrive in pieces, a usage chunk, {@code [DONE]}) or as an HTTP error. Requests are
  * recorded so tests can check what the real client sent. The way langchain4j's ChatModelMock
- * scripts a model, but over HTTP, so the real client, serialization and streaming run.
+ * scripts a model, but over HTTP, so the real client, serialization and streaming run. For load
+ * runs it can also answer by rule when the script is empty ({@link #program}), take a fixed time
+ * per answer ({@link #latency}), keep no request bodies, and time its answers per run.
  */
 public final class ScriptedOpenAiServer implements AutoCloseable {
 
@@ -32,6 +38,13 @@ public final class ScriptedOpenAiServer implements AutoCloseable {
     private final HttpServer server;
     private final ConcurrentLinkedQueue<Turn> script = new ConcurrentLinkedQueue<>();
     private final List<JsonNode> requests = new CopyOnWriteArrayList<>();
+    private final Map<String, ModelTime> modelTimes = new ConcurrentHashMap<>();
+    private final AtomicInteger inFlight = new AtomicInteger();
+    private final AtomicInteger peakInFlight = new AtomicInteger();
+    private volatile Function<JsonNode, Turn> program;
+    private volatile Duration latency = Duration.ZERO;
+    private volatile boolean recording = true;
+    private volatile Function<JsonNode, String> runOf;
 
     /** One scripted answer. */
     public sealed interface Turn permits Text, ToolCalls, Failure, Stall {
@@ -57,13 +70,28 @@ public final class ScriptedOpenAiServer implements AutoCloseable {
     public record Failure(int status, String message) implements Turn {
     }
 
+    /** The time the server spent answering one run's requests: from each request's arrival to its last byte. */
+    public record ModelTime(int turns, long nanos) {
+
+        static final ModelTime NONE = new ModelTime(0, 0);
+
+        ModelTime plus(long answerNanos) {
+            return new ModelTime(turns + 1, nanos + answerNanos);
+        }
+
+        public Duration duration() {
+            return Duration.ofNanos(nanos);
+        }
+    }
+
     private ScriptedOpenAiServer(HttpServer server) {
         this.server = server;
     }
 
     /** Starts a server on a free loopback port. */
     public static ScriptedOpenAiServer start() throws IOException {
-        HttpServer http = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        // A backlog of 0 means the JDK's 50: a burst of new connections past that waits for a SYN retry (1 s).
+        HttpServer http = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 1024);
         ScriptedOpenAiServer scripted = new ScriptedOpenAiServer(http);
         http.createContext("/v1/chat/completions", scripted::handle);
         http.setExecutor(Executors.newCachedThreadPool(runnable -> {
@@ -112,23 +140,72 @@ public final class ScriptedOpenAiServer implements AutoCloseable {
         return new Call(id, name, arguments);
     }
 
+    /** Answers every request that finds the script empty with {@code program}'s turn for it (a model that follows rules). */
+    public ScriptedOpenAiServer program(Function<JsonNode, Turn> program) {
+        this.program = program;
+        return this;
+    }
+
+    /** Waits {@code latency} before answering each request: the model's own time, fixed. */
+    public ScriptedOpenAiServer latency(Duration latency) {
+        this.latency = latency;
+        return this;
+    }
+
+    /** Whether to keep request bodies for {@link #requests()} (on by default; a load run would keep them all). */
+    public ScriptedOpenAiServer recordRequests(boolean recording) {
+        this.recording = recording;
+        return this;
+    }
+
+    /** Adds the time spent answering each request to the run that {@code runOf} names for the request body. */
+    public ScriptedOpenAiServer timeRuns(Function<JsonNode, String> runOf) {
+        this.runOf = runOf;
+        return this;
+    }
+
+    /** The time spent answering {@code run}'s requests so far (see {@link #timeRuns}). */
+    public ModelTime modelTime(String run) {
+        return modelTimes.getOrDefault(run, ModelTime.NONE);
+    }
+
+    /** The most requests answered at the same time since the start or {@link #resetPeakInFlight()}. */
+    public int peakInFlight() {
+        return peakInFlight.get();
+    }
+
+    public void resetPeakInFlight() {
+        peakInFlight.set(inFlight.get());
+    }
+
     /** The request bodies received so far, in order. */
     public List<JsonNode> requests() {
         return new ArrayList<>(requests);
     }
 
-    /** Forgets the script and the recorded requests. */
+    /** Forgets the script, the recorded requests and times, and any program, latency or timing set. */
     public void reset() {
         script.clear();
         requests.clear();
+        modelTimes.clear();
+        program = null;
+        latency = Duration.ZERO;
+        recording = true;
+        runOf = null;
     }
 
     private void handle(HttpExchange exchange) throws IOException {
+        long received = System.nanoTime();
+        peakInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
+        JsonNode request = null;
         try (exchange) {
-            requests.add(JSON.readTree(exchange.getRequestBody()));
-            Turn turn = script.poll();
-            if (turn == null) {
-                turn = new Failure(500, "the test script has no more turns");
+            request = JSON.readTree(exchange.getRequestBody());
+            if (recording) {
+                requests.add(request);
+            }
+            Turn turn = next(request);
+            if (!latency.isZero()) {
+                Thread.sleep(latency.toMillis());
             }
             if (turn instanceof Failure failure) {
                 byte[] body = JSON.writeValueAsBytes(JSON.createObjectNode().set("error",
@@ -157,6 +234,22 @@ public final class ScriptedOpenAiServer implements AutoCloseable {
         } catch (IOException | InterruptedException e) {
             // The client went away: nothing more to send.
         }
+        // Closing the exchange wrote the last byte (the chunked body's end).
+        inFlight.decrementAndGet();
+        Function<JsonNode, String> timed = runOf;
+        if (timed != null && request != null) {
+            long answered = System.nanoTime() - received;
+            modelTimes.compute(timed.apply(request), (run, sum) -> (sum == null ? ModelTime.NONE : sum).plus(answered));
+        }
+    }
+
+    private Turn next(JsonNode request) {
+        Turn turn = script.poll();
+        Function<JsonNode, Turn> rules = program;
+        if (turn == null && rules != null) {
+            turn = rules.apply(request);
+        }
+        return turn != null ? turn : new Failure(500, "the test script has no more turns");
     }
 
     private static void streamText(OutputStream out, Text text) throws IOException, InterruptedException {

@@ -6,9 +6,14 @@ import static io.sqlagent.agent.ScriptedOpenAiServer.toolCalls;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import jakarta.inject.Inject;
@@ -118,6 +123,68 @@ class ScriptedOpenAiServerTest {
         assertTrue(outcome.error() != null, "no error reported");
         assertTrue(String.valueOf(outcome.error().getMessage()).contains("model exploded")
                 || String.valueOf(outcome.error()).contains("500"), String.valueOf(outcome.error()));
+    }
+
+    @Test
+    void answersByProgramWhenTheScriptIsEmptyAfterAFixedLatencyAndTimesEachRun() throws Exception {
+        Duration latency = Duration.ofMillis(150);
+        ScriptedModelResource.server.then(text("scripted first"))
+                .program(request -> text("echo: ", request.at("/messages/0/content").asText()))
+                .latency(latency)
+                .recordRequests(false)
+                .timeRuns(request -> request.at("/messages/0/content").asText());
+
+        long started = System.nanoTime();
+        Outcome scripted = chat(ChatRequest.builder().messages(UserMessage.from("run A")).build());
+        Outcome programmed = chat(ChatRequest.builder().messages(UserMessage.from("run A")).build());
+        Outcome other = chat(ChatRequest.builder().messages(UserMessage.from("run B")).build());
+        Duration elapsed = Duration.ofNanos(System.nanoTime() - started);
+
+        assertEquals("scripted first", scripted.response().aiMessage().text());
+        assertEquals("echo: run A", programmed.response().aiMessage().text());
+        assertEquals("echo: run B", other.response().aiMessage().text());
+        ScriptedOpenAiServer.ModelTime runA = ScriptedModelResource.server.modelTime("run A");
+        assertEquals(2, runA.turns());
+        assertTrue(runA.duration().compareTo(latency.multipliedBy(2)) >= 0, runA.toString());
+        assertEquals(1, ScriptedModelResource.server.modelTime("run B").turns());
+        assertTrue(runA.duration().plus(ScriptedModelResource.server.modelTime("run B").duration()).compareTo(elapsed) <= 0,
+                "the server cannot have answered for longer than the client waited");
+        assertEquals(0, ScriptedModelResource.server.modelTime("run C").turns());
+        assertTrue(ScriptedModelResource.server.requests().isEmpty(), "bodies were kept");
+    }
+
+    @Test
+    void concurrentStreamsAllCompleteOneAfterAnother() throws Exception {
+        // The REST client closes a streamed response's connection when the stream completes; with
+        // keep-alive the pool could hand that connection to the next request first, which then
+        // failed with "Connection was closed" (found by bench/chat-load.sh).
+        ScriptedModelResource.server.program(request -> text("a", "b", "c")).latency(Duration.ofMillis(20)).recordRequests(false);
+        int callers = 20;
+        int callsEach = 5;
+        ExecutorService threads = Executors.newFixedThreadPool(callers);
+        try {
+            List<Future<List<Throwable>>> results = new ArrayList<>();
+            for (int caller = 0; caller < callers; caller++) {
+                results.add(threads.submit(() -> {
+                    List<Throwable> errors = new ArrayList<>();
+                    for (int call = 0; call < callsEach; call++) {
+                        Outcome outcome = chat(ChatRequest.builder().messages(UserMessage.from("Hi")).build());
+                        if (outcome.error() != null) {
+                            errors.add(outcome.error());
+                        }
+                    }
+                    return errors;
+                }));
+            }
+            List<Throwable> errors = new ArrayList<>();
+            for (Future<List<Throwable>> result : results) {
+                errors.addAll(result.get(60, TimeUnit.SECONDS));
+            }
+
+            assertEquals(List.of(), errors.stream().map(String::valueOf).toList());
+        } finally {
+            threads.shutdownNow();
+        }
     }
 
     @Inject

@@ -16,16 +16,16 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The packaged service run the way the README runs it ({@code java -jar target/quarkus-app/quarkus-run.jar}),
- * in its own working directory, as a separate process.
+ * in its own working directory, as a separate process. Public for the load driver in {@code io.sqlagent.bench}.
  */
-final class ServiceProcess implements AutoCloseable {
+public final class ServiceProcess implements AutoCloseable {
 
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
-    final Path workDir;
-    final int httpPort;
-    final int postgresPort;
-    final Path log;
+    public final Path workDir;
+    public final int httpPort;
+    public final int postgresPort;
+    public final Path log;
     private final Process process;
 
     private ServiceProcess(Path workDir, int httpPort, int postgresPort, Path log, Process process) {
@@ -40,6 +40,12 @@ final class ServiceProcess implements AutoCloseable {
         return start(workDir, env, List.of(), appDir());
     }
 
+    /** Starts the service with JVM options of its own ({@code -Xmx512m}, {@code -Dname=value}, ...). */
+    public static ServiceProcess startWithJvmOptions(Path workDir, Map<String, String> env, List<String> jvmOptions)
+            throws IOException {
+        return start(workDir, env, List.of(), jvmOptions, appDir());
+    }
+
     static Path appDir() {
         return Path.of(System.getProperty("quarkus.app.dir", "target/quarkus-app")).toAbsolutePath();
     }
@@ -49,13 +55,20 @@ final class ServiceProcess implements AutoCloseable {
      * {@code runuser -u nobody --}).
      */
     static ServiceProcess start(Path workDir, Map<String, String> env, List<String> runAs, Path appDir) throws IOException {
+        return start(workDir, env, runAs, List.of(), appDir);
+    }
+
+    private static ServiceProcess start(Path workDir, Map<String, String> env, List<String> runAs, List<String> jvmOptions,
+            Path appDir) throws IOException {
         Path jar = appDir.resolve("quarkus-run.jar");
         int httpPort = freePort();
         int postgresPort = freePort();
         Path log = workDir.resolve("service-" + System.nanoTime() + ".log");
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> command = new java.util.ArrayList<>(runAs);
-        command.addAll(List.of(java,
+        command.add(java);
+        command.addAll(jvmOptions);
+        command.addAll(List.of(
                 "-Dquarkus.http.port=" + httpPort,
                 "-Dsqlagent.embedded.port=" + postgresPort,
                 "-jar", jar.toString()));
@@ -69,7 +82,7 @@ final class ServiceProcess implements AutoCloseable {
     }
 
     /** Waits until {@code path} answers {@code status}; returns how long it took. */
-    Duration awaitStatus(String path, int status, Duration atMost) throws Exception {
+    public Duration awaitStatus(String path, int status, Duration atMost) throws Exception {
         long started = System.nanoTime();
         long deadline = started + atMost.toNanos();
         while (System.nanoTime() < deadline) {
@@ -85,7 +98,7 @@ final class ServiceProcess implements AutoCloseable {
         throw new AssertionError(path + " did not answer " + status + " within " + atMost + ":\n" + Files.readString(log));
     }
 
-    Optional<HttpResponse<String>> get(String path) throws InterruptedException {
+    public Optional<HttpResponse<String>> get(String path) throws InterruptedException {
         try {
             HttpRequest request = HttpRequest.newBuilder(URI.create("http://localhost:" + httpPort + path))
                     .timeout(Duration.ofSeconds(5)).build();
@@ -106,7 +119,7 @@ final class ServiceProcess implements AutoCloseable {
     }
 
     /** Stops the service as a terminal or Kubernetes would (SIGTERM) and returns its exit code. */
-    int stop() throws InterruptedException {
+    public int stop() throws InterruptedException {
         process.destroy();
         if (!process.waitFor(30, TimeUnit.SECONDS)) {
             process.destroyForcibly();
@@ -133,7 +146,7 @@ final class ServiceProcess implements AutoCloseable {
         return process.exitValue();
     }
 
-    String logText() throws IOException {
+    public String logText() throws IOException {
         return Files.readString(log);
     }
 
@@ -145,7 +158,7 @@ final class ServiceProcess implements AutoCloseable {
     }
 
     /** The JVM of the service: the process itself, or its child when started through {@code runuser}. */
-    ProcessHandle jvm() {
+    public ProcessHandle jvm() {
         return process.descendants().filter(p -> p.info().command().map(c -> c.endsWith("java")).orElse(false))
                 .findFirst().orElse(process.toHandle());
     }
