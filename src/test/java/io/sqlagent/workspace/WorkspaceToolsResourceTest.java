@@ -57,7 +57,7 @@ class WorkspaceToolsResourceTest {
     @Test
     void theToolsAreListedWithTheContractsDescriptions() {
         given().when().get("/api/tools?format=openai").then().statusCode(200)
-                .body("function.name", hasItems("sql_query", "read_file", "write_file"));
+                .body("function.name", hasItems("sql_query", "read_file", "write_file", "vector_search", "vector_manage"));
         given().when().get("/api/tools/sql_query").then().statusCode(200)
                 .body("description", is("Run a read-only SQL query against a local SQLite database."))
                 .body("parameters.required", hasItems("db_path", "query"));

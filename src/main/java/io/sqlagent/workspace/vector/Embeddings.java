@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import jakarta.enterprise.inject.Instance;
+import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 
 import dev.langchain4j.data.embedding.Embedding;
@@ -27,12 +28,22 @@ public class Embeddings {
     private final Instance<EmbeddingModel> configured;
     private volatile EmbeddingModel model;
 
+    @Inject
     Embeddings(VectorConfig config, Instance<EmbeddingModel> configured) {
-        this.kind = config.embedding().trim().toLowerCase(java.util.Locale.ROOT);
-        if (!kind.equals("local") && !kind.equals("openai")) {
-            throw new IllegalArgumentException("sqlagent.vector.embedding must be local or openai, was '" + config.embedding() + "'");
+        this(config.embedding(), configured);
+    }
+
+    private Embeddings(String kind, Instance<EmbeddingModel> configured) {
+        this.kind = kind.trim().toLowerCase(java.util.Locale.ROOT);
+        if (!this.kind.equals("local") && !this.kind.equals("openai")) {
+            throw new IllegalArgumentException("sqlagent.vector.embedding must be local or openai, was '" + kind + "'");
         }
         this.configured = configured;
+    }
+
+    /** The in-process model alone, outside CDI (tests, benchmarks). */
+    public static Embeddings inProcess() {
+        return new Embeddings("local", null);
     }
 
     /** What the vectors come from, recorded with each collection: a collection is searched with the model that filled it. */
