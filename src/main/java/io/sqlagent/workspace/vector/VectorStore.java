@@ -61,8 +61,9 @@ public class VectorStore {
         });
     }
 
+    /** Closes every open collection (at shutdown); later calls open them again. */
     @PreDestroy
-    void close() {
+    public void close() {
         open.forEach((name, collection) -> {
             try {
                 collection.close();
