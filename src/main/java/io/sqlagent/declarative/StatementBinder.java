@@ -15,7 +15,8 @@ import io.vertx.mutiny.sqlclient.Tuple;
  * Binds validated arguments to a declared statement without ever splicing them into its text:
  * each {@code :name} becomes a positional parameter cast to the parameter's type
  * ({@code $1::text}), an array becomes one parameter per element ({@code IN ($1::bigint, $2::bigint)}),
- * a left-out argument takes its default, or binds as a typed NULL when it has none.
+ * a left-out argument takes its default, or binds as a typed NULL when it has none (an array: one
+ * NULL element, also for an empty array).
  */
 final class StatementBinder {
 
@@ -44,6 +45,10 @@ final class StatementBinder {
             JsonNode value = arguments.get(parameter.name());
             if (value == null || value.isNull()) {
                 value = parameter.defaultValue().orElse(null);
+            }
+            // An empty list (allowed only with minLength: 0) binds like a left-out one: IN () is not SQL.
+            if (value != null && value.isArray() && value.isEmpty()) {
+                value = null;
             }
             values.put(parameter.name(), value);
             types.put(parameter.name(), parameter.valueType());

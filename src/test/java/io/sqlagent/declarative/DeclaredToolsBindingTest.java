@@ -81,6 +81,8 @@ class DeclaredToolsBindingTest {
                 .body("result.rows[0].b", is(false))
                 .body("result.rows[0].d", is("given"));
         call("bind_optional", "{\"s\": null}").statusCode(200).body("result.rows[0].s_null", is(true));
+        call("bind_optional", "{\"maybe\": []}").statusCode(200).body("result.rows[0].maybe_null", is(true));
+        call("bind_optional", "{\"maybe\": [\"x\"]}").statusCode(200).body("result.rows[0].maybe_null", is(false));
     }
 
     @Test
