@@ -43,10 +43,9 @@ final class DeclaredSqlTool implements Tool {
         this.descriptor = describe(tool);
         this.sources = sources;
         this.runner = runner;
-        this.fetch = tool.fetchAllRows()
-                ? new FetchOptions(tool.rowsToFetch().orElse(DEFAULT_PAGE_SIZE), true, maxFetchRows, tool.security().readOnly())
-                : new FetchOptions(tool.rowsToFetch().orElse(defaultRows), false, tool.rowsToFetch().orElse(defaultRows),
-                        tool.security().readOnly());
+        int rows = Math.min(tool.rowsToFetch().orElse(tool.fetchAllRows() ? DEFAULT_PAGE_SIZE : defaultRows), maxFetchRows);
+        this.fetch = new FetchOptions(rows, tool.fetchAllRows(), tool.fetchAllRows() ? maxFetchRows : rows,
+                tool.security().readOnly());
     }
 
     /** The descriptor of a declared tool: its parameters' schema, and its security and metadata blocks as metadata. */

@@ -115,6 +115,14 @@ class DeclaredToolsBindingTest {
     }
 
     @Test
+    void rowsToFetchIsCappedByTheCeiling() {
+        call("fetch_capped", "{}")
+                .statusCode(200)
+                .body("result.row_count", is(1000))
+                .body("result.truncated", is(true));
+    }
+
+    @Test
     void fetchAllRowsPagesUntilTheEndOrTheCeiling() {
         call("fetch_all_pages", "{\"last\": 950}")
                 .statusCode(200)
