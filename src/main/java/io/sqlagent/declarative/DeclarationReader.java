@@ -74,15 +74,13 @@ public final class DeclarationReader {
     }
 
     private Result readAll(List<YamlTree> files) {
-        List<YamlTree> valid = new ArrayList<>();
         Map<YamlTree, Set<String>> broken = new HashMap<>();
         for (YamlTree file : files) {
             problems.addAll(file.problems());
             broken.put(file, schemaProblems(file));
-            valid.add(file);
         }
         // Sources first, from every file: a tool may use a source declared in another file.
-        for (YamlTree file : valid) {
+        for (YamlTree file : files) {
             file.root().path("sources").properties().forEach(entry -> readSource(file, entry.getKey(), entry.getValue(),
                     broken.get(file)));
         }
@@ -90,7 +88,7 @@ public final class DeclarationReader {
         knownSources.addAll(sources.keySet());
         List<DeclaredTool> tools = new ArrayList<>();
         Set<String> declaredNames = new HashSet<>();
-        for (YamlTree file : valid) {
+        for (YamlTree file : files) {
             for (Map.Entry<String, JsonNode> entry : file.root().path("tools").properties()) {
                 declaredNames.add(entry.getKey());
                 if (checkToolName(file, entry.getKey()) && !broken.get(file).contains("tools." + entry.getKey())) {
@@ -102,7 +100,7 @@ public final class DeclarationReader {
             }
         }
         List<Toolset> toolsets = new ArrayList<>();
-        for (YamlTree file : valid) {
+        for (YamlTree file : files) {
             file.root().path("toolsets").properties().forEach(entry -> {
                 if (!broken.get(file).contains("toolsets." + entry.getKey())) {
                     readToolset(file, entry.getKey(), entry.getValue(), declaredNames).ifPresent(toolsets::add);

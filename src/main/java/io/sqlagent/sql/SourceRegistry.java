@@ -23,9 +23,10 @@ import io.vertx.pgclient.PgConnectOptions;
 import io.vertx.sqlclient.PoolOptions;
 
 /**
- * The named sources, each with its own reactive pool, built from {@link SourcesConfig}. A source
- * that is misconfigured or unreachable is kept (and reported by readiness and in the log) rather
- * than stopping the service.
+ * The named sources, each with its own reactive pool, built from {@link SourcesConfig}, plus the
+ * sources declared at runtime by tool files ({@link #replaceDeclared}). A source that is
+ * misconfigured or unreachable is kept (and reported by readiness and in the log) rather than
+ * stopping the service.
  */
 @ApplicationScoped
 public class SourceRegistry {

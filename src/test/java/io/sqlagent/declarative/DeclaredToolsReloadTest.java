@@ -132,6 +132,39 @@ class DeclaredToolsReloadTest {
     }
 
     @Test
+    void aDeclaredSourceJoinsTheSourcesWithItsOwnPoolAndReadiness() throws IOException {
+        var config = org.eclipse.microprofile.config.ConfigProvider.getConfig();
+        String url = config.getValue("sqlagent.sources.default.url", String.class);
+        String user = config.getValue("sqlagent.sources.default.username", String.class);
+        Files.writeString(DeclaredToolsProfile.RELOAD_DIR.resolve("second.yml"), """
+                sources:
+                  demo_copy:
+                    url: %s
+                    user: ${SQLAGENT_TEST_UNSET_USER:%s}
+                    maxPoolSize: 2
+                tools:
+                  count_on_copy:
+                    source: demo_copy
+                    description: Counts the artists through the declared source.
+                    statement: SELECT count(*) AS artists FROM artist
+                """.formatted(url, user));
+
+        assertTrue(tools.reload().applied());
+
+        given().contentType(ContentType.JSON).body("{}").when().post("/api/tools/count_on_copy")
+                .then().statusCode(200).body("result.rows[0].artists", is(275));
+        given().when().get("/q/health/ready")
+                .then().statusCode(200)
+                .body("checks.find { it.name == 'sqlagent sources' }.data.demo_copy", is("UP"));
+
+        Files.delete(DeclaredToolsProfile.RELOAD_DIR.resolve("second.yml"));
+        assertTrue(tools.reload().applied());
+        given().when().get("/q/health/ready")
+                .then().statusCode(200)
+                .body("checks.find { it.name == 'sqlagent sources' }.data.demo_copy", org.hamcrest.Matchers.nullValue());
+    }
+
+    @Test
     void theWatcherReloadsChangedFiles() throws Exception {
         Files.writeString(FILE, DeclaredToolsProfile.FIRST_VERSION.replace("SELECT 1", "SELECT 4"));
 
