@@ -173,6 +173,14 @@ class DeclarationReaderTest {
     }
 
     @Test
+    void enumValuesMustHaveTheParametersTypeAndOnlyArraysHaveAnItemType() {
+        assertEquals(List.of(
+                DIR + "bad/enum.yaml:9: tools.bad_enum.parameters[0].enum: value \"two\" is not an integer",
+                DIR + "bad/enum.yaml:12: tools.bad_enum.parameters[1].itemType: only an array has an itemType"),
+                problems("bad/enum.yaml"));
+    }
+
+    @Test
     void toolNamesAndToolsetsAreChecked() {
         assertEquals(List.of(
                 DIR + "bad/toolsets-and-names.yaml:2: tools.GoodIdea: tool name 'GoodIdea' must be lowercase letters, digits and"
