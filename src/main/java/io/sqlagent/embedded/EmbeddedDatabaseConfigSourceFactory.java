@@ -37,6 +37,9 @@ public class EmbeddedDatabaseConfigSourceFactory implements ConfigSourceFactory 
     /** Below application.properties (250) and everything else: these are fallbacks only. */
     private static final int ORDINAL = 50;
 
+    /** The name of the configuration source this factory adds (how others tell that the demo source is in use). */
+    public static final String CONFIG_SOURCE_NAME = "sqlagent embedded PostgreSQL";
+
     @Override
     public Iterable<ConfigSource> getConfigSources(ConfigSourceContext context) {
         if (ExecutionMode.current() != ExecutionMode.RUNTIME_INIT) {
@@ -70,7 +73,7 @@ public class EmbeddedDatabaseConfigSourceFactory implements ConfigSourceFactory 
             properties.put("sqlagent.sources.default.url", endpoint.url(EmbeddedDatabase.DEMO_DATABASE));
             properties.put("sqlagent.sources.default.username", EmbeddedDatabase.USER);
         }
-        return List.of(new MapBackedConfigSource("sqlagent embedded PostgreSQL", properties, ORDINAL) {
+        return List.of(new MapBackedConfigSource(CONFIG_SOURCE_NAME, properties, ORDINAL) {
         });
     }
 

@@ -250,4 +250,76 @@ public class QueryRunner {
             return Optional.empty();
         }
     }
+
+    /**
+     * Runs {@code sql} with positional parameters ({@code $1}, ...) bound to {@code params}, never
+     * spliced into the text: the path declared tools take. Same connection, transaction, timeout,
+     * value caps, error translation and cancellation as {@link #run(Source, String)}; how many rows
+     * are read, and whether the transaction is read-only, follow {@code options}. The result-size
+     * cap does not apply: the row limits in {@code options} bound the result.
+     */
+    public Uni<QueryResult> run(Source source, String sql, Tuple params, FetchOptions options) {
+        Duration timeout = config.timeout();
+        AtomicReference<SqlConnection> current = new AtomicReference<>();
+        return source.requirePool().getConnection()
+                .invoke(current::set)
+                .flatMap(connection -> inTransaction(connection, sql, params, options, timeout)
+                        .eventually(() -> connection.close().onFailure().recoverWithNull()))
+                .ifNoItem().after(timeout.plusSeconds(5)).failWith(() -> new SqlExecutionException(
+                        "The statement did not finish within " + timeout.toSeconds() + " s and was cancelled", "57014",
+                        Optional.empty(), sql))
+                .onFailure(PgException.class).transform(failure -> translate((PgException) failure, sql))
+                .onCancellation().invoke(() -> cancelRunningStatement(current.get()));
+    }
+
+    private Uni<QueryResult> inTransaction(SqlConnection connection, String sql, Tuple params, FetchOptions options,
+            Duration timeout) {
+        return connection.begin().flatMap(transaction -> {
+            Uni<QueryResult> work = connection
+                    .query(options.readOnly() ? "SET TRANSACTION READ ONLY" : "SET TRANSACTION READ WRITE").execute()
+                    .flatMap(ignored -> connection.query("SET LOCAL statement_timeout = " + timeout.toMillis()).execute())
+                    .flatMap(ignored -> connection.query("SET LOCAL lock_timeout = " + Math.min(timeout.toMillis(), 5000)).execute())
+                    .flatMap(ignored -> connection.query("SET LOCAL standard_conforming_strings = on").execute())
+                    .flatMap(ignored -> connection.prepare(sql))
+                    .flatMap(statement -> readAll(statement.cursor(params), options));
+            if (options.readOnly()) {
+                return work.eventually(() -> transaction.rollback().onFailure().recoverWithNull());
+            }
+            return work.call(result -> transaction.commit())
+                    .onFailure().call(failure -> transaction.rollback().onFailure().recoverWithNull());
+        });
+    }
+
+    private Uni<QueryResult> readAll(Cursor cursor, FetchOptions options) {
+        return readPages(cursor, options, new PagedRows())
+                .eventually(cursor::close);
+    }
+
+    /** Rows gathered page by page; {@code seen} counts every row read, kept or not. */
+    private static final class PagedRows {
+        private List<String> columns = List.of();
+        private final List<Map<String, Object>> rows = new ArrayList<>();
+        private int seen;
+    }
+
+    private Uni<QueryResult> readPages(Cursor cursor, FetchOptions options, PagedRows paged) {
+        int wanted = options.allPages() ? Math.min(options.pageSize(), options.maxRows() + 1 - paged.seen) : options.maxRows() + 1;
+        return cursor.read(wanted)
+                .flatMap(rowSet -> {
+                    if (rowSet.columnsNames() != null) {
+                        paged.columns = rowSet.columnsNames();
+                    }
+                    for (Row row : rowSet) {
+                        paged.seen++;
+                        if (paged.rows.size() < options.maxRows()) {
+                            paged.rows.add(SqlValues.row(row, paged.columns, config.maxCellChars()));
+                        }
+                    }
+                    if (options.allPages() && cursor.hasMore() && paged.seen <= options.maxRows()) {
+                        return readPages(cursor, options, paged);
+                    }
+                    boolean truncated = paged.seen > options.maxRows();
+                    return Uni.createFrom().item(new QueryResult(paged.columns, paged.rows, paged.rows.size(), paged.seen, truncated));
+                });
+    }
 }

@@ -1,10 +1,13 @@
 package io.sqlagent.sql;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 
 import jakarta.annotation.PreDestroy;
@@ -20,21 +23,68 @@ import io.vertx.pgclient.PgConnectOptions;
 import io.vertx.sqlclient.PoolOptions;
 
 /**
- * The named sources, each with its own reactive pool, built from {@link SourcesConfig}. A source
- * that is misconfigured or unreachable is kept (and reported by readiness and in the log) rather
- * than stopping the service.
+ * The named sources, each with its own reactive pool, built from {@link SourcesConfig}, plus the
+ * sources declared at runtime by tool files ({@link #replaceDeclared}). A source that is
+ * misconfigured or unreachable is kept (and reported by readiness and in the log) rather than
+ * stopping the service.
  */
 @ApplicationScoped
 public class SourceRegistry {
 
     private static final Duration STARTUP_PROBE_TIMEOUT = Duration.ofSeconds(10);
 
-    private final Map<String, Source> sources;
+    /** Every source in effect, replaced whole when declared sources change, never changed in place. */
+    private volatile Map<String, Source> sources;
+    private final Set<String> configured;
+    private final Vertx vertx;
+    private Map<String, SourceSettings> declared = Map.of();
 
     SourceRegistry(SourcesConfig config, Vertx vertx) {
         Map<String, Source> built = new TreeMap<>();
         config.all().forEach((name, settings) -> built.put(name, build(name, settings, vertx)));
         this.sources = Collections.unmodifiableMap(built);
+        this.configured = Set.copyOf(built.keySet());
+        this.vertx = vertx;
+    }
+
+    /** Names of the sources set in configuration ({@code sqlagent.sources.*}), not declared at runtime. */
+    public Set<String> configuredNames() {
+        return configured;
+    }
+
+    /**
+     * Makes {@code settings} the sources declared at runtime (by tool files), beside the configured
+     * ones: a new name gets a pool, a name whose settings changed gets a new pool, a name no longer
+     * declared is removed; old pools are closed after the swap. Readiness covers declared sources
+     * like configured ones.
+     *
+     * @throws IllegalArgumentException if a name is already a configured source
+     */
+    public synchronized void replaceDeclared(Map<String, SourceSettings> settings) {
+        for (String name : settings.keySet()) {
+            if (configured.contains(name)) {
+                throw new IllegalArgumentException("Source '" + name + "' is configured in sqlagent.sources and cannot be declared again");
+            }
+        }
+        Map<String, Source> next = new TreeMap<>(sources);
+        List<Source> retired = new ArrayList<>();
+        List<Source> added = new ArrayList<>();
+        for (String name : declared.keySet()) {
+            if (!declared.get(name).equals(settings.get(name))) {
+                retired.add(next.remove(name));
+            }
+        }
+        settings.forEach((name, wanted) -> {
+            if (!next.containsKey(name)) {
+                Source source = build(name, wanted, vertx);
+                next.put(name, source);
+                added.add(source);
+            }
+        });
+        sources = Collections.unmodifiableMap(next);
+        declared = Map.copyOf(settings);
+        retired.forEach(source -> source.pool().ifPresent(Pool::closeAndForget));
+        added.forEach(source -> source.probe(STARTUP_PROBE_TIMEOUT).subscribe().with(SourceRegistry::log));
     }
 
     /** The source with this name. */

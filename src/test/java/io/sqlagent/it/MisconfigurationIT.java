@@ -33,6 +33,21 @@ class MisconfigurationIT {
     }
 
     @Test
+    void aBadToolFileStopsTheStartWithEveryProblemListed() throws Exception {
+        Path fixtures = Path.of("src/test/resources/declarative/bad").toAbsolutePath();
+        Map<String, String> env = Map.of("SQLAGENT_TOOLS_PATHS", fixtures.resolve("values.yaml") + "," + fixtures.resolve("unknown-source.yaml"));
+        try (ServiceProcess service = ServiceProcess.start(workDir, env)) {
+            int exit = service.awaitExit(EXIT_WITHIN);
+
+            assertNotEquals(0, exit);
+            String log = service.logText();
+            assertTrue(log.contains("The tool files have 8 problem(s):"), log);
+            assertTrue(log.contains(fixtures.resolve("values.yaml") + ":9: tools.bad_values.parameters[0].pattern: is not a valid regular expression"), log);
+            assertTrue(log.contains(fixtures.resolve("unknown-source.yaml") + ":3: tools.lost_tool.source: unknown source 'nowhere'"), log);
+        }
+    }
+
+    @Test
     void anInvalidEmbeddedSettingIsNamed() throws Exception {
         try (ServiceProcess service = ServiceProcess.start(workDir, Map.of("SQLAGENT_EMBEDDED_STARTUP_TIMEOUT", "soon"))) {
             int exit = service.awaitExit(EXIT_WITHIN);

@@ -38,6 +38,8 @@ class RunCommandIT {
             System.out.printf("service ready in %d ms on a fresh data directory%n", startup.toMillis());
 
             assertEquals(3503, count(service.postgresPort, "chinook", "SELECT count(*) FROM track"));
+            // Run from a directory without config/tools, the packaged chinook.yaml is what loads.
+            service.awaitStatus("/api/tools/search_tracks", 200, Duration.ofSeconds(5));
             execute(service.postgresPort, "sqlagent",
                     "CREATE TABLE learned (note text)", "INSERT INTO learned VALUES ('the agent remembers this')");
             firstPostmaster = service.postmaster().orElseThrow();

@@ -1,5 +1,7 @@
 package io.sqlagent.tool.rest;
 
+import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
 
@@ -62,11 +64,13 @@ public class ToolResource {
 
     @GET
     @Operation(summary = "List the tools",
-            description = "Short descriptors by default; format=full for complete ones, format=openai or format=anthropic for the forms model APIs take.")
+            description = "Short descriptors by default; format=full for complete ones, format=openai or format=anthropic for the forms model APIs take; "
+                    + "toolset=a,b for the tools of those toolsets only.")
     @APIResponse(responseCode = "200", description = "The tools, by name")
-    @APIResponse(responseCode = "400", description = "Unknown format", content = @Content(schema = @Schema(implementation = ErrorBody.class)))
+    @APIResponse(responseCode = "400", description = "Unknown format or toolset", content = @Content(schema = @Schema(implementation = ErrorBody.class)))
     public RestResponse<Object> list(
-            @Parameter(description = "short (default), full, openai or anthropic") @QueryParam("format") String format) {
+            @Parameter(description = "short (default), full, openai or anthropic") @QueryParam("format") String format,
+            @Parameter(description = "only the tools of these toolsets (repeat, or separate with commas)") @QueryParam("toolset") List<String> toolsets) {
         ToolFormats.Format chosen;
         try {
             chosen = format == null || format.isBlank() ? ToolFormats.Format.SHORT
@@ -75,7 +79,16 @@ public class ToolResource {
             return RestResponse.status(Status.BAD_REQUEST, ErrorBody.of("invalid_format",
                     "Unknown format '" + truncate(format) + "'; use short, full, openai or anthropic"));
         }
-        return RestResponse.ok(ToolFormats.all(registry.list(), chosen));
+        List<String> names = toolsets == null ? List.of() : toolsets.stream()
+                .flatMap(value -> Arrays.stream(value.split(",")))
+                .map(String::strip)
+                .filter(name -> !name.isEmpty())
+                .toList();
+        try {
+            return RestResponse.ok(ToolFormats.all(registry.list(names), chosen));
+        } catch (IllegalArgumentException e) {
+            return RestResponse.status(Status.BAD_REQUEST, ErrorBody.of("unknown_toolset", e.getMessage()));
+        }
     }
 
     @GET

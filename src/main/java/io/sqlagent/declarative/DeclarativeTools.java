@@ -1,0 +1,163 @@
+package io.sqlagent.declarative;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+
+import org.eclipse.microprofile.config.ConfigProvider;
+
+import io.quarkus.logging.Log;
+import io.quarkus.runtime.StartupEvent;
+import io.smallrye.mutiny.infrastructure.Infrastructure;
+import io.sqlagent.embedded.EmbeddedDatabaseConfigSourceFactory;
+import io.sqlagent.sql.QueryRunner;
+import io.sqlagent.sql.SourceRegistry;
+import io.sqlagent.sql.SourceSettings;
+import io.sqlagent.sql.SqlConfig;
+import io.sqlagent.sql.guard.SqlGuard;
+import io.sqlagent.tool.ToolDescriptor;
+import io.sqlagent.tool.ToolRegistration;
+import io.sqlagent.tool.ToolRegistry;
+import io.vertx.mutiny.core.Vertx;
+
+/**
+ * The tools declared in YAML files: loaded at start-up (a bad file stops the start, listing every
+ * problem), registered as the registry group {@value #GROUP} with their toolsets, and reloaded
+ * when asked or, with {@code sqlagent.tools.watch}, when the files change. A reload swaps every
+ * declared tool, toolset and source at once; a reload with problems changes nothing and logs why.
+ */
+@ApplicationScoped
+public class DeclarativeTools {
+
+    /** The registry group of declared tools. */
+    public static final String GROUP = "declarative";
+
+    /**
+     * How a reload went.
+     *
+     * @param applied whether the files' tools are now in effect
+     * @param tools names of the declared tools in effect afterwards
+     * @param problems what kept the files from being applied
+     */
+    public record Reload(boolean applied, Set<String> tools, List<ToolFileProblem> problems) {
+    }
+
+    private final DeclarativeToolsConfig config;
+    private final ToolRegistry registry;
+    private final SourceRegistry sources;
+    private final QueryRunner runner;
+    private final SqlGuard guard;
+    private final SqlConfig sqlConfig;
+    private final Vertx vertx;
+    private volatile Set<String> current = Set.of();
+    private volatile String fingerprint = "";
+    private long timerId = -1;
+
+    DeclarativeTools(DeclarativeToolsConfig config, ToolRegistry registry, SourceRegistry sources, QueryRunner runner,
+            SqlGuard guard, SqlConfig sqlConfig, Vertx vertx) {
+        this.config = config;
+        this.registry = registry;
+        this.sources = sources;
+        this.runner = runner;
+        this.guard = guard;
+        this.sqlConfig = sqlConfig;
+        this.vertx = vertx;
+    }
+
+    void loadOnStart(@Observes StartupEvent event) {
+        Reload reload = reload();
+        if (!reload.applied()) {
+            throw new DeclaredToolsException(reload.problems());
+        }
+        if (config.watch() && config.paths().isPresent()) {
+            timerId = vertx.setPeriodic(config.watchInterval().toMillis(),
+                    id -> Infrastructure.getDefaultWorkerPool().execute(this::reloadIfChanged));
+            Log.infof("Watching %s for tool changes every %s", config.paths().get(), config.watchInterval());
+        }
+    }
+
+    /** Names of the declared tools in effect. */
+    public Set<String> names() {
+        return current;
+    }
+
+    /**
+     * Reads the files again and, when they have no problems, puts their tools, toolsets and sources
+     * in effect at once; otherwise keeps what is in effect and logs every problem. Blocks (file
+     * I/O, parsing): call it from a worker thread.
+     */
+    public synchronized Reload reload() {
+        List<String> paths = config.paths().orElse(List.of());
+        String seen = ToolFiles.fingerprint(paths);
+        List<YamlTree> files = new ArrayList<>();
+        if (config.paths().isPresent()) {
+            files.addAll(ToolFiles.read(paths));
+        } else if (shippedApplies()) {
+            files.add(ToolFiles.shipped());
+        }
+        Set<String> reserved = registry.list().stream().map(ToolDescriptor::name)
+                .filter(name -> !current.contains(name)).collect(Collectors.toSet());
+        DeclarationReader.Result result = DeclarationReader.read(files,
+                new DeclarationReader.Context(sources.configuredNames(), reserved, guard, System::getenv));
+        fingerprint = seen;
+        if (!result.ok()) {
+            Log.errorf("The tool files have %d problem(s); the tools in effect are unchanged:%n  %s",
+                    result.problems().size(), result.problems().stream().map(ToolFileProblem::toString)
+                            .collect(Collectors.joining(System.lineSeparator() + "  ")));
+            return new Reload(false, current, result.problems());
+        }
+        apply(result.declarations());
+        Log.infof("Declared SQL tools in effect: %d from %s", current.size(), result.declarations().files());
+        return new Reload(true, current, List.of());
+    }
+
+    private void reloadIfChanged() {
+        try {
+            if (!ToolFiles.fingerprint(config.paths().orElse(List.of())).equals(fingerprint)) {
+                Log.infof("Tool files changed; reloading");
+                reload();
+            }
+        } catch (RuntimeException e) {
+            Log.errorf(e, "Reloading the tool files failed; the tools in effect are unchanged");
+        }
+    }
+
+    private boolean shippedApplies() {
+        if (!config.shipped()) {
+            return false;
+        }
+        String origin = ConfigProvider.getConfig().getConfigValue("sqlagent.sources.default.url").getSourceName();
+        return EmbeddedDatabaseConfigSourceFactory.CONFIG_SOURCE_NAME.equals(origin);
+    }
+
+    private void apply(Declarations declarations) {
+        Map<String, SourceSettings> declaredSources = new LinkedHashMap<>();
+        for (DeclaredSource source : declarations.sources()) {
+            declaredSources.put(source.name(), new SourceSettings(source.url(), source.user(), source.password(),
+                    source.maxPoolSize(), java.time.Duration.ofSeconds(5)));
+        }
+        int maxFetchRows = config.maxFetchRows();
+        int defaultRows = Math.min(sqlConfig.maxRows(), maxFetchRows);
+        List<ToolRegistration> registrations = declarations.tools().stream()
+                .map(tool -> new ToolRegistration(DeclaredSqlTool.describe(tool),
+                        () -> new DeclaredSqlTool(tool, sources, runner, defaultRows, maxFetchRows)))
+                .toList();
+        sources.replaceDeclared(declaredSources);
+        registry.replaceGroup(GROUP, registrations, declarations.toolsets());
+        current = declarations.tools().stream().map(DeclaredTool::name).collect(Collectors.toUnmodifiableSet());
+    }
+
+    @PreDestroy
+    void stopWatching() {
+        if (timerId >= 0) {
+            vertx.cancelTimer(timerId);
+        }
+    }
+}

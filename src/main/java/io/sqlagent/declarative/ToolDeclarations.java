@@ -1,0 +1,163 @@
+package io.sqlagent.declarative;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import io.sqlagent.sql.guard.NamedParameters;
+import io.sqlagent.sql.guard.SqlGuard;
+import io.sqlagent.sql.guard.SqlVerdict;
+import io.sqlagent.tool.ToolJson;
+
+/**
+ * Reads one entry of {@code tools} (already valid against the format's schema) and checks it: its
+ * source exists, every {@code :name} has a parameter and every parameter is used, a read-only
+ * statement is one read-only query, forbidden keywords, the length limit and the parameters.
+ */
+final class ToolDeclarations {
+
+    private final YamlTree file;
+    private final String name;
+    private final String path;
+    private final JsonNode node;
+    private final Set<String> knownSources;
+    private final SqlGuard guard;
+    private final List<ToolFileProblem> problems;
+
+    ToolDeclarations(YamlTree file, String name, JsonNode node, Set<String> knownSources, SqlGuard guard,
+            List<ToolFileProblem> problems) {
+        this.file = file;
+        this.name = name;
+        this.path = YamlTree.child("tools", name);
+        this.node = node;
+        this.knownSources = knownSources;
+        this.guard = guard;
+        this.problems = problems;
+    }
+
+    private String field(String field) {
+        return YamlTree.child(path, field);
+    }
+
+    Optional<DeclaredTool> read() {
+        int before = problems.size();
+        String source = node.get("source").textValue();
+        if (!knownSources.contains(source)) {
+            problems.add(file.problem(field("source"), "unknown source '" + source + "'; known sources: "
+                    + (knownSources.isEmpty() ? "none" : String.join(", ", new java.util.TreeSet<>(knownSources)))));
+        }
+        List<DeclaredParameter> parameters = parameters();
+        ToolSecurity security = security();
+        String sql = node.get("statement").textValue();
+        NamedParameters statement;
+        try {
+            statement = NamedParameters.of(sql);
+        } catch (IllegalArgumentException e) {
+            problems.add(file.problem(field("statement"), "PostgreSQL could not read the statement: " + e.getMessage()));
+            return Optional.empty();
+        }
+        checkPlaceholders(statement);
+        checkStatement(statement, parameters, security);
+        if (problems.size() > before) {
+            return Optional.empty();
+        }
+        return Optional.of(new DeclaredTool(name, file.file(), source, node.get("description").textValue().strip(), statement,
+                parameters, security, "markdown".equals(node.path("responseFormat").asText("json")),
+                integer("maxDisplayRows"), integer("rowsToFetch"), node.path("fetchAllRows").asBoolean(false), metadata()));
+    }
+
+    private List<DeclaredParameter> parameters() {
+        List<DeclaredParameter> parameters = new ArrayList<>();
+        Map<String, Integer> seen = new HashMap<>();
+        JsonNode list = node.path("parameters");
+        for (int i = 0; i < list.size(); i++) {
+            String parameterPath = YamlTree.element(field("parameters"), i);
+            String parameterName = list.get(i).get("name").textValue();
+            Integer first = seen.putIfAbsent(parameterName, i);
+            if (first != null) {
+                problems.add(file.problem(YamlTree.child(parameterPath, "name"), "parameter '" + parameterName
+                        + "' is declared twice (also parameters[" + first + "])"));
+                continue;
+            }
+            ParameterDeclarations.read(file, parameterPath, list.get(i), problems).ifPresent(parameters::add);
+        }
+        return parameters;
+    }
+
+    private void checkPlaceholders(NamedParameters statement) {
+        Set<String> used = statement.names();
+        JsonNode list = node.path("parameters");
+        Set<String> declared = new java.util.HashSet<>();
+        for (int i = 0; i < list.size(); i++) {
+            String parameterName = list.get(i).get("name").textValue();
+            declared.add(parameterName);
+            if (!used.contains(parameterName)) {
+                problems.add(file.problem(YamlTree.child(YamlTree.element(field("parameters"), i), "name"), "parameter '"
+                        + parameterName + "' is never used in the statement (write :" + parameterName + " where it goes)"));
+            }
+        }
+        for (String placeholder : used) {
+            if (!declared.contains(placeholder)) {
+                problems.add(file.problem(field("statement"), "the statement uses :" + placeholder
+                        + " but no parameter is named '" + placeholder + "'"));
+            }
+        }
+    }
+
+    private void checkStatement(NamedParameters statement, List<DeclaredParameter> parameters, ToolSecurity security) {
+        if (statement.sql().length() > security.maxQueryLength()) {
+            problems.add(file.problem(field("statement"), "the statement has " + statement.sql().length()
+                    + " characters; security.maxQueryLength allows " + security.maxQueryLength()));
+        }
+        for (String keyword : security.forbiddenKeywords()) {
+            if (statement.words().contains(keyword)) {
+                problems.add(file.problem(field("statement"), "the statement contains the forbidden keyword " + keyword
+                        + " (security.forbiddenKeywords)"));
+            }
+        }
+        if (security.readOnly()) {
+            Map<String, ParameterType> types = new HashMap<>();
+            parameters.forEach(parameter -> types.put(parameter.name(), parameter.valueType()));
+            String positional = statement.rewrite(Map.of(), (placeholder, number) -> StatementBinder.slot(number,
+                    types.getOrDefault(placeholder, ParameterType.STRING))).sql();
+            SqlVerdict verdict = guard.check(positional);
+            if (!verdict.allowed()) {
+                problems.add(file.problem(field("statement"), "a readOnly tool needs a single read-only query: "
+                        + verdict.reason() + " (set security.readOnly: false only for a statement meant to change data)"));
+            }
+        }
+    }
+
+    private ToolSecurity security() {
+        JsonNode security = node.path("security");
+        List<String> forbidden = new ArrayList<>();
+        security.path("forbiddenKeywords").forEach(word -> forbidden.add(word.asText().strip().toUpperCase(Locale.ROOT)));
+        List<String> scopes = new ArrayList<>();
+        security.path("scopes").forEach(scope -> scopes.add(scope.asText()));
+        return new ToolSecurity(security.path("readOnly").asBoolean(true),
+                security.path("maxQueryLength").asInt(ToolSecurity.DEFAULT_MAX_QUERY_LENGTH), forbidden,
+                security.path("audit").asBoolean(false), scopes, text(security, "requiredAuthority"), text(security, "warning"));
+    }
+
+    private Map<String, Object> metadata() {
+        Map<String, Object> metadata = new LinkedHashMap<>();
+        node.path("metadata").properties().forEach(entry -> metadata.put(entry.getKey(),
+                ToolJson.MAPPER.convertValue(entry.getValue(), Object.class)));
+        return metadata;
+    }
+
+    private Optional<Integer> integer(String field) {
+        return Optional.ofNullable(node.get(field)).map(JsonNode::intValue);
+    }
+
+    private static Optional<String> text(JsonNode node, String field) {
+        return Optional.ofNullable(node.get(field)).map(JsonNode::asText);
+    }
+}

@@ -1,0 +1,22 @@
+package io.sqlagent.sql;
+
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * The settings of a source declared at runtime (in a tool file) rather than in configuration.
+ *
+ * @param url connection URL
+ * @param username user name, overriding the URL's
+ * @param password password, overriding the URL's; never logged
+ * @param maxPoolSize connections the pool opens at most
+ * @param connectTimeout how long to wait for a TCP connection
+ */
+public record SourceSettings(String url, Optional<String> username, Optional<String> password, int maxPoolSize,
+        Duration connectTimeout) implements SourcesConfig.Source {
+
+    @Override
+    public String toString() {
+        return "SourceSettings[" + SourceUrls.redact(url) + "]";
+    }
+}
