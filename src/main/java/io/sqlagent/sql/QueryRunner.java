@@ -80,13 +80,21 @@ public class QueryRunner {
                 .onCancellation().invoke(() -> cancelRunningStatement(current.get()));
     }
 
+    /**
+     * The transaction's settings in one round trip (a simple query may hold several statements;
+     * these are the service's own, never the model's): read-only or not, the statement and lock
+     * timeouts, and the string syntax the guard assumes, pinned to PostgreSQL's default.
+     */
+    private static String sessionSettings(boolean readOnly, Duration timeout) {
+        return (readOnly ? "SET TRANSACTION READ ONLY" : "SET TRANSACTION READ WRITE")
+                + "; SET LOCAL statement_timeout = " + timeout.toMillis()
+                + "; SET LOCAL lock_timeout = " + Math.min(timeout.toMillis(), 5000)
+                + "; SET LOCAL standard_conforming_strings = on";
+    }
+
     private Uni<QueryResult> inReadOnlyTransaction(SqlConnection connection, String sql, Duration timeout) {
         return connection.begin().flatMap(transaction -> connection
-                .query("SET TRANSACTION READ ONLY").execute()
-                .flatMap(ignored -> connection.query("SET LOCAL statement_timeout = " + timeout.toMillis()).execute())
-                .flatMap(ignored -> connection.query("SET LOCAL lock_timeout = " + Math.min(timeout.toMillis(), 5000)).execute())
-                // The guard reads string literals as PostgreSQL does with its default; pin that default.
-                .flatMap(ignored -> connection.query("SET LOCAL standard_conforming_strings = on").execute())
+                .query(sessionSettings(true, timeout)).execute()
                 .flatMap(ignored -> columns.restricts() ? checkHiddenColumns(connection, sql) : Uni.createFrom().voidItem())
                 .flatMap(ignored -> connection.prepare(sql))
                 .flatMap(statement -> fetch(statement.cursor()))
@@ -276,10 +284,7 @@ public class QueryRunner {
             Duration timeout) {
         return connection.begin().flatMap(transaction -> {
             Uni<QueryResult> work = connection
-                    .query(options.readOnly() ? "SET TRANSACTION READ ONLY" : "SET TRANSACTION READ WRITE").execute()
-                    .flatMap(ignored -> connection.query("SET LOCAL statement_timeout = " + timeout.toMillis()).execute())
-                    .flatMap(ignored -> connection.query("SET LOCAL lock_timeout = " + Math.min(timeout.toMillis(), 5000)).execute())
-                    .flatMap(ignored -> connection.query("SET LOCAL standard_conforming_strings = on").execute())
+                    .query(sessionSettings(options.readOnly(), timeout)).execute()
                     .flatMap(ignored -> connection.prepare(sql))
                     .flatMap(statement -> readAll(statement.cursor(params), options));
             if (options.readOnly()) {

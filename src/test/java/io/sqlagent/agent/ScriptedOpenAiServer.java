@@ -94,6 +94,7 @@ public final class ScriptedOpenAiServer implements AutoCloseable {
         HttpServer http = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 1024);
         ScriptedOpenAiServer scripted = new ScriptedOpenAiServer(http);
         http.createContext("/v1/chat/completions", scripted::handle);
+        http.createContext("/v1/embeddings", scripted::embed);
         http.setExecutor(Executors.newCachedThreadPool(runnable -> {
             Thread thread = new Thread(runnable, "scripted-openai");
             thread.setDaemon(true);
@@ -101,6 +102,53 @@ public final class ScriptedOpenAiServer implements AutoCloseable {
         }));
         http.start();
         return scripted;
+    }
+
+    /** Dimensions of the scripted embeddings. */
+    public static final int EMBEDDING_DIMENSIONS = 8;
+
+    private final List<String> embedded = new CopyOnWriteArrayList<>();
+
+    /** The texts the embeddings endpoint was asked to embed, in order. */
+    public List<String> embeddedTexts() {
+        return new ArrayList<>(embedded);
+    }
+
+    /**
+     * {@code /v1/embeddings}: a deterministic bag-of-words vector per input (each word adds to one of
+     * {@link #EMBEDDING_DIMENSIONS} buckets), so texts sharing words are close and others are not.
+     */
+    private void embed(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            JsonNode request = JSON.readTree(exchange.getRequestBody());
+            List<String> inputs = new ArrayList<>();
+            if (request.path("input").isArray()) {
+                request.path("input").forEach(input -> inputs.add(input.asText()));
+            } else {
+                inputs.add(request.path("input").asText());
+            }
+            embedded.addAll(inputs);
+            ObjectNode response = JSON.createObjectNode().put("object", "list").put("model", "scripted-embedding");
+            ArrayNode data = response.putArray("data");
+            for (int i = 0; i < inputs.size(); i++) {
+                double[] vector = new double[EMBEDDING_DIMENSIONS];
+                vector[0] = 0.01;
+                for (String word : inputs.get(i).toLowerCase(java.util.Locale.ROOT).split("\\W+")) {
+                    if (!word.isEmpty()) {
+                        vector[Math.floorMod(word.hashCode(), EMBEDDING_DIMENSIONS)] += 1;
+                    }
+                }
+                ArrayNode values = data.addObject().put("object", "embedding").put("index", i).putArray("embedding");
+                for (double value : vector) {
+                    values.add(value);
+                }
+            }
+            response.putObject("usage").put("prompt_tokens", inputs.size()).put("total_tokens", inputs.size());
+            byte[] body = JSON.writeValueAsBytes(response);
+            exchange.getResponseHeaders().add("Content-Type", "application/json");
+            exchange.sendResponseHeaders(200, body.length);
+            exchange.getResponseBody().write(body);
+        }
     }
 
     /** The base URL a client should use ({@code http://127.0.0.1:port/v1}). */

@@ -107,7 +107,8 @@ class McpToolsetSelectionTest {
         JsonObject answer = initialize("/mcp?toolsets=mcp_alpha,nope,nada");
 
         assertNull(answer.getJsonObject("result"));
-        assertEquals("Unknown toolsets nada, nope; known: mcp_alpha, mcp_beta. Choose toolsets with ?toolsets=name1,name2"
+        // catalog and sales are the shipped Chinook tools' toolsets.
+        assertEquals("Unknown toolsets nada, nope; known: catalog, mcp_alpha, mcp_beta, sales. Choose toolsets with ?toolsets=name1,name2"
                 + " on the MCP URL, or leave it out for all tools.", answer.getJsonObject("error").getString("message"));
     }
 
@@ -120,7 +121,7 @@ class McpToolsetSelectionTest {
         client.when().toolsList(page -> assertEquals(List.of(), page.tools())).thenAssertResults();
         ToolResponse response = call(client, "mcp_alpha_tool", Map.of());
         assertTrue(response.isError());
-        assertTrue(text(response).startsWith("Unknown toolset mcp_alpha; known: none."),
+        assertTrue(text(response).startsWith("Unknown toolset mcp_alpha; known: catalog, sales."),
                 text(response));
         client.disconnect();
     }

@@ -10,6 +10,7 @@ import jakarta.inject.Singleton;
 import dev.langchain4j.data.embedding.Embedding;
 import dev.langchain4j.data.segment.TextSegment;
 import dev.langchain4j.model.embedding.EmbeddingModel;
+import dev.langchain4j.model.embedding.onnx.AbstractInProcessEmbeddingModel;
 import dev.langchain4j.model.embedding.onnx.allminilml6v2.AllMiniLmL6V2EmbeddingModel;
 import io.quarkus.logging.Log;
 
@@ -63,6 +64,22 @@ public class Embeddings {
         return vectors;
     }
 
+    /**
+     * quarkus-langchain4j also offers the in-process model it finds on the class path as an
+     * {@code EmbeddingModel} bean; the remote one is the bean that is not an in-process model.
+     */
+    private EmbeddingModel remote() {
+        for (Instance.Handle<EmbeddingModel> handle : configured.handles()) {
+            boolean inProcess = handle.getBean().getTypes().stream()
+                    .anyMatch(type -> type instanceof Class<?> c && AbstractInProcessEmbeddingModel.class.isAssignableFrom(c));
+            if (!inProcess) {
+                return handle.get();
+            }
+        }
+        throw new IllegalStateException("sqlagent.vector.embedding=openai, but no OpenAI embedding model is configured "
+                + "(quarkus.langchain4j.openai.embedding-model.model-name)");
+    }
+
     private EmbeddingModel model() {
         EmbeddingModel current = model;
         if (current == null) {
@@ -70,7 +87,7 @@ public class Embeddings {
                 current = model;
                 if (current == null) {
                     long started = System.nanoTime();
-                    current = kind.equals("local") ? new AllMiniLmL6V2EmbeddingModel() : configured.get();
+                    current = kind.equals("local") ? new AllMiniLmL6V2EmbeddingModel() : remote();
                     Log.infof("Embedding model %s ready in %d ms", name(), (System.nanoTime() - started) / 1_000_000);
                     model = current;
                 }

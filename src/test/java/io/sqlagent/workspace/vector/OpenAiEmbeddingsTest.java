@@ -1,0 +1,74 @@
+package io.sqlagent.workspace.vector;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.is;
+import static org.hamcrest.Matchers.startsWith;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.http.ContentType;
+import io.sqlagent.agent.ScriptedModelResource;
+import io.sqlagent.agent.ScriptedOpenAiServer;
+
+/** With {@code sqlagent.vector.embedding=openai}, text is embedded by the OpenAI-compatible endpoint (here the scripted one). */
+@QuarkusTest
+@TestProfile(OpenAiEmbeddingsTest.Profile.class)
+@WithTestResource(ScriptedModelResource.class)
+class OpenAiEmbeddingsTest {
+
+    public static class Profile implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            Path root = Path.of("target/openai-embeddings-test").toAbsolutePath();
+            try {
+                if (Files.exists(root)) {
+                    try (var files = Files.walk(root)) {
+                        files.sorted(java.util.Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+                    }
+                }
+                Files.createDirectories(root);
+                Files.writeString(root.resolve("policy.yaml"), "policy:\n  data:\n    vector: { allow: [\"*\"], allow_write: [\"*\"] }\n");
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            return Map.of("sqlagent.policy.path", root.resolve("policy.yaml").toString(),
+                    "sqlagent.vector.path", root.resolve("vectors").toString(),
+                    "sqlagent.vector.embedding", "openai",
+                    "quarkus.langchain4j.openai.embedding-model.model-name", "scripted-embedding");
+        }
+    }
+
+    private static io.restassured.response.ValidatableResponse call(String tool, String json) {
+        return given().contentType(ContentType.JSON).body(json).when().post("/api/tools/" + tool).then().log().ifValidationFails();
+    }
+
+    @Test
+    void textIsEmbeddedByTheConfiguredEndpointAndSearchedWithIt() {
+        call("vector_manage", """
+                {"collection": "notes", "operation": "insert", "documents": [
+                  {"id": "a", "text": "invoice totals by country"}, {"id": "b", "text": "guitar solo in the last track"}]}""")
+                .statusCode(200).body("result.inserted", is(2));
+
+        call("vector_search", "{\"collection\": \"notes\", \"query\": \"country invoice totals\", \"top_k\": 1}").statusCode(200)
+                .body("result.results[0].id", is("a"));
+        call("vector_search", "{\"collection\": \"notes\", \"query_vector\": [1, 0, 0, 0, 0, 0, 0, 0], \"top_k\": 2}").statusCode(200)
+                .body("result.results.size()", is(2));
+        call("vector_search", "{\"collection\": \"notes\", \"query_vector\": [1, 0, 0]}").statusCode(422)
+                .body("message", startsWith("Collection 'notes' holds vectors of " + ScriptedOpenAiServer.EMBEDDING_DIMENSIONS + " dimensions"));
+
+        assertTrue(ScriptedModelResource.server.embeddedTexts().containsAll(
+                java.util.List.of("invoice totals by country", "guitar solo in the last track", "country invoice totals")),
+                ScriptedModelResource.server.embeddedTexts().toString());
+    }
+}
