@@ -55,8 +55,10 @@ public interface AgentConfig {
     /**
      * Model calls in flight at once, each on its own connection to the model server; more wait
      * for one. Runs beyond this many share the model's connections, so set it at least to the
-     * number of conversations expected to run at the same time.
+     * number of conversations expected to run at the same time. The default carries 500: at 50,
+     * 500 conversations with 2-second model turns waited 35 s each for a connection while the
+     * CPU idled (docs/benchmarks.md).
      */
-    @WithDefault("50")
+    @WithDefault("500")
     int modelConnections();
 }
