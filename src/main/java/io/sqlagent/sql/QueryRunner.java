@@ -65,11 +65,20 @@ public class QueryRunner {
 
     /** Runs {@code sql} on {@code source}; fails with {@link SqlExecutionException} when PostgreSQL refuses it. */
     public Uni<QueryResult> run(Source source, String sql) {
+        return onOwnConnection(source, sql, (connection, timeout) -> inReadOnlyTransaction(connection, sql, timeout));
+    }
+
+    /**
+     * {@code work} on a connection of its own, closed afterwards, with the overall timeout, the
+     * error translation and a cancellation that reaches PostgreSQL.
+     */
+    private Uni<QueryResult> onOwnConnection(Source source, String sql,
+            java.util.function.BiFunction<SqlConnection, Duration, Uni<QueryResult>> work) {
         Duration timeout = config.timeout();
         AtomicReference<SqlConnection> current = new AtomicReference<>();
         return source.requirePool().getConnection()
                 .invoke(current::set)
-                .flatMap(connection -> inReadOnlyTransaction(connection, sql, timeout)
+                .flatMap(connection -> work.apply(connection, timeout)
                         .eventually(() -> connection.close().onFailure().recoverWithNull()))
                 .ifNoItem().after(timeout.plusSeconds(5)).failWith(() -> new SqlExecutionException(
                         "The statement did not finish within " + timeout.toSeconds() + " s and was cancelled", "57014",
@@ -267,17 +276,7 @@ public class QueryRunner {
      * cap does not apply: the row limits in {@code options} bound the result.
      */
     public Uni<QueryResult> run(Source source, String sql, Tuple params, FetchOptions options) {
-        Duration timeout = config.timeout();
-        AtomicReference<SqlConnection> current = new AtomicReference<>();
-        return source.requirePool().getConnection()
-                .invoke(current::set)
-                .flatMap(connection -> inTransaction(connection, sql, params, options, timeout)
-                        .eventually(() -> connection.close().onFailure().recoverWithNull()))
-                .ifNoItem().after(timeout.plusSeconds(5)).failWith(() -> new SqlExecutionException(
-                        "The statement did not finish within " + timeout.toSeconds() + " s and was cancelled", "57014",
-                        Optional.empty(), sql))
-                .onFailure(PgException.class).transform(failure -> translate((PgException) failure, sql))
-                .onCancellation().invoke(() -> cancelRunningStatement(current.get()));
+        return onOwnConnection(source, sql, (connection, timeout) -> inTransaction(connection, sql, params, options, timeout));
     }
 
     private Uni<QueryResult> inTransaction(SqlConnection connection, String sql, Tuple params, FetchOptions options,
