@@ -2,7 +2,7 @@ package io.sqlagent.builtin;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Set;
+import java.util.Optional;
 
 import jakarta.enterprise.event.Event;
 import jakarta.inject.Singleton;
@@ -70,11 +70,9 @@ public class RunSqlTool extends TypedTool<RunSqlTool.Arguments> {
                     if (!verdict.allowed()) {
                         return Uni.createFrom().failure(new ToolRefusedException(verdict.reason()));
                     }
-                    Set<String> refused = tables.refused(verdict.tables());
-                    if (!refused.isEmpty()) {
-                        return Uni.createFrom().failure(new ToolRefusedException((refused.size() == 1 ? "Table " : "Tables ")
-                                + String.join(", ", refused) + (refused.size() == 1 ? " is" : " are")
-                                + " not available to the agent; use introspect_schema to see the tables it may query"));
+                    Optional<String> refused = tables.refusal(verdict.tables());
+                    if (refused.isPresent()) {
+                        return Uni.createFrom().failure(new ToolRefusedException(refused.get()));
                     }
                     return runner.run(source, arguments.sql());
                 })

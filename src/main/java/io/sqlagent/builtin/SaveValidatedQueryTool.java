@@ -9,6 +9,10 @@ import io.smallrye.mutiny.Uni;
 import io.sqlagent.knowledge.KnowledgeFile;
 import io.sqlagent.knowledge.KnowledgeStore;
 import io.sqlagent.knowledge.LearningConfig;
+import io.sqlagent.sql.QueryRunner;
+import io.sqlagent.sql.SourceRegistry;
+import io.sqlagent.sql.SqlConfig;
+import io.sqlagent.sql.TablePolicy;
 import io.sqlagent.sql.guard.SqlGuard;
 import io.sqlagent.tool.ToolCallContext;
 import io.sqlagent.tool.ToolDefinition;
@@ -19,8 +23,8 @@ import io.sqlagent.tool.schema.Param;
 
 /**
  * {@code save_validated_query}: stores a query that answered a question, so similar questions
- * find proven SQL. The SQL must pass the same guard as {@code run_sql} (a pattern is SQL the agent
- * will run again); a second pattern for the same question or with the same name is refused. Not a
+ * find proven SQL. The SQL must pass what {@code run_sql} checks before running — the guard, the
+ * table policy, hidden columns — since a pattern is SQL the agent will run again; a second pattern for the same question or with the same name is refused. Not a
  * CDI bean: the knowledge tool source registers it only while {@code sqlagent.learning.enabled} is true.
  */
 @ToolDefinition(name = "save_validated_query", title = "Save validated query", namespace = "knowledge",
@@ -33,12 +37,21 @@ public class SaveValidatedQueryTool extends TypedTool<SaveValidatedQueryTool.Arg
     private final KnowledgeStore store;
     private final SqlGuard guard;
     private final LearningConfig learning;
+    private final RunSqlChecks checks;
 
-    /** A tool saving into {@code store} SQL that {@code guard} allows, refusing while {@code learning} is disabled. */
-    public SaveValidatedQueryTool(KnowledgeStore store, SqlGuard guard, LearningConfig learning) {
+    /** What else {@code run_sql} would refuse a statement for: tables outside the policy, hidden columns. */
+    public record RunSqlChecks(TablePolicy tables, QueryRunner runner, SourceRegistry sources, SqlConfig config) {
+    }
+
+    /**
+     * A tool saving into {@code store} SQL that {@code guard} allows and {@code checks} pass,
+     * refusing while {@code learning} is disabled.
+     */
+    public SaveValidatedQueryTool(KnowledgeStore store, SqlGuard guard, LearningConfig learning, RunSqlChecks checks) {
         this.store = store;
         this.guard = guard;
         this.learning = learning;
+        this.checks = checks;
     }
 
     /** Arguments of {@code save_validated_query}. */
@@ -70,8 +83,19 @@ public class SaveValidatedQueryTool extends TypedTool<SaveValidatedQueryTool.Arg
             if (!verdict.allowed()) {
                 return Uni.createFrom().failure(new ToolRefusedException(verdict.reason()));
             }
-            return save(arguments, context);
+            Optional<String> refused = checks.tables().refusal(verdict.tables());
+            if (refused.isPresent()) {
+                return Uni.createFrom().failure(new ToolRefusedException(refused.get()));
+            }
+            return hiddenColumnsChecked(arguments.sql()).flatMap(ok -> save(arguments, context));
         });
+    }
+
+    /** A pattern is SQL the agent will run again: one that run_sql would refuse for a hidden column is not kept. */
+    private Uni<Void> hiddenColumnsChecked(String sql) {
+        return checks.sources().find(checks.config().source())
+                .map(source -> checks.runner().checkHiddenColumns(source, sql))
+                .orElseGet(() -> Uni.createFrom().voidItem());
     }
 
     private Uni<Map<String, Object>> save(Arguments arguments, ToolCallContext context) {

@@ -6,6 +6,10 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import io.sqlagent.builtin.SaveLearningTool;
 import io.sqlagent.builtin.SaveValidatedQueryTool;
+import io.sqlagent.sql.QueryRunner;
+import io.sqlagent.sql.SourceRegistry;
+import io.sqlagent.sql.SqlConfig;
+import io.sqlagent.sql.TablePolicy;
 import io.sqlagent.sql.guard.SqlGuard;
 import io.sqlagent.tool.ToolRegistration;
 import io.sqlagent.tool.ToolSource;
@@ -23,11 +27,14 @@ public class KnowledgeTools implements ToolSource {
     private final KnowledgeStore store;
     private final SqlGuard guard;
     private final LearningConfig learning;
+    private final SaveValidatedQueryTool.RunSqlChecks checks;
 
-    KnowledgeTools(KnowledgeStore store, SqlGuard guard, LearningConfig learning) {
+    KnowledgeTools(KnowledgeStore store, SqlGuard guard, LearningConfig learning, TablePolicy tables, QueryRunner runner,
+            SourceRegistry sources, SqlConfig config) {
         this.store = store;
         this.guard = guard;
         this.learning = learning;
+        this.checks = new SaveValidatedQueryTool.RunSqlChecks(tables, runner, sources, config);
     }
 
     @Override
@@ -38,6 +45,6 @@ public class KnowledgeTools implements ToolSource {
         return List.of(
                 new ToolRegistration(TypedTool.describe(SaveLearningTool.class), () -> new SaveLearningTool(store, learning)),
                 new ToolRegistration(TypedTool.describe(SaveValidatedQueryTool.class),
-                        () -> new SaveValidatedQueryTool(store, guard, learning)));
+                        () -> new SaveValidatedQueryTool(store, guard, learning, checks)));
     }
 }

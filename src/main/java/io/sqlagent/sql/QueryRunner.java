@@ -72,8 +72,7 @@ public class QueryRunner {
      * {@code work} on a connection of its own, closed afterwards, with the overall timeout, the
      * error translation and a cancellation that reaches PostgreSQL.
      */
-    private Uni<QueryResult> onOwnConnection(Source source, String sql,
-            java.util.function.BiFunction<SqlConnection, Duration, Uni<QueryResult>> work) {
+    private <T> Uni<T> onOwnConnection(Source source, String sql, java.util.function.BiFunction<SqlConnection, Duration, Uni<T>> work) {
         Duration timeout = config.timeout();
         AtomicReference<SqlConnection> current = new AtomicReference<>();
         return source.requirePool().getConnection()
@@ -266,6 +265,21 @@ public class QueryRunner {
         } catch (NumberFormatException e) {
             return Optional.empty();
         }
+    }
+
+    /**
+     * Refuses, as {@link #run(Source, String)} would, a statement whose plan reads a hidden column,
+     * without running it (for SQL kept to be run later, such as a validated query). Completes at
+     * once when no column is hidden; a statement PostgreSQL cannot plan fails with its error.
+     */
+    public Uni<Void> checkHiddenColumns(Source source, String sql) {
+        if (!columns.restricts()) {
+            return Uni.createFrom().voidItem();
+        }
+        return onOwnConnection(source, sql, (connection, timeout) -> connection.begin().flatMap(transaction -> connection
+                .query(sessionSettings(true, timeout)).execute()
+                .flatMap(ignored -> checkHiddenColumns(connection, sql))
+                .eventually(() -> transaction.rollback().onFailure().recoverWithNull())));
     }
 
     /**

@@ -71,6 +71,16 @@ public class TablePolicy {
         return refused;
     }
 
+    /** Why a statement reading {@code tables} may not run, naming the tables the policy refuses; empty when it may. */
+    public Optional<String> refusal(Set<String> tables) {
+        Set<String> refused = refused(tables);
+        if (refused.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of((refused.size() == 1 ? "Table " : "Tables ") + String.join(", ", refused)
+                + (refused.size() == 1 ? " is" : " are") + " not available to the agent; use introspect_schema to see the tables it may query");
+    }
+
     private static boolean matches(Set<String> patterns, String name) {
         return patterns.contains(name) || patterns.contains(name.substring(0, name.indexOf('.') + 1) + "*");
     }

@@ -171,4 +171,22 @@ class HiddenColumnsToolsTest {
                 .body("result.columns.name", is(List.of("id", "month", "amount")))
                 .body("result.sample_data[0].amount", is(100));
     }
+
+    @Test
+    void aValidatedQueryThatReadsAHiddenColumnIsNotKept() {
+        String refusedBody = ToolJson.MAPPER.createObjectNode().put("name", "hidden_probe_contacts")
+                .put("question", "What are the customers' e-mail addresses? (hidden columns test)")
+                .put("sql", "SELECT first_name, email FROM customer").put("summary", "Names and e-mails")
+                .set("tables_used", ToolJson.MAPPER.createArrayNode().add("customer")).toString();
+        call("save_validated_query", refusedBody).statusCode(403)
+                .body("message", startsWith("Column customer.email is" + HIDDEN));
+        call("search_knowledge", "{\"query\": \"customers e-mail addresses hidden columns test\", \"type\": \"patterns\"}")
+                .statusCode(200).body("result.query_patterns.name", not(hasItem("hidden_probe_contacts")));
+
+        String keptBody = ToolJson.MAPPER.createObjectNode().put("name", "hidden_probe_names")
+                .put("question", "What are the customers' first names? (hidden columns test)")
+                .put("sql", "SELECT first_name FROM customer").put("summary", "First names")
+                .set("tables_used", ToolJson.MAPPER.createArrayNode().add("customer")).toString();
+        call("save_validated_query", keptBody).statusCode(200).body("result.success", is(true));
+    }
 }

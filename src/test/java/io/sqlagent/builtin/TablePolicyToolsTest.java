@@ -61,4 +61,14 @@ class TablePolicyToolsTest {
         call("introspect_schema", "{\"table_name\":\"customer\"}").statusCode(422)
                 .body("message", startsWith("Table 'customer' does not exist or cannot be read. Tables: album, artist, genre, track"));
     }
+
+    @Test
+    void aValidatedQueryOverATableOutsideThePolicyIsNotKept() {
+        String body = ToolJson.MAPPER.createObjectNode().put("name", "policy_probe_customers")
+                .put("question", "How many customers are there? (table policy test)")
+                .put("sql", "SELECT count(*) FROM customer").put("summary", "Counts customers")
+                .set("tables_used", ToolJson.MAPPER.createArrayNode().add("customer")).toString();
+        call("save_validated_query", body).statusCode(403)
+                .body("message", is("Table customer is not available to the agent; use introspect_schema to see the tables it may query"));
+    }
 }
