@@ -61,7 +61,7 @@ public class AgentService {
      * toolsets (all tools when {@code toolsets} is empty); a call of any other tool is answered as
      * an unknown tool.
      *
-     * @throws IllegalArgumentException naming every unknown toolset, before anything else happens
+     * @throws io.sqlagent.tool.UnknownToolsetException naming every unknown toolset, before anything else happens
      */
     public Uni<Start> start(String question, Optional<UUID> conversationId, Optional<String> principal, List<String> toolsets) {
         List<ToolDescriptor> offered = offered(toolsets);

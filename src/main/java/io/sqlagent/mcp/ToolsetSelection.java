@@ -7,6 +7,7 @@ import java.util.stream.Collectors;
 
 import io.sqlagent.tool.ToolDescriptor;
 import io.sqlagent.tool.ToolRegistry;
+import io.sqlagent.tool.UnknownToolsetException;
 
 /**
  * The toolsets an MCP client asked for with {@code ?toolsets=a,b} on the endpoint URL, resolved
@@ -45,7 +46,7 @@ public record ToolsetSelection(List<String> requested, Set<String> toolNames, St
         try {
             Set<String> tools = registry.list(names).stream().map(ToolDescriptor::name).collect(Collectors.toUnmodifiableSet());
             return new ToolsetSelection(names, tools, null);
-        } catch (IllegalArgumentException unknown) {
+        } catch (UnknownToolsetException unknown) {
             return new ToolsetSelection(names, Set.of(), unknown.getMessage()
                     + ". Choose toolsets with ?" + PARAMETER + "=name1,name2 on the MCP URL, or leave it out for all tools.");
         }

@@ -27,8 +27,8 @@ public class TablePolicy {
     private final boolean hidesColumns;
 
     @Inject
-    TablePolicy(SqlConfig config) {
-        this(config.allowedTables(), config.deniedTables(), config.hiddenColumns().map(list -> !list.isEmpty()).orElse(false));
+    TablePolicy(SqlConfig config, ColumnPolicy columns) {
+        this(config.allowedTables(), config.deniedTables(), columns.restricts());
     }
 
     /** A policy from explicit lists, for tests. */

@@ -192,7 +192,7 @@ public class ToolRegistry {
      * The descriptors of the tools in the named toolsets, by name; all tools when {@code names} is
      * empty.
      *
-     * @throws IllegalArgumentException naming every unknown toolset
+     * @throws UnknownToolsetException naming every unknown toolset
      */
     public List<ToolDescriptor> list(Collection<String> toolsetNames) {
         if (toolsetNames.isEmpty()) {
@@ -201,7 +201,7 @@ public class ToolRegistry {
         Map<String, Toolset> known = toolsets;
         List<String> unknown = toolsetNames.stream().filter(name -> !known.containsKey(name)).sorted().toList();
         if (!unknown.isEmpty()) {
-            throw new IllegalArgumentException("Unknown toolset" + (unknown.size() == 1 ? " " : "s ") + String.join(", ", unknown)
+            throw new UnknownToolsetException("Unknown toolset" + (unknown.size() == 1 ? " " : "s ") + String.join(", ", unknown)
                     + "; known: " + (known.isEmpty() ? "none" : String.join(", ", known.keySet())));
         }
         Set<String> names = new HashSet<>();

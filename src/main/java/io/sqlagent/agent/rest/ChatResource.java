@@ -39,6 +39,7 @@ import io.sqlagent.agent.AgentEvent;
 import io.sqlagent.agent.AgentService;
 import io.sqlagent.tool.ToolJson;
 import io.sqlagent.tool.ToolsConfig;
+import io.sqlagent.tool.UnknownToolsetException;
 import io.sqlagent.tool.rest.ErrorBody;
 import io.sqlagent.tool.rest.JsonBodies;
 
@@ -103,7 +104,7 @@ public class ChatResource {
         try {
             starting = agent.start(request.question(), request.conversationId().map(UUID::fromString), Optional.empty(),
                     request.toolsets().orElse(List.of()));
-        } catch (IllegalArgumentException unknownToolset) {
+        } catch (UnknownToolsetException unknownToolset) {
             throw bad("unknown_toolset", unknownToolset.getMessage());
         }
         AgentService.Start start = starting.await().atMost(LOOKUP_TIMEOUT);

@@ -38,6 +38,7 @@ import io.sqlagent.tool.ToolExecutor;
 import io.sqlagent.tool.ToolFormats;
 import io.sqlagent.tool.ToolJson;
 import io.sqlagent.tool.ToolRegistry;
+import io.sqlagent.tool.UnknownToolsetException;
 import io.sqlagent.tool.ToolResult;
 import io.sqlagent.tool.ToolsConfig;
 
@@ -86,7 +87,7 @@ public class ToolResource {
                 .toList();
         try {
             return RestResponse.ok(ToolFormats.all(registry.list(names), chosen));
-        } catch (IllegalArgumentException e) {
+        } catch (UnknownToolsetException e) {
             return RestResponse.status(Status.BAD_REQUEST, ErrorBody.of("unknown_toolset", e.getMessage()));
         }
     }
