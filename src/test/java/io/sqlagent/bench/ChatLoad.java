@@ -25,6 +25,7 @@ import java.util.stream.Stream;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import io.sqlagent.TestFiles;
 import io.sqlagent.agent.ScriptedOpenAiServer;
 import io.sqlagent.agent.SseClient;
 import io.sqlagent.bench.LoadReport.RunResult;
@@ -106,7 +107,7 @@ public final class ChatLoad {
                 Path log = options.out().resolveSibling(options.out().getFileName().toString().replace(".json", "") + "-service.log");
                 Files.copy(service.log, log, StandardCopyOption.REPLACE_EXISTING);
                 System.out.println("service log: " + log);
-                deleteTree(workDir);
+                TestFiles.deleteTree(workDir);
             }
         }
     }
@@ -278,17 +279,6 @@ public final class ChatLoad {
             return Files.readString(Path.of("/proc/loadavg")).strip();
         } catch (IOException e) {
             return "?";
-        }
-    }
-
-    private static void deleteTree(Path root) throws IOException {
-        if (!Files.exists(root)) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(root)) {
-            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(path);
-            }
         }
     }
 }

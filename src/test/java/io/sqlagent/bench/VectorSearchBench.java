@@ -17,6 +17,7 @@ import java.util.stream.Stream;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import io.sqlagent.TestFiles;
 import io.sqlagent.tool.Tool;
 import io.sqlagent.tool.ToolCall;
 import io.sqlagent.tool.ToolCallContext;
@@ -52,7 +53,7 @@ public final class VectorSearchBench {
         int textQueries = Integer.parseInt(options.getOrDefault("text-queries", "200"));
         int topK = Integer.parseInt(options.getOrDefault("top-k", "10"));
         Path dir = Path.of(options.getOrDefault("dir", "target/vector-bench")).toAbsolutePath();
-        delete(dir);
+        TestFiles.deleteTree(dir);
         Files.createDirectories(dir);
 
         PolicyManifest policy = new PolicyManifest(dir.resolve("policy.yaml"), List.of(), List.of(), List.of(), List.of("*"),
@@ -238,14 +239,6 @@ public final class VectorSearchBench {
     private static long size(Path dir) throws IOException {
         try (Stream<Path> files = Files.walk(dir)) {
             return files.filter(Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum();
-        }
-    }
-
-    private static void delete(Path dir) throws IOException {
-        if (Files.exists(dir)) {
-            try (Stream<Path> files = Files.walk(dir)) {
-                files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-            }
         }
     }
 

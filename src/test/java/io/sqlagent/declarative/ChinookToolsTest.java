@@ -11,19 +11,18 @@ import static org.hamcrest.Matchers.startsWith;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.time.Duration;
 import java.util.List;
 
 import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.Test;
 
+import io.sqlagent.tool.audit.AuditRows;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.sqlagent.tool.audit.AuditLog;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
-import io.vertx.mutiny.sqlclient.Tuple;
 
 /** Every tool of the shipped config/tools/chinook.yaml, called over REST against the embedded Chinook database. */
 @QuarkusTest
@@ -98,21 +97,8 @@ class ChinookToolsTest {
                 .body("result.row_count", is(3))
                 .body("result.rows.country", everyItem(is("Brazil")));
 
-        Row row = awaitAuditRow("top_customers");
+        Row row = AuditRows.await(auditLog, store, "top_customers", "arguments IS NOT NULL");
         assertEquals("Brazil", row.getJsonObject("arguments").getString("country"));
-    }
-
-    private Row awaitAuditRow(String tool) throws InterruptedException {
-        for (int attempt = 0; attempt < 50; attempt++) {
-            auditLog.flush().await().atMost(Duration.ofSeconds(5));
-            var rows = store.preparedQuery("SELECT * FROM tool_call_audit WHERE tool = $1 AND arguments IS NOT NULL ORDER BY id DESC LIMIT 1")
-                    .execute(Tuple.of(tool)).await().atMost(Duration.ofSeconds(5));
-            if (rows.size() > 0) {
-                return rows.iterator().next();
-            }
-            Thread.sleep(100);
-        }
-        throw new AssertionError("no audit row for " + tool);
     }
 
     @Test

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -16,6 +15,7 @@ import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.Test;
 
+import io.sqlagent.tool.audit.AuditRows;
 import io.quarkiverse.mcp.server.ToolResponse;
 import io.quarkiverse.mcp.server.test.McpAssured;
 import io.quarkiverse.mcp.server.test.McpAssured.McpStreamableTestClient;
@@ -28,7 +28,6 @@ import io.sqlagent.tool.audit.AuditLog;
 import io.vertx.core.json.JsonObject;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
-import io.vertx.mutiny.sqlclient.Tuple;
 
 /**
  * A real MCP client session over streamable HTTP against the running service: the built-in tools
@@ -195,7 +194,7 @@ class McpServerTest {
         assertTrue(metrics.contains("sqlagent_tool_calls_total{caller=\"mcp\",outcome=\"failure\",tool=\"test_failing\""), metrics);
         assertFalse(metrics.contains("mcp_server_requests"), "the library's per-name timers are left out");
 
-        Row audited = awaitMcpAuditRow("test_audited");
+        Row audited = AuditRows.await(auditLog, store, "test_audited", "caller = 'mcp'");
         assertEquals("success", audited.getString("outcome"));
         assertEquals("from mcp", audited.getJsonObject("arguments").getString("note"));
         assertTrue(audited.getString("call_id").startsWith("mcp-"), audited.getString("call_id"));
@@ -277,19 +276,5 @@ class McpServerTest {
         ToolResponse[] response = new ToolResponse[1];
         client.when().toolsCall(tool).withArguments(arguments).withAssert(r -> response[0] = r).send().thenAssertResults();
         return response[0];
-    }
-
-    private Row awaitMcpAuditRow(String tool) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (System.nanoTime() < deadline) {
-            auditLog.flush().await().atMost(Duration.ofSeconds(5));
-            var rows = store.preparedQuery("SELECT * FROM tool_call_audit WHERE tool = $1 AND caller = 'mcp' ORDER BY id DESC LIMIT 1")
-                    .execute(Tuple.of(tool)).await().atMost(Duration.ofSeconds(5));
-            if (rows.size() > 0) {
-                return rows.iterator().next();
-            }
-            Thread.sleep(100);
-        }
-        throw new AssertionError("no audit row for " + tool + " by caller mcp");
     }
 }

@@ -15,6 +15,7 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
+import io.sqlagent.TestFiles;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
@@ -33,11 +34,7 @@ class WorkspaceToolsResourceTest {
         @Override
         public Map<String, String> getConfigOverrides() {
             try {
-                if (Files.exists(ROOT)) {
-                    try (var files = Files.walk(ROOT)) {
-                        files.sorted(java.util.Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-                    }
-                }
+                TestFiles.deleteTree(ROOT);
                 workspace = new WorkspaceFixture(Files.createDirectories(ROOT));
             } catch (IOException e) {
                 throw new UncheckedIOException(e);

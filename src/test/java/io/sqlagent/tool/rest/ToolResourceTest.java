@@ -12,7 +12,6 @@ import static org.hamcrest.Matchers.startsWith;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
@@ -20,13 +19,13 @@ import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.Test;
 
+import io.sqlagent.tool.audit.AuditRows;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
 import io.sqlagent.tool.audit.AuditLog;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
-import io.vertx.mutiny.sqlclient.Tuple;
 
 @QuarkusTest
 class ToolResourceTest {
@@ -195,9 +194,9 @@ class ToolResourceTest {
         given().contentType(ContentType.JSON).body("{\"text\":\"private words\"}").when().post("/api/tools/test_echo").then().statusCode(200);
         given().when().post("/api/tools/made_up_tool").then().statusCode(404);
 
-        Row audited = awaitAuditRow("test_audited");
-        Row echo = awaitAuditRow("test_echo");
-        Row unknown = awaitAuditRow("made_up_tool");
+        Row audited = AuditRows.await(auditLog, store, "test_audited", "TRUE");
+        Row echo = AuditRows.await(auditLog, store, "test_echo", "TRUE");
+        Row unknown = AuditRows.await(auditLog, store, "made_up_tool", "TRUE");
 
         assertEquals("rest", audited.getString("caller"));
         assertEquals("success", audited.getString("outcome"));
@@ -207,20 +206,6 @@ class ToolResourceTest {
         assertEquals(null, echo.getValue("arguments"), "arguments recorded for a tool that did not ask");
         assertEquals("unknown_tool", unknown.getString("outcome"));
         assertTrue(unknown.getString("message").startsWith("No tool is named 'made_up_tool'"));
-    }
-
-    private Row awaitAuditRow(String tool) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (System.nanoTime() < deadline) {
-            auditLog.flush().await().atMost(Duration.ofSeconds(5));
-            var rows = store.preparedQuery("SELECT * FROM tool_call_audit WHERE tool = $1 ORDER BY id DESC LIMIT 1")
-                    .execute(Tuple.of(tool)).await().atMost(Duration.ofSeconds(5));
-            if (rows.size() > 0) {
-                return rows.iterator().next();
-            }
-            Thread.sleep(100);
-        }
-        throw new AssertionError("no audit row for " + tool);
     }
 
     @Test

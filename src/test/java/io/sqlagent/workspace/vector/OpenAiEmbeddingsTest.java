@@ -13,6 +13,7 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
+import io.sqlagent.TestFiles;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
@@ -32,11 +33,7 @@ class OpenAiEmbeddingsTest {
         public Map<String, String> getConfigOverrides() {
             Path root = Path.of("target/openai-embeddings-test").toAbsolutePath();
             try {
-                if (Files.exists(root)) {
-                    try (var files = Files.walk(root)) {
-                        files.sorted(java.util.Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-                    }
-                }
+                TestFiles.deleteTree(root);
                 Files.createDirectories(root);
                 Files.writeString(root.resolve("policy.yaml"), "policy:\n  data:\n    vector: { allow: [\"*\"], allow_write: [\"*\"] }\n");
             } catch (IOException e) {
