@@ -195,6 +195,11 @@ class VectorToolsTest {
                 + "documents[0].text: a non-empty string is required; documents[1].id: must be a string of 1 to 200 printable characters; "
                 + "documents[1].metadata.nested: must be a string, number or boolean; documents[2].embedding[1]: must be a number; "
                 + "documents[3].id: 'x' appears twice in this call", invalid);
+        // Even a policy that allows every name ("**" crosses separators) lets no path reach the store.
+        PolicyManifest anything = new PolicyManifest(policy.file(), List.of(), List.of(), List.of(), List.of("**"), List.of(), policy.limits());
+        assertEquals("'../health-activities' is not a collection name: letters, digits, '.', '_' and '-', at most 100",
+                failure(new VectorSearchTool(anything, store, EMBEDDINGS), "{\"collection\": \"../health-activities\", \"query\": \"x\"}")
+                        .getMessage());
         assertEquals("delete needs ids: the documents to delete",
                 failure(manage, "{\"collection\": \"health-activities\", \"operation\": \"delete\"}").getMessage());
         assertEquals(4, call(search, "{\"collection\": \"health-activities\", \"query\": \"x\", \"top_k\": 5}").path("results").size(),
@@ -270,5 +275,22 @@ class VectorToolsTest {
         List<String> ids = new ArrayList<>();
         answer.path("results").forEach(result -> ids.add(result.path("id").asText()));
         return ids;
+    }
+
+    @Test
+    void anUnknownEmbeddingSettingStopsTheStartNamingIt() {
+        VectorConfig config = new VectorConfig() {
+            @Override
+            public Path path() {
+                return temp;
+            }
+
+            @Override
+            public String embedding() {
+                return "word2vec";
+            }
+        };
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new Embeddings(config, null));
+        assertEquals("sqlagent.vector.embedding must be local or openai, was 'word2vec'", e.getMessage());
     }
 }
