@@ -306,7 +306,8 @@ public class QueryRunner {
 
     private static final String NAMES_PREFIX = "SELECT * FROM (";
     private static final String NAMES_SUFFIX = "\n) AS q LIMIT 0";
-    private static final String ROWS_PREFIX = "SELECT to_json(q)::text FROM (";
+    // q.* names the whole row even when the statement has a column named q (a bare q would be that column).
+    private static final String ROWS_PREFIX = "SELECT to_json(q.*)::text FROM (";
     private static final String ROWS_SUFFIX = "\n) AS q";
     /** Rows one cursor read takes at most. */
     private static final int MAX_BATCH = 1000;
@@ -421,10 +422,9 @@ public class QueryRunner {
         }
     }
 
-    @SuppressWarnings("unchecked")
     private static List<ColumnDescriptor> descriptors(RowSet<Row> rowSet) {
-        List<?> descriptors = rowSet.columnDescriptors();
-        return descriptors == null ? List.of() : (List<ColumnDescriptor>) descriptors;
+        List<ColumnDescriptor> descriptors = rowSet.getDelegate().columnDescriptors();
+        return descriptors == null ? List.of() : descriptors;
     }
 
     /** Columns of a result the driver decoded: names as sent, types as the driver knows them. */
