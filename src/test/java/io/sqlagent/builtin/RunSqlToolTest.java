@@ -50,6 +50,44 @@ class RunSqlToolTest {
     }
 
     @Test
+    void columnsThatShareANameAreAllThereInOrderWithTheirTypes() {
+        runSql("SELECT ar.name, t.name FROM artist ar JOIN album al USING (artist_id) JOIN track t USING (album_id) "
+                + "ORDER BY t.track_id LIMIT 2")
+                .statusCode(200)
+                .body("result.columns.name", is(List.of("name", "name")))
+                .body("result.columns.key", is(List.of("name", "name_2")))
+                .body("result.columns.type", is(List.of("character varying", "character varying")))
+                .body("result.rows[0].name", is("AC/DC"))
+                .body("result.rows[0].name_2", is("For Those About To Rock (We Salute You)"))
+                .body("result.rows[1].name", is("Accept"))
+                .body("result.rows[1].name_2", is("Balls to the Wall"))
+                .body("result.row_count", is(2))
+                .body("result.total_rows", is(2))
+                .body("result.truncated", is(false));
+    }
+
+    @Test
+    void everyColumnOfTwoStarsIsKept() {
+        String body = runSql("SELECT a.*, al.* FROM artist a JOIN album al USING (artist_id) ORDER BY al.album_id LIMIT 1")
+                .statusCode(200).extract().asString();
+
+        assertTrue(body.contains("\"rows\":[{\"artist_id\":1,\"name\":\"AC/DC\",\"album_id\":1,"
+                + "\"title\":\"For Those About To Rock We Salute You\",\"artist_id_2\":1}]"), body);
+        // A real column named like a generated key keeps its name; the repeat takes the next free one.
+        // A column named like the subquery the service wraps a statement in is still a column.
+        runSql("SELECT 1 AS q, 2 AS q").statusCode(200).body("result.rows[0].q", is(1)).body("result.rows[0].q_2", is(2));
+        runSql("SELECT 1 AS a, 2 AS a, 3 AS a_2").statusCode(200)
+                .body("result.columns.key", is(List.of("a", "a_3", "a_2")))
+                .body("result.rows[0].a", is(1)).body("result.rows[0].a_3", is(2)).body("result.rows[0].a_2", is(3));
+    }
+
+    @Test
+    void aTrailingSemicolonAndCommentStillRun() {
+        runSql("SELECT count(*) AS n FROM track; -- how many\n").statusCode(200).body("result.rows[0].n", is(3503));
+        runSql("SELECT 1 AS n /* one */ ;;").statusCode(200).body("result.rows[0].n", is(1));
+    }
+
+    @Test
     void keepsTheContractDescriptionAndParameter() {
         given().when().get("/api/tools/run_sql").then().statusCode(200)
                 .body("description", is("Execute a SQL query against the database. Only SELECT and WITH statements are allowed. Returns query results as JSON."))

@@ -102,6 +102,38 @@ public final class SqlGuard {
         }
     }
 
+    /**
+     * The statement without the semicolons and comments after its last token, so that it can be
+     * placed inside a subquery; empty when the text cannot be lexed, does not start as a query does
+     * ({@code SELECT}, {@code WITH}, {@code VALUES}, {@code TABLE}, {@code (}) or holds more than one
+     * statement, in which case it must not be wrapped.
+     */
+    private static final Set<String> SUBQUERY_STARTS = Set.of("select", "with", "values", "table", "(");
+
+    public static Optional<String> statementBody(String sql) {
+        try {
+            LexedSql lexed = LexedSql.of(sql);
+            List<PgToken> code = lexed.code();
+            int last = code.size() - 1;
+            while (last >= 0 && lexed.isSemicolon(code.get(last))) {
+                last--;
+            }
+            if (last < 0 || !SUBQUERY_STARTS.contains(code.get(0).text(sql).toLowerCase(Locale.ROOT))) {
+                // Not a query (an EXPLAIN, a write a declared tool runs, anything PostgreSQL will refuse): never wrapped.
+                return Optional.empty();
+            }
+            for (int i = 0; i < last; i++) {
+                if (lexed.isSemicolon(code.get(i))) {
+                    // Several statements: left to PostgreSQL to refuse as they are.
+                    return Optional.empty();
+                }
+            }
+            return last < 0 ? Optional.empty() : Optional.of(sql.substring(0, code.get(last).end()));
+        } catch (Refusal refusal) {
+            return Optional.empty();
+        }
+    }
+
     /** A guard allowing SELECT, VALUES and EXPLAIN with the default settings. */
     public static SqlGuard defaults() {
         return new SqlGuard(EnumSet.allOf(StatementKind.class));
