@@ -133,7 +133,7 @@ final class LexedSql {
                 case OPERATOR -> {
                     // The older named-argument notation f(a := 1) means f(a => 1), the only place
                     // PostgreSQL takes :=, which JSqlParser does not know; same length, so positions hold.
-                    if (isColonEquals(token)) {
+                    if (token.start() >= from && isColonEquals(token)) {
                         out[token.start()] = '=';
                         out[token.start() + 1] = '>';
                     }

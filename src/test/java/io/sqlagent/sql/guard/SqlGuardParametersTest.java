@@ -45,6 +45,7 @@ class SqlGuardParametersTest {
     void parsesTheOlderNamedArgumentNotation() {
         assertEquals(Set.of("make_interval"), assertAllowed("SELECT make_interval(years := 1, months:=2)").functions());
         assertAllowed("SELECT make_interval(years => 1) + make_interval(days := 3)");
+        assertAllowed("EXPLAIN (COSTS OFF) SELECT make_interval(years := 1)", StatementKind.EXPLAIN);
         assertRefused("SELECT pg_sleep(secs := 1)", "Function pg_sleep is not allowed: it sleeps");
     }
 }
