@@ -178,4 +178,54 @@ class RunSqlToolTest {
         assertTrue(errors.seen.stream().anyMatch(e -> e.sqlState().equals("42703") && e.sql().equals("SELECT nme FROM artist")),
                 errors.seen.toString());
     }
+
+    @Test
+    void credentialAndServerCatalogsStayClosedThoughTheSourceIsASuperuser() {
+        // The embedded source connects as the superuser postgres, which could read every one of these.
+        runSql("SELECT rolsuper AS s FROM pg_roles WHERE rolname = current_user").statusCode(200)
+                .body("result.rows[0].s", is(true));
+        Map<String, String> closed = Map.ofEntries(
+                Map.entry("SELECT rolname, rolpassword FROM pg_authid", "Table pg_catalog.pg_authid is not available to the agent"),
+                Map.entry("SELECT * FROM pg_catalog.\"pg_authid\"", "Table pg_catalog.pg_authid is not available to the agent"),
+                Map.entry("WITH r AS (SELECT * FROM PG_CATALOG.PG_SHADOW) SELECT passwd FROM r", "Table pg_catalog.pg_shadow is not available"),
+                Map.entry("SELECT umoptions FROM pg_user_mappings", "Table pg_catalog.pg_user_mappings is not available"),
+                Map.entry("SELECT * FROM pg_user_mapping", "Table pg_catalog.pg_user_mapping is not available"),
+                Map.entry("SELECT * FROM pg_hba_file_rules", "Table pg_catalog.pg_hba_file_rules is not available"),
+                Map.entry("SELECT * FROM pg_ident_file_mappings", "Table pg_catalog.pg_ident_file_mappings is not available"),
+                Map.entry("SELECT * FROM pg_file_settings", "Table pg_catalog.pg_file_settings is not available"),
+                Map.entry("SELECT * FROM pg_hba_file_rules()", "Function pg_hba_file_rules is not allowed"),
+                Map.entry("SELECT * FROM pg_ident_file_mappings()", "Function pg_ident_file_mappings is not allowed"),
+                Map.entry("SELECT * FROM pg_show_all_file_settings()", "Function pg_show_all_file_settings is not allowed"),
+                Map.entry("SELECT pg_read_file('pg_hba.conf')", "Function pg_read_file is not allowed"),
+                Map.entry("SELECT name, setting FROM pg_settings", "Table pg_catalog.pg_settings is not available"),
+                Map.entry("SELECT current_setting('data_directory')", "Setting data_directory is not available to the agent"));
+        closed.forEach((sql, reason) -> {
+            String body = runSql(sql).statusCode(403).body("error", is("blocked")).body("message", startsWith(reason))
+                    .extract().asString();
+            assertTrue(!body.contains("SCRAM-SHA-256") && !body.contains("pgdata"), body);
+        });
+        runSql("SELECT count(*) AS n FROM pg_roles WHERE rolpassword = '********'").statusCode(200)
+                .body("result.rows[0].n", greaterThan(0));
+        runSql("SELECT current_setting('TimeZone') IS NOT NULL AS known").statusCode(200)
+                .body("result.rows[0].known", is(true));
+    }
+
+    @Test
+    void aPlaceholderIsRefusedWithAClearMessageAndDollarsInTextRun() {
+        runSql("SELECT name FROM artist WHERE artist_id = $1").statusCode(403)
+                .body("error", is("blocked"))
+                .body("message", is("$1 is a parameter placeholder (at line 1, column 43): write literal values; "
+                        + "parameters are not supported here"));
+        runSql("SELECT '$1' AS a, $$ $2 $$ AS b, $q$$3$q$ AS c /* $4 */ -- $5\n").statusCode(200)
+                .body("result.rows[0].a", is("$1"))
+                .body("result.rows[0].b", is(" $2 "))
+                .body("result.rows[0].c", is("$3"));
+    }
+
+    @Test
+    void theOlderNamedArgumentNotationRuns() {
+        runSql("SELECT make_interval(years := 1, days := 2)::text AS i, make_interval(months => 3)::text AS j").statusCode(200)
+                .body("result.rows[0].i", is("1 year 2 days"))
+                .body("result.rows[0].j", is("3 mons"));
+    }
 }

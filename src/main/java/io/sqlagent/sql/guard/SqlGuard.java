@@ -139,10 +139,26 @@ public final class SqlGuard {
         return new SqlGuard(EnumSet.allOf(StatementKind.class));
     }
 
-    /** Decides whether {@code sql} may run. Never throws: anything it cannot check is refused. */
+    /**
+     * Decides whether {@code sql}, with every value written in, may run: the SQL a model or a person
+     * sends, which is run without parameters, so a placeholder such as {@code $1} is refused with a
+     * reason instead of failing in the driver. Never throws: anything it cannot check is refused.
+     */
     public SqlVerdict check(String sql) {
+        return check(sql, false);
+    }
+
+    /**
+     * {@link #check(String)} for a statement whose positional parameters ({@code $1}, ...) its caller
+     * binds, such as a declared tool's.
+     */
+    public SqlVerdict checkWithParameters(String sql) {
+        return check(sql, true);
+    }
+
+    private SqlVerdict check(String sql, boolean parameters) {
         try {
-            return decide(sql);
+            return decide(sql, parameters);
         } catch (Refusal refusal) {
             return SqlVerdict.refuse(refusal.getMessage());
         } catch (RuntimeException | StackOverflowError e) {
@@ -151,7 +167,7 @@ public final class SqlGuard {
         }
     }
 
-    private SqlVerdict decide(String sql) throws Refusal {
+    private SqlVerdict decide(String sql, boolean parameters) throws Refusal {
         if (sql == null || sql.isBlank()) {
             throw new Refusal("No SQL statement was given");
         }
@@ -170,6 +186,14 @@ public final class SqlGuard {
         boolean explain = ExplainHeader.isExplain(lexed);
         int first = explain ? ExplainHeader.statementStart(lexed) : 0;
         checkFirstWord(lexed, lexed.code().get(first), explain);
+        if (!parameters) {
+            Optional<PgToken> parameter = lexed.firstParameter(first);
+            if (parameter.isPresent()) {
+                throw new Refusal(parameter.get().text(sql) + " is a parameter placeholder (at "
+                        + PgLexer.position(sql, parameter.get().start())
+                        + "): write literal values; parameters are not supported here");
+            }
+        }
 
         Statement statement;
         try {
@@ -183,7 +207,10 @@ public final class SqlGuard {
         StatementKind kind = explain ? StatementKind.EXPLAIN : queryKind;
         QueryInspector.Inspection inspection = QueryInspector.inspect(statement, denied);
         Optional<String> problem = inspection.problem()
-                .or(() -> deniedCall(lexed, first).map(Refusal::getMessage));
+                .or(() -> deniedCall(lexed, first).map(Refusal::getMessage))
+                .or(() -> ServerSecrets.closedTable(inspection.tables()))
+                .or(() -> ServerSecrets.closedName(lexed, first))
+                .or(() -> ServerSecrets.reservedSetting(lexed, first));
         if (!allowed.contains(kind)) {
             return SqlVerdict.refuse(notAllowed(kind.name()), kind, inspection.tables(), inspection.functions());
         }
