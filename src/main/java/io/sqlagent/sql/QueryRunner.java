@@ -59,15 +59,17 @@ public class QueryRunner {
 
     private final SqlConfig config;
     private final ColumnPolicy columns;
+    private final SqlMetrics metrics;
 
-    public QueryRunner(SqlConfig config, ColumnPolicy columns) {
+    public QueryRunner(SqlConfig config, ColumnPolicy columns, SqlMetrics metrics) {
         this.config = config;
         this.columns = columns;
+        this.metrics = metrics;
     }
 
     /** Runs {@code sql} on {@code source}; fails with {@link SqlExecutionException} when PostgreSQL refuses it. */
     public Uni<QueryResult> run(Source source, String sql) {
-        return onOwnConnection(source, sql, (connection, timeout) -> inReadOnlyTransaction(connection, sql, timeout));
+        return metrics.timed(source, onOwnConnection(source, sql, (connection, timeout) -> inReadOnlyTransaction(connection, sql, timeout)));
     }
 
     /**
@@ -253,7 +255,7 @@ public class QueryRunner {
      * cap does not apply: the row limits in {@code options} bound the result.
      */
     public Uni<QueryResult> run(Source source, String sql, Tuple params, FetchOptions options) {
-        return onOwnConnection(source, sql, (connection, timeout) -> inTransaction(connection, sql, params, options, timeout));
+        return metrics.timed(source, onOwnConnection(source, sql, (connection, timeout) -> inTransaction(connection, sql, params, options, timeout)));
     }
 
     private Uni<QueryResult> inTransaction(SqlConnection connection, String sql, Tuple params, FetchOptions options,
