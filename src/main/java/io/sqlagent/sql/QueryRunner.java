@@ -202,9 +202,15 @@ public class QueryRunner {
 
     /** {@code shift} moves PostgreSQL's position into {@code sql} when the server saw a different text. */
     private static SqlExecutionException translate(PgException failure, String sql, int shift) {
-        Optional<Integer> position = Optional.ofNullable(failure.getPosition()).flatMap(QueryRunner::integer)
-                .map(p -> p + shift).filter(p -> p >= 1 && p <= sql.length() + 1);
-        StringBuilder message = new StringBuilder(failure.getErrorMessage());
+        Optional<Integer> shifted = Optional.ofNullable(failure.getPosition()).flatMap(QueryRunner::integer).map(p -> p + shift);
+        Optional<Integer> position = shifted.filter(p -> p >= 1 && p <= sql.length() + 1);
+        String text = failure.getErrorMessage();
+        if (shift < 0 && "42601".equals(failure.getSqlState()) && shifted.filter(p -> p > sql.length()).isPresent()) {
+            // The parser reached the text the service wrapped the statement in: for the writer, the statement ended too soon.
+            text = "syntax error at end of input";
+            position = Optional.of(sql.length() + 1);
+        }
+        StringBuilder message = new StringBuilder(text);
         message.append(" (SQLSTATE ").append(failure.getSqlState()).append(')');
         position.ifPresent(p -> message.append(" at character ").append(p).append(": ").append(near(sql, p)));
         if (failure.getDetail() != null) {

@@ -99,6 +99,14 @@ class QueryRunnerTest {
     }
 
     @Test
+    void aStatementThatEndsTooSoonIsSaidToEndThereNotInTheTextItIsWrappedIn() {
+        SqlExecutionException error = assertThrows(SqlExecutionException.class, () -> run("SELECT 1 +"));
+
+        assertEquals("42601", error.sqlState());
+        assertTrue(error.getMessage().startsWith("syntax error at end of input (SQLSTATE 42601) at character 11"), error.getMessage());
+    }
+
+    @Test
     void errorsCarryPostgresMessageCodeAndPosition() {
         SqlExecutionException error = assertThrows(SqlExecutionException.class, () -> run("SELECT nme FROM artist"));
 
