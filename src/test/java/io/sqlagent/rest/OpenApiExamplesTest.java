@@ -19,6 +19,7 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
@@ -26,8 +27,9 @@ import io.sqlagent.tool.ToolJson;
 
 /**
  * The OpenAPI document is what Swagger UI's "Try it out" sends: every operation that takes a body
- * documents at least one example, and every example, posted to the real endpoint as documented,
- * is taken (not refused as malformed: no 400, 415 or 500).
+ * documents at least one example, and every example — and the body Swagger UI builds from the
+ * schema — posted to the real endpoint as documented, is taken (not refused as malformed: no 400,
+ * 415 or 500; an unknown conversation is a 404).
  */
 @QuarkusTest
 class OpenApiExamplesTest {
@@ -60,6 +62,11 @@ class OpenApiExamplesTest {
                 if (media.has("example")) {
                     values.add(media.get("example"));
                 }
+                // What Swagger UI's "Try it out" fills in from the schema when an example is not picked.
+                JsonNode schema = resolve(document, media.path("schema"));
+                if (schema.has("properties")) {
+                    values.add(sample(document, schema));
+                }
                 for (JsonNode value : values) {
                     String body = value.isTextual() ? value.asText() : value.toString();
                     HttpResponse<String> response = send(method, url, body);
@@ -71,6 +78,47 @@ class OpenApiExamplesTest {
         }
         assertTrue(tried.stream().anyMatch(t -> t.startsWith("POST /api/chat")), tried.toString());
         assertTrue(tried.stream().anyMatch(t -> t.startsWith("POST /api/tools/{name}")), tried.toString());
+    }
+
+    /** A body built from the schema as Swagger UI builds one: each property's example, else a value of its type. */
+    private static JsonNode sample(JsonNode document, JsonNode schema) {
+        ObjectNode body = ToolJson.MAPPER.createObjectNode();
+        schema.path("properties").fields().forEachRemaining(property -> body.set(property.getKey(), value(document, property.getValue())));
+        return body;
+    }
+
+    private static JsonNode value(JsonNode document, JsonNode schema) {
+        JsonNode resolved = resolve(document, schema);
+        if (resolved.has("example")) {
+            return resolved.get("example");
+        }
+        if (resolved.path("examples").isArray() && !resolved.path("examples").isEmpty()) {
+            return resolved.path("examples").get(0); // OpenAPI 3.1
+        }
+        JsonNode type = resolved.path("type");
+        if (type.isArray()) { // OpenAPI 3.1: ["string", "null"]
+            JsonNode first = type.get(0);
+            for (JsonNode candidate : type) {
+                if (!"null".equals(candidate.asText())) {
+                    first = candidate;
+                    break;
+                }
+            }
+            type = first;
+        }
+        return switch (type.asText()) {
+            case "array" -> ToolJson.MAPPER.createArrayNode().add(value(document, resolved.path("items")));
+            case "object" -> sample(document, resolved);
+            case "integer", "number" -> ToolJson.MAPPER.getNodeFactory().numberNode(0);
+            case "boolean" -> ToolJson.MAPPER.getNodeFactory().booleanNode(true);
+            default -> ToolJson.MAPPER.getNodeFactory().textNode(
+                    "uuid".equals(resolved.path("format").asText()) ? "3fa85f64-5717-4562-b3fc-2c963f66afa6" : "string");
+        };
+    }
+
+    private static JsonNode resolve(JsonNode document, JsonNode schema) {
+        String ref = schema.path("$ref").asText("");
+        return ref.startsWith("#/") ? document.at(ref.substring(1)) : schema;
     }
 
     /** The operation's URL with every path parameter replaced by its documented example. */

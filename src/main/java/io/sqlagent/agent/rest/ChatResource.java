@@ -128,11 +128,12 @@ public class ChatResource {
     /** The request's documented shape (for OpenAPI) and its parsed form. */
     @Schema(name = "ChatRequest")
     public record ChatRequestBody(
-            @Schema(required = true, description = "The question, in plain language") String question,
+            @Schema(required = true, description = "The question, in plain language", example = "How many tracks are there?") String question,
             @JsonProperty("conversation_id")
             @Schema(description = "Continue this conversation (its earlier messages are the model's history): the conversation_id of its conversation event",
                     format = "uuid") Optional<String> conversationId,
-            @Schema(description = "Offer the model only the tools of these toolsets (GET /api/tools?toolset=…); all tools when left out")
+            @Schema(description = "Offer the model only the tools of these toolsets (GET /api/tools?toolset=…); all tools when left out",
+                    example = "[\"catalog\"]")
             Optional<List<String>> toolsets) {
     }
 
