@@ -87,6 +87,11 @@ public class EdgeFilter {
             return;
         }
         HostAndPort authority = request.authority();
+        String hostHeader = request.getHeader(HttpHeaders.HOST);
+        if (authority == null && hostHeader != null && origins.loopbackOnly()) {
+            refusal.send(400, "invalid_host", "The Host header '" + shorten(hostHeader) + "' is not a host name");
+            return;
+        }
         if (!origins.hostAllowed(authority == null ? null : authority.host())) {
             refusal.send(403, "foreign_host", "The Host header names '" + shorten(authority.host())
                     + "', which is not this service: it listens on a loopback address and answers to localhost, 127.0.0.1 and [::1]"
