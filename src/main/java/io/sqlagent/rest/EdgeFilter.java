@@ -71,64 +71,84 @@ public class EdgeFilter {
         filters.register(this::handle, PRIORITY);
     }
 
-    /** Bytes of request bodies being received now, for tests and diagnostics. */
-    long bodyBytesInFlight() {
-        return inFlight.get();
-    }
-
     void handle(RoutingContext ctx) {
         HttpServerRequest request = ctx.request();
         EdgeRefusal refusal = new EdgeRefusal(ctx, isMcp(request.path()));
-        String contentLength = request.getHeader(HttpHeaders.CONTENT_LENGTH);
-        String transferEncoding = request.getHeader(HttpHeaders.TRANSFER_ENCODING);
         framing.watch(request.connection());
-        if ((contentLength != null && transferEncoding != null) || request.getHeader(StrictFraming.MARKER) != null) {
-            refusal.send(400, "ambiguous_framing", "The request has both Content-Length and Transfer-Encoding; send one of them");
+        if (!framingAllowed(request, refusal) || !callerAllowed(request, refusal)) {
             return;
         }
-        HostAndPort authority = request.authority();
-        String hostHeader = request.getHeader(HttpHeaders.HOST);
-        if (authority == null && hostHeader != null && origins.loopbackOnly()) {
-            refusal.send(400, "invalid_host", "The Host header '" + shorten(hostHeader) + "' is not a host name");
-            return;
-        }
-        if (!origins.hostAllowed(authority == null ? null : authority.host())) {
-            refusal.send(403, "foreign_host", "The Host header names '" + shorten(authority.host())
-                    + "', which is not this service: it listens on a loopback address and answers to localhost, 127.0.0.1 and [::1]"
-                    + " (and the hosts of sqlagent.http.allowed-origins)");
-            return;
-        }
-        String origin = request.getHeader(HttpHeaders.ORIGIN);
-        if (origin != null && !origins.originAllowed(origin, request.scheme(), authority == null ? null : authority.host(),
-                authority == null ? -1 : authority.port())) {
-            refusal.send(403, "foreign_origin", "Requests from the origin '" + shorten(origin)
-                    + "' are refused: only the service's own origin and those in sqlagent.http.allowed-origins may call it from a browser");
-            return;
-        }
-        long declared = declaredLength(contentLength);
-        boolean chunked = transferEncoding != null;
+        long declared = declaredLength(request.getHeader(HttpHeaders.CONTENT_LENGTH));
+        boolean chunked = request.getHeader(HttpHeaders.TRANSFER_ENCODING) != null;
         if (declared < 0 && !chunked) {
             refusal.send(400, "invalid_content_length", "Content-Length must be a number of bytes");
             return;
         }
-        boolean hasBody = chunked || declared > 0;
-        if (!hasBody) {
+        if (!chunked && declared == 0) {
             ctx.next();
             return;
         }
+        if (bodyAllowed(request, declared, refusal)) {
+            admitBody(ctx, chunked ? maxBodyBytes : declared, refusal);
+        }
+    }
+
+    private static boolean framingAllowed(HttpServerRequest request, EdgeRefusal refusal) {
+        boolean both = request.getHeader(HttpHeaders.CONTENT_LENGTH) != null && request.getHeader(HttpHeaders.TRANSFER_ENCODING) != null;
+        if (both || request.getHeader(StrictFraming.MARKER) != null) {
+            refusal.send(400, "ambiguous_framing", "The request has both Content-Length and Transfer-Encoding; send one of them");
+            return false;
+        }
+        return true;
+    }
+
+    /** {@code Host} (on loopback) and {@code Origin} (when a browser sends one). */
+    private boolean callerAllowed(HttpServerRequest request, EdgeRefusal refusal) {
+        HostAndPort authority = request.authority();
+        String hostHeader = request.getHeader(HttpHeaders.HOST);
+        if (authority == null && hostHeader != null && origins.loopbackOnly()) {
+            refusal.send(400, "invalid_host", "The Host header '" + shorten(hostHeader) + "' is not a host name");
+            return false;
+        }
+        String host = authority == null ? null : authority.host();
+        if (!origins.hostAllowed(host)) {
+            refusal.send(403, "foreign_host", "The Host header names '" + shorten(host)
+                    + "', which is not this service: it listens on a loopback address and answers to localhost, 127.0.0.1 and [::1]"
+                    + " (and the hosts of sqlagent.http.allowed-origins)");
+            return false;
+        }
+        String origin = request.getHeader(HttpHeaders.ORIGIN);
+        if (origin != null && !origins.originAllowed(origin, request.scheme(), host, authority == null ? -1 : authority.port())) {
+            refusal.send(403, "foreign_origin", "Requests from the origin '" + shorten(origin)
+                    + "' are refused: only the service's own origin and those in sqlagent.http.allowed-origins may call it from a browser");
+            return false;
+        }
+        return true;
+    }
+
+    /** The body's type and declared size. */
+    private boolean bodyAllowed(HttpServerRequest request, long declared, EdgeRefusal refusal) {
         String type = request.getHeader(HttpHeaders.CONTENT_TYPE);
         // A body without a type is taken as JSON: only programs send one (quarkus-mcp-server's own test
-        // client does), and a browser that could sends Origin with it, which was checked above.
+        // client does), and a browser that could sends Origin with it, which was checked before.
         if (type != null && !isJson(type)) {
             refusal.send(415, "unsupported_media_type", "The body must be sent as application/json, not '" + shorten(type) + "'");
-            return;
+            return false;
         }
         if (declared > maxBodyBytes) {
             refusal.send(413, "body_too_large", "The body has " + declared + " bytes; the limit is " + maxBodyBytes
                     + " (sqlagent.tools.max-request-size)");
-            return;
+            return false;
         }
-        long reserved = chunked ? maxBodyBytes : declared;
+        return true;
+    }
+
+    /**
+     * Reserves the body's bytes from the budget until the endpoint answers (it has read the body by
+     * then) or the exchange ends, and arms the read timeout. Vert.x and Quarkus limit one body and
+     * the number of connections, not the bytes all bodies hold together, hence this counter.
+     */
+    private void admitBody(RoutingContext ctx, long reserved, EdgeRefusal refusal) {
         if (!reserve(reserved)) {
             ctx.response().putHeader(HttpHeaders.RETRY_AFTER, "1");
             refusal.send(503, "busy", "The service is receiving too many request bodies at once (sqlagent.http.max-bodies-in-flight); retry in a moment");
@@ -140,7 +160,6 @@ public class EdgeFilter {
                 inFlight.addAndGet(-reserved);
             }
         };
-        // The body has been read once the endpoint answers (headers) or the exchange is over.
         ctx.addHeadersEndHandler(v -> release.run());
         ctx.addEndHandler(v -> release.run());
         armReadTimeout(ctx, refusal, release);
