@@ -4,6 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.net.ConnectException;
+import java.net.Inet4Address;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.NetworkInterface;
+import java.net.Socket;
+import java.net.SocketException;
+import java.net.SocketTimeoutException;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,6 +21,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
@@ -20,8 +29,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The packaged service, started as the README's run command starts it, on a machine with no
- * database: it brings up its embedded PostgreSQL, serves Chinook, keeps what it stored across a
- * restart, and leaves no postgres process behind however it is stopped.
+ * database: it brings up its embedded PostgreSQL, serves Chinook on localhost only, keeps what it
+ * stored across a restart, and leaves no postgres process behind however it is stopped.
  */
 class RunCommandIT {
 
@@ -42,6 +51,7 @@ class RunCommandIT {
             String warning = awaitLogLine(service, "Source 'default': role postgres is a superuser");
             assertTrue(warning.contains("WARN") && warning.contains("Give the agent a read-only role"), warning);
             assertTrue(service.get("/q/health/ready").orElseThrow().body().contains("\"default warning\": \"role postgres is a superuser"));
+            assertListensOnLoopbackOnly(service.httpPort);
             // Run from a directory without config/tools, the packaged chinook.yaml is what loads.
             service.awaitStatus("/api/tools/search_tracks", 200, Duration.ofSeconds(5));
             execute(service.postgresPort, "sqlagent",
@@ -123,6 +133,32 @@ class RunCommandIT {
                 ResultSet rows = statement.executeQuery(sql)) {
             rows.next();
             return rows.getLong(1);
+        }
+    }
+
+    /** With no address configured the service is reachable on loopback only, not on the machine's other addresses. */
+    private static void assertListensOnLoopbackOnly(int port) throws Exception {
+        List<InetAddress> external = NetworkInterface.networkInterfaces()
+                .filter(network -> {
+                    try {
+                        return network.isUp() && !network.isLoopback();
+                    } catch (SocketException e) {
+                        return false;
+                    }
+                })
+                .flatMap(NetworkInterface::inetAddresses)
+                .filter(address -> address instanceof Inet4Address && !address.isLoopbackAddress())
+                .toList();
+        for (InetAddress address : external) {
+            try (Socket socket = new Socket()) {
+                socket.connect(new InetSocketAddress(address, port), 2000);
+                throw new AssertionError("the service answers on " + address.getHostAddress() + ":" + port + ", not only on localhost");
+            } catch (ConnectException | SocketTimeoutException expected) {
+                // refused: nothing listens there
+            }
+        }
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 2000);
         }
     }
 

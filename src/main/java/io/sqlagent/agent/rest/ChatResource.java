@@ -19,6 +19,7 @@ import jakarta.ws.rs.sse.Sse;
 
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.ExampleObject;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
@@ -27,6 +28,7 @@ import org.jboss.resteasy.reactive.ResponseHeader;
 import org.jboss.resteasy.reactive.RestResponse;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -80,20 +82,28 @@ public class ChatResource {
     }
 
     @POST
-    @Consumes(MediaType.WILDCARD)
+    @Consumes(MediaType.WILDCARD) // io.sqlagent.rest.EdgeFilter refuses a body that is not JSON with the house error; an empty body needs no type
     @Produces(MediaType.SERVER_SENT_EVENTS)
     @Operation(summary = "Ask the agent",
             description = "Body {\"question\": \"…\", \"conversation_id\": optional, \"toolsets\": optional [names]}. Answers text/event-stream: conversation "
                     + "{conversation_id}, thinking {delta}, tool_call {id,name,arguments}, tool_result {id,name,ok,duration_ms,"
                     + "result|error,outcome,truncated?}, content {delta}, then done {iterations,duration_ms,usage{input_tokens,"
                     + "output_tokens},stop_reason} or error {code,message}. Closing the connection cancels the run.")
-    @RequestBody(content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ChatRequestBody.class)))
+    @RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ChatRequestBody.class),
+            examples = {
+                @ExampleObject(name = "question", summary = "A new conversation",
+                        value = "{\"question\": \"Which five artists have the most tracks?\"}"),
+                @ExampleObject(name = "toolsets", summary = "Only some tools",
+                        value = "{\"question\": \"How many tracks are there?\", \"toolsets\": [\"catalog\"]}")
+            }))
     @APIResponse(responseCode = "200", description = "The run's events")
     @APIResponse(responseCode = "400", description = "Malformed body, missing or over-long question, bad conversation_id, unknown toolset",
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
     @APIResponse(responseCode = "404", description = "No conversation has this id",
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
     @APIResponse(responseCode = "413", description = "The body is larger than sqlagent.tools.max-request-size",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
+    @APIResponse(responseCode = "415", description = "The body is not sent as application/json",
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
     @Blocking // only to look the conversation up before answering (a 404 cannot follow a 200); the run itself never blocks
     @ResponseHeader(name = "Cache-Control", value = "no-cache")
@@ -118,9 +128,12 @@ public class ChatResource {
     /** The request's documented shape (for OpenAPI) and its parsed form. */
     @Schema(name = "ChatRequest")
     public record ChatRequestBody(
-            @Schema(required = true, description = "The question, in plain language") String question,
-            @Schema(description = "Continue this conversation (its earlier messages are the model's history)") Optional<String> conversationId,
-            @Schema(description = "Offer the model only the tools of these toolsets (GET /api/tools?toolset=…); all tools when left out")
+            @Schema(required = true, description = "The question, in plain language", example = "How many tracks are there?") String question,
+            @JsonProperty("conversation_id")
+            @Schema(description = "Continue this conversation (its earlier messages are the model's history): the conversation_id of its conversation event",
+                    format = "uuid") Optional<String> conversationId,
+            @Schema(description = "Offer the model only the tools of these toolsets (GET /api/tools?toolset=…); all tools when left out",
+                    example = "[\"catalog\"]")
             Optional<List<String>> toolsets) {
     }
 

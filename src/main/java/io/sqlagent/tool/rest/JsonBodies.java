@@ -2,6 +2,7 @@ package io.sqlagent.tool.rest;
 
 import java.util.Locale;
 
+import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -12,7 +13,7 @@ import io.sqlagent.tool.ToolJson;
 
 /**
  * Reads a request body that must be a JSON object, the same way for every endpoint: malformed
- * JSON, duplicate keys and non-objects are a {@link BadBody} with the error to answer (400);
+ * JSON, duplicate keys, content after the value and non-objects are a {@link BadBody} with the error to answer (400);
  * an empty or all-whitespace body is an empty object.
  */
 public final class JsonBodies {
@@ -28,11 +29,16 @@ public final class JsonBodies {
             return ToolJson.MAPPER.createObjectNode();
         }
         JsonNode parsed;
-        try {
-            parsed = READER.readTree(body);
+        try (JsonParser parser = READER.createParser(body)) {
+            parsed = READER.readTree(parser);
+            // readTree stops after the first value; a second one or garbage after it would be ignored.
+            // Reading one more token makes garbage a parse error and a second value a refusal of its own.
+            if (parser.nextToken() != null) {
+                throw new BadBody(ErrorBody.of("malformed_json", "The body has more after its JSON value" + where(parser.currentLocation())
+                        + "; send exactly one JSON object"));
+            }
         } catch (JsonProcessingException e) {
-            String where = e.getLocation() == null ? "" : " (line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")";
-            throw new BadBody(ErrorBody.of("malformed_json", "The body is not valid JSON: " + e.getOriginalMessage() + where));
+            throw new BadBody(ErrorBody.of("malformed_json", "The body is not valid JSON: " + e.getOriginalMessage() + where(e.getLocation())));
         } catch (java.io.IOException e) {
             throw new BadBody(ErrorBody.of("malformed_json", "The body could not be read as JSON"));
         }
@@ -44,6 +50,10 @@ public final class JsonBodies {
                     "The body must be " + expected + ", not " + article(parsed.getNodeType().name().toLowerCase(Locale.ROOT))));
         }
         return (ObjectNode) parsed;
+    }
+
+    private static String where(JsonLocation location) {
+        return location == null ? "" : " (line " + location.getLineNr() + ", column " + location.getColumnNr() + ")";
     }
 
     private static String article(String type) {

@@ -18,6 +18,7 @@ import jakarta.ws.rs.core.Response.Status;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.ExampleObject;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
@@ -105,18 +106,22 @@ public class ToolResource {
 
     @POST
     @Path("{name}")
-    @Consumes(MediaType.WILDCARD)
+    @Consumes(MediaType.WILDCARD) // io.sqlagent.rest.EdgeFilter refuses a body that is not JSON with the house error; an empty body needs no type
     @Operation(summary = "Call a tool", description = "Runs the tool with the JSON object body as its arguments (an empty body means no arguments).")
-    @RequestBody(description = "The arguments, as a JSON object matching the tool's parameters schema",
-            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(type = SchemaType.OBJECT)))
+    @RequestBody(description = "The arguments, as a JSON object matching the tool's parameters schema (GET /api/tools/{name})",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(type = SchemaType.OBJECT),
+                    examples = @ExampleObject(name = "run_sql", summary = "Arguments of run_sql",
+                            value = "{\"sql\": \"SELECT name FROM genre ORDER BY name LIMIT 5\"}")))
     @APIResponse(responseCode = "200", description = "{\"result\": ...} — what the tool returned")
     @APIResponse(responseCode = "400", description = "Malformed JSON, a body that is not an object, or invalid arguments (details per argument)",
             content = @Content(schema = @Schema(implementation = ErrorBody.class)))
     @APIResponse(responseCode = "403", description = "A hook or policy blocked the call", content = @Content(schema = @Schema(implementation = ErrorBody.class)))
     @APIResponse(responseCode = "404", description = "No tool has this name", content = @Content(schema = @Schema(implementation = ErrorBody.class)))
     @APIResponse(responseCode = "413", description = "The body is larger than sqlagent.tools.max-request-size", content = @Content(schema = @Schema(implementation = ErrorBody.class)))
+    @APIResponse(responseCode = "415", description = "The body is not sent as application/json", content = @Content(schema = @Schema(implementation = ErrorBody.class)))
     @APIResponse(responseCode = "422", description = "The tool ran and failed; the message says why", content = @Content(schema = @Schema(implementation = ErrorBody.class)))
-    public Uni<RestResponse<Object>> call(@PathParam("name") String name, byte[] body) {
+    public Uni<RestResponse<Object>> call(@Parameter(description = "the tool's name", example = "run_sql") @PathParam("name") String name,
+            byte[] body) {
         if (body != null && body.length > maxRequestBytes) {
             return Uni.createFrom().item(RestResponse.status(Status.REQUEST_ENTITY_TOO_LARGE, ErrorBody.of("body_too_large",
                     "The body has " + body.length + " bytes; the limit is " + maxRequestBytes + " (sqlagent.tools.max-request-size)")));
