@@ -12,6 +12,7 @@ import org.eclipse.microprofile.health.Readiness;
 
 import io.smallrye.health.api.AsyncHealthCheck;
 import io.smallrye.mutiny.Uni;
+import io.sqlagent.Redaction;
 
 /**
  * Readiness of the sources: UP when every source answers, DOWN naming each source that does not
@@ -50,7 +51,7 @@ public class SourcesHealthCheck implements AsyncHealthCheck {
             if (status.up()) {
                 builder.withData(status.name(), "UP");
             } else {
-                builder.down().withData(status.name(), "DOWN: " + status.detail());
+                builder.down().withData(status.name(), "DOWN: " + Redaction.redact(status.detail()));
             }
         }
         return builder.build();
