@@ -1,4 +1,4 @@
-package io.sqlagent.tool.audit;
+package io.sqlagent;
 
 import java.util.Iterator;
 import java.util.Map;
@@ -10,22 +10,22 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 
 /**
- * Makes audit values storable: PostgreSQL's {@code text} cannot hold a NUL character,
+ * Makes text storable in the store (audit log, conversations): PostgreSQL's {@code text} cannot hold a NUL character,
  * {@code jsonb} refuses the {@code \u005Cu0000} escape, and half a surrogate pair is not UTF-8 at all,
- * while a caller may send any of them in any argument (over REST, MCP or through the model). Each
+ * while a caller or a model may send any of them anywhere (arguments, tool names, answers). Each
  * becomes U+FFFD, the replacement character, so the row still shows that something was there. Hand-written because neither Jackson nor the
  * PostgreSQL client has an option for it.
  */
-final class AuditText {
+public final class StoredText {
 
     private static final char NUL = '\0';
     private static final char REPLACEMENT = '\uFFFD';
 
-    private AuditText() {
+    private StoredText() {
     }
 
     /** The text with every NUL and unpaired surrogate replaced; {@code null} stays {@code null}. */
-    static String clean(String text) {
+    public static String clean(String text) {
         if (text == null || isClean(text)) {
             return text;
         }
@@ -58,7 +58,7 @@ final class AuditText {
     }
 
     /** The tree itself when every name and string is clean, else a cleaned copy. */
-    static JsonNode clean(JsonNode value) {
+    public static JsonNode clean(JsonNode value) {
         return needsCleaning(value) ? copy(value) : value;
     }
 

@@ -18,6 +18,7 @@ import io.quarkus.logging.Log;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Uni;
+import io.sqlagent.StoredText;
 import io.sqlagent.store.StoreMigrations;
 import io.sqlagent.tool.ToolCallListener;
 import io.sqlagent.tool.ToolExecution;
@@ -154,7 +155,7 @@ public class AuditLog implements ToolCallListener {
     private void drop(AuditRecord record, String reason) {
         queue.countDropped();
         Log.warnf("Audit record of tool '%s' (call %s) dropped: the store refused it (%s)",
-                AuditText.clean(record.tool()), AuditText.clean(record.callId()), reason);
+                StoredText.clean(record.tool()), StoredText.clean(record.callId()), reason);
     }
 
     /** The one-by-one write stopped because the store could not be reached; the rest is queued again. */
@@ -167,16 +168,16 @@ public class AuditLog implements ToolCallListener {
     private static Tuple tuple(AuditRecord record) {
         return Tuple.tuple()
                 .addValue(record.calledAt().atOffset(ZoneOffset.UTC))
-                .addValue(AuditText.clean(record.caller()))
-                .addValue(AuditText.clean(record.principal()))
-                .addValue(AuditText.clean(record.conversationId()))
-                .addValue(AuditText.clean(record.callId()))
-                .addValue(AuditText.clean(record.tool()))
-                .addValue(AuditText.clean(record.outcome()))
+                .addValue(StoredText.clean(record.caller()))
+                .addValue(StoredText.clean(record.principal()))
+                .addValue(StoredText.clean(record.conversationId()))
+                .addValue(StoredText.clean(record.callId()))
+                .addValue(StoredText.clean(record.tool()))
+                .addValue(StoredText.clean(record.outcome()))
                 .addValue(record.durationMicros())
                 .addValue(sizeOf(record.result()))
-                .addValue(AuditText.clean(record.message()))
-                .addValue(record.arguments() == null ? null : new JsonObject(AuditText.clean(record.arguments()).toString()));
+                .addValue(StoredText.clean(record.message()))
+                .addValue(record.arguments() == null ? null : new JsonObject(StoredText.clean(record.arguments()).toString()));
     }
 
     private static int sizeOf(JsonNode result) {
