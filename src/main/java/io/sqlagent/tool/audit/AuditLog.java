@@ -25,10 +25,10 @@ import io.sqlagent.tool.ToolExecution;
 import io.sqlagent.tool.ToolJson;
 import io.sqlagent.tool.ToolRegistry;
 import io.vertx.core.json.JsonObject;
-import io.vertx.pgclient.PgException;
 import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Tuple;
+import io.vertx.pgclient.PgException;
 
 /**
  * Records every tool call in the store, write-behind: the call only enqueues a record (a few
@@ -58,7 +58,7 @@ public class AuditLog implements ToolCallListener {
         this.vertx = vertx;
         this.migrations = migrations;
         this.queue = new AuditQueue(registry, config.queueCapacity(),
-                Counter.builder("sqlagent.audit.dropped").description("Audit records dropped because the queue was full")
+                Counter.builder("sqlagent.audit.dropped").description("Audit records dropped: the queue was full, or the store refused them")
                         .register(meters));
         this.written = Counter.builder("sqlagent.audit.written").description("Audit records written to the store")
                 .register(meters);
@@ -87,31 +87,38 @@ public class AuditLog implements ToolCallListener {
     }
 
     private Uni<Integer> writeBatches(int writtenSoFar) {
-        List<AuditRecord> batch = writable(queue.take(config.batchSize()));
+        List<Row> batch = rows(queue.take(config.batchSize()));
         if (batch.isEmpty()) {
             return queue.size() == 0 ? Uni.createFrom().item(writtenSoFar) : writeBatches(writtenSoFar);
         }
-        return store.preparedQuery(INSERT).executeBatch(batch.stream().map(AuditLog::tuple).toList())
+        return store.preparedQuery(INSERT).executeBatch(batch.stream().map(Row::values).toList())
                 .replaceWith(batch.size())
                 .invoke(count -> written.increment(count))
                 .onFailure(AuditLog::refusesData).recoverWithUni(refused -> writeOneByOne(batch, 0, 0))
                 // The store cannot be reached: put the batch back to be retried, as far as the queue has room.
-                .onFailure(failure -> !(failure instanceof PartlyWritten)).invoke(failure -> queue.putBack(batch))
+                .onFailure(failure -> !(failure instanceof PartlyWritten)).invoke(failure -> queue.putBack(records(batch)))
                 .flatMap(count -> writeBatches(writtenSoFar + count));
     }
 
-    /** The records whose row can be built at all; any other is dropped and counted. */
-    private List<AuditRecord> writable(List<AuditRecord> records) {
-        List<AuditRecord> writable = new ArrayList<>(records.size());
+    /** A record and the values of its row. */
+    private record Row(AuditRecord record, Tuple values) {
+    }
+
+    /** The rows of the records whose values can be built at all; any other record is dropped and counted. */
+    private List<Row> rows(List<AuditRecord> records) {
+        List<Row> rows = new ArrayList<>(records.size());
         for (AuditRecord record : records) {
             try {
-                tuple(record);
-                writable.add(record);
+                rows.add(new Row(record, tuple(record)));
             } catch (RuntimeException e) {
                 drop(record, e.getMessage());
             }
         }
-        return writable;
+        return rows;
+    }
+
+    private static List<AuditRecord> records(List<Row> rows) {
+        return rows.stream().map(Row::record).toList();
     }
 
     /**
@@ -119,22 +126,22 @@ public class AuditLog implements ToolCallListener {
      * take. Writing the records one by one keeps the others; a record refused on its own is
      * dropped and counted, never retried, so one bad record cannot stop the audit log for good.
      */
-    private Uni<Integer> writeOneByOne(List<AuditRecord> batch, int index, int writtenSoFar) {
+    private Uni<Integer> writeOneByOne(List<Row> batch, int index, int writtenSoFar) {
         if (index == batch.size()) {
             return Uni.createFrom().item(writtenSoFar);
         }
-        AuditRecord record = batch.get(index);
-        return store.preparedQuery(INSERT).execute(tuple(record))
+        Row row = batch.get(index);
+        return store.preparedQuery(INSERT).execute(row.values())
                 .replaceWith(1)
                 .invoke(count -> written.increment(count))
                 .onFailure(AuditLog::refusesData).recoverWithItem(refused -> {
                     PgException pg = (PgException) refused;
-                    drop(record, "SQLSTATE " + pg.getSqlState() + ": " + pg.getErrorMessage());
+                    drop(row.record(), "SQLSTATE " + pg.getSqlState() + ": " + pg.getErrorMessage());
                     return 0;
                 })
                 .onFailure().transform(failure -> {
                     // The store went away meanwhile: what is left is retried later, what was written stays written.
-                    queue.putBack(batch.subList(index, batch.size()));
+                    queue.putBack(records(batch.subList(index, batch.size())));
                     return new PartlyWritten(failure);
                 })
                 .flatMap(count -> writeOneByOne(batch, index + 1, writtenSoFar + count));
