@@ -4,14 +4,17 @@ import java.time.Duration;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 
 /**
  * The agent's metrics: {@code sqlagent_agent_runs_total{outcome}},
- * {@code sqlagent_agent_run_duration_seconds{outcome}}, {@code sqlagent_agent_iterations} (model
- * calls per run) and {@code sqlagent_agent_tokens_total{type=input|output}}. SQL errors and saved
+ * {@code sqlagent_agent_run_duration_seconds{outcome}} (a histogram, buckets in
+ * {@link io.sqlagent.metrics.DurationHistograms}), {@code sqlagent_agent_iterations} (model calls per
+ * run) and {@code sqlagent_agent_tokens_total{type=input|output}}. Each model call is timed by
+ * quarkus-langchain4j ({@code gen_ai_client_operation_duration_seconds}). SQL errors and saved
  * knowledge have their own ({@code sqlagent_sql_errors_total}, {@code sqlagent_knowledge_saved_total}).
  */
 @ApplicationScoped
@@ -29,15 +32,21 @@ public class AgentMetrics {
 
     /** Records a finished run. */
     void run(String outcome, int modelCalls, Duration duration, long inputTokens, long outputTokens) {
-        meters.counter("sqlagent.agent.runs", "outcome", outcome).increment();
-        Timer.builder("sqlagent.agent.run.duration").description("Agent run duration").tag("outcome", outcome)
-                .register(meters).record(duration);
+        Counter.builder("sqlagent.agent.runs").description("Agent runs, by how they ended").tag("outcome", outcome)
+                .register(meters).increment();
+        Timer.builder("sqlagent.agent.run.duration").description("Time from a question to the end of its agent run")
+                .tag("outcome", outcome).register(meters).record(duration);
         iterations.record(modelCalls);
         if (inputTokens > 0) {
-            meters.counter("sqlagent.agent.tokens", "type", "input").increment(inputTokens);
+            tokens("input").increment(inputTokens);
         }
         if (outputTokens > 0) {
-            meters.counter("sqlagent.agent.tokens", "type", "output").increment(outputTokens);
+            tokens("output").increment(outputTokens);
         }
+    }
+
+    private Counter tokens(String type) {
+        return Counter.builder("sqlagent.agent.tokens").description("Model tokens used by agent runs, input and output")
+                .tag("type", type).register(meters);
     }
 }

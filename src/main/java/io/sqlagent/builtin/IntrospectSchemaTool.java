@@ -8,8 +8,12 @@ import java.util.Set;
 
 import jakarta.inject.Singleton;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
 import io.smallrye.mutiny.Uni;
 import io.sqlagent.sql.ColumnPolicy;
+import io.sqlagent.sql.QueryResult;
 import io.sqlagent.sql.QueryRunner;
 import io.sqlagent.sql.SchemaIntrospector;
 import io.sqlagent.sql.Source;
@@ -19,6 +23,7 @@ import io.sqlagent.sql.TablePolicy;
 import io.sqlagent.tool.ToolCallContext;
 import io.sqlagent.tool.ToolDefinition;
 import io.sqlagent.tool.ToolException;
+import io.sqlagent.tool.ToolJson;
 import io.sqlagent.tool.TypedTool;
 import io.sqlagent.tool.schema.Param;
 
@@ -73,7 +78,7 @@ public class IntrospectSchemaTool extends TypedTool<IntrospectSchemaTool.Argumen
         return introspector.relations(source)
                 .map(all -> all.stream().filter(relation -> tables.permits(relation.schema() + "." + relation.name())).toList())
                 .flatMap(relations -> arguments.tableName().filter(name -> !name.isBlank())
-                .map(name -> describe(source, relations, name, arguments.includeSampleData().orElse(false)))
+                .map(name -> describe(source, relations, name, arguments.includeSampleData().orElse(false)).map(Object.class::cast))
                 .orElseGet(() -> Uni.createFrom().item(listing(relations))));
     }
 
@@ -82,7 +87,7 @@ public class IntrospectSchemaTool extends TypedTool<IntrospectSchemaTool.Argumen
         return Map.of("tables", names, "count", names.size());
     }
 
-    private Uni<Map<String, Object>> describe(Source source, List<SchemaIntrospector.Relation> relations, String name, boolean sample) {
+    private Uni<ObjectNode> describe(Source source, List<SchemaIntrospector.Relation> relations, String name, boolean sample) {
         SchemaIntrospector.Relation relation = SchemaIntrospector.find(relations, name)
                 .orElseThrow(() -> new ToolException("Table '" + name + "' does not exist or cannot be read. Tables: "
                         + String.join(", ", relations.stream().map(SchemaIntrospector.Relation::displayName).limit(100).toList())));
@@ -90,17 +95,19 @@ public class IntrospectSchemaTool extends TypedTool<IntrospectSchemaTool.Argumen
             Set<String> hidden = hiddenColumns.hidden(List.of(relation.schema() + "." + relation.name()),
                     all.stream().map(column -> (String) column.get("name")).toList());
             List<Map<String, Object>> columns = all.stream().filter(column -> !hidden.contains(column.get("name"))).toList();
-            Uni<List<Map<String, Object>>> sampleRows = sample && !columns.isEmpty()
-                    ? runner.run(source, sampleQuery(relation, columns)).map(result -> result.rows())
-                    : Uni.createFrom().item(List.<Map<String, Object>>of());
+            Uni<ArrayNode> sampleRows = sample && !columns.isEmpty()
+                    ? runner.run(source, sampleQuery(relation, columns)).map(QueryResult::rowObjects)
+                    : Uni.createFrom().item(ToolJson.MAPPER.createArrayNode());
             return introspector.relationships(source, relation).flatMap(relationships -> sampleRows.map(rows -> {
                 Map<String, Object> described = new LinkedHashMap<>();
                 described.put("table", relation.displayName());
                 described.put("description", relation.description());
                 described.put("columns", columns);
                 described.put("relationships", relationships.stream().filter(r -> !hidden.contains(localColumn(r))).toList());
-                described.put("sample_data", rows);
-                return described;
+                // The rows are set as they are: a round trip through valueToTree would re-read their numbers.
+                ObjectNode tree = ToolJson.MAPPER.valueToTree(described);
+                tree.set("sample_data", rows);
+                return tree;
             }));
         });
     }

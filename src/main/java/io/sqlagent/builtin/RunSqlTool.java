@@ -1,13 +1,12 @@
 package io.sqlagent.builtin;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.Optional;
 
 import jakarta.enterprise.event.Event;
 import jakarta.inject.Singleton;
 
 import io.smallrye.mutiny.Uni;
+import io.sqlagent.sql.QueryResult;
 import io.sqlagent.sql.QueryRunner;
 import io.sqlagent.sql.Source;
 import io.sqlagent.sql.SourceRegistry;
@@ -33,8 +32,9 @@ import io.sqlagent.tool.schema.Param;
 @ToolDefinition(name = "run_sql", title = "Run SQL", namespace = "sql", tags = { "sql", "query", "database" }, readOnly = true,
         auditArguments = true,
         description = "Execute a SQL query against the database. Only SELECT and WITH statements are allowed. Returns query results as JSON.",
-        returns = "{\"rows\":[{...}],\"row_count\":n,\"total_rows\":n,\"truncated\":bool}; total_rows counts the rows seen, "
-                + "which stops one past the row limit",
+        returns = "{\"columns\":[{\"name\",\"type\",\"key\"}],\"rows\":[{key: value}],\"row_count\":n,\"total_rows\":n,"
+                + "\"truncated\":bool}; each row holds a column's value under that column's key (a repeated name gets name_2, name_3, ...); "
+                + "total_rows counts the rows read, which stops one past the row limit or at the size cap",
         usage = "Inspect the schema first; add LIMIT for exploratory queries.")
 public class RunSqlTool extends TypedTool<RunSqlTool.Arguments> {
 
@@ -77,14 +77,7 @@ public class RunSqlTool extends TypedTool<RunSqlTool.Arguments> {
                     return runner.run(source, arguments.sql());
                 })
                 .onFailure(SqlExecutionException.class).invoke(failure -> announce(source, (SqlExecutionException) failure, context))
-                .map(result -> {
-                    Map<String, Object> answer = new LinkedHashMap<>();
-                    answer.put("rows", result.rows());
-                    answer.put("row_count", result.rowCount());
-                    answer.put("total_rows", result.totalRows());
-                    answer.put("truncated", result.truncated());
-                    return answer;
-                });
+                .map(QueryResult::toJson);
     }
 
     private void announce(Source source, SqlExecutionException failure, ToolCallContext context) {

@@ -97,12 +97,6 @@ final class DeclaredSqlTool implements Tool {
             return ToolResult.success(TextNode.valueOf(MarkdownTable.render(descriptor.metadata().title(), result,
                     tool.maxDisplayRows().orElse(Integer.MAX_VALUE), fetch.maxRows())));
         }
-        Map<String, Object> answer = new LinkedHashMap<>();
-        answer.put("rows", result.rows());
-        answer.put("row_count", result.rowCount());
-        answer.put("total_rows", result.totalRows());
-        answer.put("truncated", result.truncated());
-        JsonNode json = ToolJson.MAPPER.valueToTree(answer);
-        return ToolResult.success(json);
+        return ToolResult.success(result.toJson());
     }
 }

@@ -1,7 +1,8 @@
 package io.sqlagent.declarative;
 
 import java.util.List;
-import java.util.Map;
+
+import com.fasterxml.jackson.databind.JsonNode;
 
 import io.sqlagent.sql.QueryResult;
 
@@ -17,7 +18,7 @@ final class MarkdownTable {
     static String render(String title, QueryResult result, int maxDisplayRows, int fetchLimit) {
         StringBuilder out = new StringBuilder();
         out.append("### ").append(title).append("\n\n");
-        List<String> columns = result.columns();
+        List<String> columns = result.columnNames();
         if (columns.isEmpty()) {
             return out.append("_The statement returned no columns._\n").toString();
         }
@@ -25,14 +26,14 @@ final class MarkdownTable {
             return out.append("_No rows._\n").toString();
         }
         out.append('|');
-        columns.forEach(column -> out.append(' ').append(cell(column)).append(" |"));
+        columns.forEach(column -> out.append(' ').append(escape(column)).append(" |"));
         out.append("\n|");
         columns.forEach(column -> out.append(" --- |"));
         out.append('\n');
         int shown = Math.min(maxDisplayRows, result.rows().size());
-        for (Map<String, Object> row : result.rows().subList(0, shown)) {
+        for (List<JsonNode> row : result.rows().subList(0, shown)) {
             out.append('|');
-            columns.forEach(column -> out.append(' ').append(cell(row.get(column))).append(" |"));
+            row.forEach(value -> out.append(' ').append(cell(value)).append(" |"));
             out.append('\n');
         }
         out.append('\n');
@@ -49,11 +50,14 @@ final class MarkdownTable {
     }
 
     /** A value fit for one table cell: no pipes or line breaks to break the table. */
-    private static String cell(Object value) {
-        if (value == null) {
+    private static String cell(JsonNode value) {
+        if (value == null || value.isNull()) {
             return "NULL";
         }
-        String text = value instanceof String string ? string : io.sqlagent.tool.ToolJson.MAPPER.valueToTree(value).toString();
+        return escape(value.isValueNode() ? value.asText() : value.toString());
+    }
+
+    private static String escape(String text) {
         return text.replace("\\", "\\\\").replace("|", "\\|").replace("\r\n", "<br>").replace("\n", "<br>").replace("\r", "<br>");
     }
 }

@@ -127,7 +127,7 @@ final class ToolDeclarations {
             parameters.forEach(parameter -> types.put(parameter.name(), parameter.valueType()));
             String positional = statement.rewrite(Map.of(), (placeholder, number) -> StatementBinder.slot(number,
                     types.getOrDefault(placeholder, ParameterType.STRING))).sql();
-            SqlVerdict verdict = guard.check(positional);
+            SqlVerdict verdict = guard.checkWithParameters(positional);
             if (!verdict.allowed()) {
                 problems.add(file.problem(field("statement"), "a readOnly tool needs a single read-only query: "
                         + verdict.reason() + " (set security.readOnly: false only for a statement meant to change data)"));

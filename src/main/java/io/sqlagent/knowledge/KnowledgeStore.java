@@ -43,7 +43,9 @@ public class KnowledgeStore {
 
     /** Counts what the agent saved: {@code sqlagent_knowledge_saved_total{kind, category}}. */
     private void countSaved(String kind, String category) {
-        meters.counter("sqlagent.knowledge.saved", "kind", kind, "category", category).increment();
+        io.micrometer.core.instrument.Counter.builder("sqlagent.knowledge.saved")
+                .description("Knowledge entries saved, by kind and category")
+                .tags("kind", kind, "category", category).register(meters).increment();
     }
 
     /** A query pattern found by a search, with its rank. */

@@ -112,7 +112,9 @@ public class McpToolCalls {
         } catch (IOException e) {
             throw new IllegalStateException("A tool result could not be written as JSON", e);
         }
-        Object structured = value.isObject() ? vertx((ObjectNode) value) : null;
+        // The tree itself, not a Vert.x JsonObject parsed from its text: that would read exact numbers
+        // (2.50, 40-digit numerics) as doubles. The server writes it with Jackson, number text and all.
+        Object structured = value.isObject() ? value : null;
         return new ToolResponse(false, List.of(new TextContent(text)), structured, null);
     }
 

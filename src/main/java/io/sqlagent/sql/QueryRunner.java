@@ -1,10 +1,8 @@
 package io.sqlagent.sql;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
@@ -18,6 +16,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.quarkus.logging.Log;
 import io.smallrye.mutiny.Uni;
 import io.sqlagent.sql.guard.PlanReferences;
+import io.sqlagent.sql.result.DriverTypes;
+import io.sqlagent.sql.result.ResultColumn;
+import io.sqlagent.sql.result.ResultValues;
 import io.sqlagent.sql.guard.SqlGuard;
 import io.sqlagent.tool.ToolJson;
 import io.sqlagent.tool.ToolRefusedException;
@@ -29,6 +30,7 @@ import io.vertx.mutiny.sqlclient.RowSet;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
 import io.vertx.pgclient.PgException;
+import io.vertx.sqlclient.desc.ColumnDescriptor;
 
 /**
  * Runs one statement that already passed the guard, as the second safety layer: on its own
@@ -57,15 +59,17 @@ public class QueryRunner {
 
     private final SqlConfig config;
     private final ColumnPolicy columns;
+    private final SqlMetrics metrics;
 
-    public QueryRunner(SqlConfig config, ColumnPolicy columns) {
+    public QueryRunner(SqlConfig config, ColumnPolicy columns, SqlMetrics metrics) {
         this.config = config;
         this.columns = columns;
+        this.metrics = metrics;
     }
 
     /** Runs {@code sql} on {@code source}; fails with {@link SqlExecutionException} when PostgreSQL refuses it. */
     public Uni<QueryResult> run(Source source, String sql) {
-        return onOwnConnection(source, sql, (connection, timeout) -> inReadOnlyTransaction(connection, sql, timeout));
+        return metrics.timed(source, onOwnConnection(source, sql, (connection, timeout) -> inReadOnlyTransaction(connection, sql, timeout)));
     }
 
     /**
@@ -104,8 +108,8 @@ public class QueryRunner {
         return connection.begin().flatMap(transaction -> connection
                 .query(sessionSettings(true, timeout)).execute()
                 .flatMap(ignored -> columns.restricts() ? checkHiddenColumns(connection, sql) : Uni.createFrom().voidItem())
-                .flatMap(ignored -> connection.prepare(sql))
-                .flatMap(statement -> fetch(statement.cursor()))
+                .flatMap(ignored -> read(connection, sql, Tuple.tuple(),
+                        new Reading(config.maxRows(), MAX_BATCH, config.maxResultSize().asLongValue(), true)))
                 .eventually(() -> transaction.rollback().onFailure().recoverWithNull()));
     }
 
@@ -183,45 +187,6 @@ public class QueryRunner {
         }
     }
 
-    private Uni<QueryResult> fetch(Cursor cursor) {
-        int limit = config.maxRows();
-        return cursor.read(limit + 1)
-                .map(rows -> toResult(rows, limit))
-                .eventually(cursor::close);
-    }
-
-    private QueryResult toResult(RowSet<Row> rowSet, int limit) {
-        List<String> columns = rowSet.columnsNames() == null ? List.of() : rowSet.columnsNames();
-        long budget = config.maxResultSize().asLongValue();
-        List<Map<String, Object>> rows = new ArrayList<>();
-        int seen = 0;
-        boolean truncated = false;
-        long size = 2;
-        for (Row row : rowSet) {
-            seen++;
-            if (rows.size() == limit) {
-                truncated = true;
-                continue;
-            }
-            Map<String, Object> converted = SqlValues.row(row, columns, config.maxCellChars());
-            size += jsonSize(converted) + 1;
-            if (size > budget) {
-                truncated = true;
-                continue;
-            }
-            rows.add(converted);
-        }
-        return new QueryResult(columns, rows, rows.size(), seen, truncated);
-    }
-
-    private static long jsonSize(Map<String, Object> row) {
-        try {
-            return ToolJson.MAPPER.writeValueAsString(row).getBytes(StandardCharsets.UTF_8).length;
-        } catch (JsonProcessingException e) {
-            return Long.MAX_VALUE / 4;
-        }
-    }
-
     private static void cancelRunningStatement(SqlConnection connection) {
         if (connection == null) {
             return;
@@ -237,9 +202,15 @@ public class QueryRunner {
 
     /** {@code shift} moves PostgreSQL's position into {@code sql} when the server saw a different text. */
     private static SqlExecutionException translate(PgException failure, String sql, int shift) {
-        Optional<Integer> position = Optional.ofNullable(failure.getPosition()).flatMap(QueryRunner::integer)
-                .map(p -> p + shift).filter(p -> p >= 1 && p <= sql.length() + 1);
-        StringBuilder message = new StringBuilder(failure.getErrorMessage());
+        Optional<Integer> shifted = Optional.ofNullable(failure.getPosition()).flatMap(QueryRunner::integer).map(p -> p + shift);
+        Optional<Integer> position = shifted.filter(p -> p >= 1 && p <= sql.length() + 1);
+        String text = failure.getErrorMessage();
+        if (shift < 0 && "42601".equals(failure.getSqlState()) && shifted.filter(p -> p > sql.length()).isPresent()) {
+            // The parser reached the text the service wrapped the statement in: for the writer, the statement ended too soon.
+            text = "syntax error at end of input";
+            position = Optional.of(sql.length() + 1);
+        }
+        StringBuilder message = new StringBuilder(text);
         message.append(" (SQLSTATE ").append(failure.getSqlState()).append(')');
         position.ifPresent(p -> message.append(" at character ").append(p).append(": ").append(near(sql, p)));
         if (failure.getDetail() != null) {
@@ -290,16 +261,16 @@ public class QueryRunner {
      * cap does not apply: the row limits in {@code options} bound the result.
      */
     public Uni<QueryResult> run(Source source, String sql, Tuple params, FetchOptions options) {
-        return onOwnConnection(source, sql, (connection, timeout) -> inTransaction(connection, sql, params, options, timeout));
+        return metrics.timed(source, onOwnConnection(source, sql, (connection, timeout) -> inTransaction(connection, sql, params, options, timeout)));
     }
 
     private Uni<QueryResult> inTransaction(SqlConnection connection, String sql, Tuple params, FetchOptions options,
             Duration timeout) {
+        Reading reading = new Reading(options.maxRows(), Math.min(options.pageSize(), MAX_BATCH), Long.MAX_VALUE, options.readOnly());
         return connection.begin().flatMap(transaction -> {
             Uni<QueryResult> work = connection
                     .query(sessionSettings(options.readOnly(), timeout)).execute()
-                    .flatMap(ignored -> connection.prepare(sql))
-                    .flatMap(statement -> readAll(statement.cursor(params), options));
+                    .flatMap(ignored -> read(connection, sql, params, reading));
             if (options.readOnly()) {
                 return work.eventually(() -> transaction.rollback().onFailure().recoverWithNull());
             }
@@ -308,36 +279,169 @@ public class QueryRunner {
         });
     }
 
-    private Uni<QueryResult> readAll(Cursor cursor, FetchOptions options) {
-        return readPages(cursor, options, new PagedRows())
+    /**
+     * How a result is read.
+     *
+     * @param maxRows rows kept at most; one more is read to know there were more
+     * @param maxBatch rows one cursor read takes at most
+     * @param maxResultChars about how many characters of JSON the kept rows may take; past it, reading stops
+     * @param readOnly whether the statement is read-only (only those are rendered by PostgreSQL, see {@link #read})
+     */
+    private record Reading(int maxRows, int maxBatch, long maxResultChars, boolean readOnly) {
+    }
+
+    /**
+     * Reads a statement's result. A read-only statement is run as a subquery whose rows PostgreSQL
+     * itself renders as JSON ({@code to_json}), after two cheap statements that learn its column
+     * names ({@code LIMIT 0}) and types ({@code pg_typeof}); see {@link ResultValues} for why the
+     * driver's own decoding is not used. An EXPLAIN (its plan is text or JSON already) and a
+     * statement that writes (it cannot be a subquery) are read through the driver's values.
+     */
+    private Uni<QueryResult> read(SqlConnection connection, String sql, Tuple params, Reading reading) {
+        Optional<String> body = reading.readOnly() && SqlGuard.explainedStatementStart(sql).isEmpty()
+                ? SqlGuard.statementBody(sql)
+                : Optional.empty();
+        if (body.isEmpty()) {
+            return connection.prepare(sql)
+                    .onFailure(PgException.class).transform(failure -> translate((PgException) failure, sql))
+                    .flatMap(statement -> readRows(statement.cursor(params), null, reading, sql, 0));
+        }
+        return describe(connection, sql, body.get(), params)
+                .flatMap(columns -> connection.prepare(ROWS_PREFIX + body.get() + ROWS_SUFFIX)
+                        .onFailure(PgException.class).transform(failure -> translate((PgException) failure, sql, -ROWS_PREFIX.length()))
+                        .flatMap(statement -> readRows(statement.cursor(params), columns, reading, sql, -ROWS_PREFIX.length())));
+    }
+
+    private static final String NAMES_PREFIX = "SELECT * FROM (";
+    private static final String NAMES_SUFFIX = "\n) AS q LIMIT 0";
+    // q.* names the whole row even when the statement has a column named q (a bare q would be that column).
+    private static final String ROWS_PREFIX = "SELECT to_json(q.*)::text FROM (";
+    private static final String ROWS_SUFFIX = "\n) AS q";
+    /** Rows one cursor read takes at most. */
+    private static final int MAX_BATCH = 1000;
+    /** Rows the first read takes, before their size is known. */
+    private static final int FIRST_BATCH = 10;
+    /** About how many characters of rows one read may bring, once their size is known. */
+    private static final long BATCH_CHARS = 4_000_000;
+
+    /** The statement's columns: names from a {@code LIMIT 0} run, types from {@code pg_typeof} over an empty outer join. */
+    private static Uni<List<ResultColumn>> describe(SqlConnection connection, String sql, String body, Tuple params) {
+        return connection.preparedQuery(NAMES_PREFIX + body + NAMES_SUFFIX).execute(params)
+                .onFailure(PgException.class).transform(failure -> translate((PgException) failure, sql, -NAMES_PREFIX.length()))
+                .flatMap(empty -> {
+                    List<String> names = empty.columnsNames() == null ? List.of() : empty.columnsNames();
+                    if (names.isEmpty()) {
+                        return Uni.createFrom().item(List.<ResultColumn>of());
+                    }
+                    StringBuilder prefix = new StringBuilder("SELECT ARRAY[");
+                    StringBuilder aliases = new StringBuilder();
+                    for (int i = 1; i <= names.size(); i++) {
+                        prefix.append(i > 1 ? ", " : "").append("pg_typeof(q.c").append(i).append(")::text");
+                        aliases.append(i > 1 ? ", " : "").append('c').append(i);
+                    }
+                    prefix.append("]::text[] FROM (SELECT 1) AS o LEFT JOIN (SELECT * FROM (");
+                    int shift = -prefix.length();
+                    String types = prefix + body + "\n) AS s LIMIT 0) AS q(" + aliases + ") ON true";
+                    return connection.preparedQuery(types).execute(params)
+                            .onFailure(PgException.class).transform(failure -> translate((PgException) failure, sql, shift))
+                            .map(rows -> QueryResult.columns(names, List.of(rows.iterator().next().getArrayOfStrings(0))));
+                });
+    }
+
+    /** Rows read so far; {@code seen} counts every row read, kept or not. */
+    private static final class Gathered {
+        private List<ResultColumn> columns;
+        private final List<List<JsonNode>> rows = new ArrayList<>();
+        private int seen;
+        private long keptChars;
+        private long readChars;
+        private boolean full;
+        /** Whether the rows are PostgreSQL's JSON of them (else the driver's values). */
+        private boolean rendered;
+    }
+
+    /**
+     * Reads rows in batches, each value rendered and cut as it arrives, so a result never holds more
+     * than one batch of whole rows: the first read takes a few rows, later reads as many as fit in
+     * {@link #BATCH_CHARS} at the size seen so far. Reading stops one row past the row limit, or once
+     * the result-size cap is reached.
+     */
+    private Uni<QueryResult> readRows(Cursor cursor, List<ResultColumn> columns, Reading reading, String sql, int shift) {
+        Gathered gathered = new Gathered();
+        gathered.columns = columns;
+        gathered.rendered = columns != null;
+        return readBatch(cursor, reading, gathered)
+                .onFailure(PgException.class).transform(failure -> translate((PgException) failure, sql, shift))
                 .eventually(cursor::close);
     }
 
-    /** Rows gathered page by page; {@code seen} counts every row read, kept or not. */
-    private static final class PagedRows {
-        private List<String> columns = List.of();
-        private final List<Map<String, Object>> rows = new ArrayList<>();
-        private int seen;
+    private Uni<QueryResult> readBatch(Cursor cursor, Reading reading, Gathered gathered) {
+        int wanted = reading.maxRows() + 1 - gathered.seen;
+        int batch = gathered.seen == 0
+                ? FIRST_BATCH
+                : (int) Math.max(1, Math.min(reading.maxBatch(), BATCH_CHARS / Math.max(1, gathered.readChars / gathered.seen)));
+        return cursor.read(Math.min(wanted, Math.min(batch, reading.maxBatch())))
+                .flatMap(rowSet -> {
+                    keep(rowSet, reading, gathered);
+                    if (!gathered.full && gathered.seen <= reading.maxRows() && cursor.hasMore()) {
+                        return readBatch(cursor, reading, gathered);
+                    }
+                    boolean truncated = gathered.full || gathered.seen > reading.maxRows();
+                    List<ResultColumn> columns = gathered.columns == null ? List.of() : gathered.columns;
+                    return Uni.createFrom().item(new QueryResult(columns, gathered.rows, gathered.rows.size(), gathered.seen, truncated));
+                });
     }
 
-    private Uni<QueryResult> readPages(Cursor cursor, FetchOptions options, PagedRows paged) {
-        int wanted = options.allPages() ? Math.min(options.pageSize(), options.maxRows() + 1 - paged.seen) : options.maxRows() + 1;
-        return cursor.read(wanted)
-                .flatMap(rowSet -> {
-                    if (rowSet.columnsNames() != null) {
-                        paged.columns = rowSet.columnsNames();
-                    }
-                    for (Row row : rowSet) {
-                        paged.seen++;
-                        if (paged.rows.size() < options.maxRows()) {
-                            paged.rows.add(SqlValues.row(row, paged.columns, config.maxCellChars()));
-                        }
-                    }
-                    if (options.allPages() && cursor.hasMore() && paged.seen <= options.maxRows()) {
-                        return readPages(cursor, options, paged);
-                    }
-                    boolean truncated = paged.seen > options.maxRows();
-                    return Uni.createFrom().item(new QueryResult(paged.columns, paged.rows, paged.rows.size(), paged.seen, truncated));
-                });
+    private void keep(RowSet<Row> rowSet, Reading reading, Gathered gathered) {
+        boolean rendered = gathered.rendered;
+        if (gathered.columns == null) {
+            gathered.columns = driverColumns(rowSet);
+        }
+        int maxChars = config.maxCellChars();
+        for (Row row : rowSet) {
+            gathered.seen++;
+            if (gathered.full || gathered.rows.size() >= reading.maxRows()) {
+                continue;
+            }
+            List<JsonNode> values;
+            if (rendered) {
+                String json = row.getString(0);
+                gathered.readChars += json.length();
+                values = ResultValues.fromRowJson(json, gathered.columns.size(), maxChars);
+            } else {
+                values = new ArrayList<>(row.size());
+                for (int i = 0; i < row.size(); i++) {
+                    values.add(ResultValues.fromDriver(row.getValue(i), maxChars));
+                }
+            }
+            long size = 2;
+            for (int i = 0; i < values.size(); i++) {
+                size += gathered.columns.get(i).key().length() + 4 + ResultValues.jsonSize(values.get(i));
+            }
+            if (!rendered) {
+                gathered.readChars += size;
+            }
+            if (gathered.keptChars + size > reading.maxResultChars()) {
+                gathered.full = true;
+                continue;
+            }
+            gathered.keptChars += size;
+            gathered.rows.add(values);
+        }
+    }
+
+    private static List<ColumnDescriptor> descriptors(RowSet<Row> rowSet) {
+        List<ColumnDescriptor> descriptors = rowSet.getDelegate().columnDescriptors();
+        return descriptors == null ? List.of() : descriptors;
+    }
+
+    /** Columns of a result the driver decoded: names as sent, types as the driver knows them. */
+    private static List<ResultColumn> driverColumns(RowSet<Row> rowSet) {
+        List<String> names = rowSet.columnsNames() == null ? List.of() : rowSet.columnsNames();
+        List<String> types = new ArrayList<>(names.size());
+        for (ColumnDescriptor descriptor : descriptors(rowSet)) {
+            types.add(DriverTypes.name(descriptor));
+        }
+        return QueryResult.columns(names, types);
     }
 }

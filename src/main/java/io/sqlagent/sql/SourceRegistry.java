@@ -17,6 +17,7 @@ import jakarta.enterprise.event.Observes;
 import io.quarkus.logging.Log;
 import io.sqlagent.Redaction;
 import io.quarkus.runtime.StartupEvent;
+import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.pgclient.PgBuilder;
@@ -38,14 +39,16 @@ public class SourceRegistry {
     private volatile Map<String, Source> sources;
     private final Set<String> configured;
     private final Vertx vertx;
+    private final SourceRoleCheck roles;
     private Map<String, SourceSettings> declared = Map.of();
 
-    SourceRegistry(SourcesConfig config, Vertx vertx) {
+    SourceRegistry(SourcesConfig config, Vertx vertx, SourceRoleCheck roles) {
         Map<String, Source> built = new TreeMap<>();
         config.all().forEach((name, settings) -> built.put(name, build(name, settings, vertx)));
         this.sources = Collections.unmodifiableMap(built);
         this.configured = Set.copyOf(built.keySet());
         this.vertx = vertx;
+        this.roles = roles;
     }
 
     /** Names of the sources set in configuration ({@code sqlagent.sources.*}), not declared at runtime. */
@@ -85,7 +88,7 @@ public class SourceRegistry {
         sources = Collections.unmodifiableMap(next);
         declared = Map.copyOf(settings);
         retired.forEach(source -> source.pool().ifPresent(Pool::closeAndForget));
-        added.forEach(source -> source.probe(STARTUP_PROBE_TIMEOUT).subscribe().with(SourceRegistry::log));
+        added.forEach(this::probeAndLog);
     }
 
     /** The source with this name. */
@@ -103,8 +106,17 @@ public class SourceRegistry {
             Log.warn("No source is configured: set sqlagent.sources.<name>.url (e.g. SQLAGENT_SOURCES_DEFAULT_URL)");
         }
         for (Source source : sources.values()) {
-            source.probe(STARTUP_PROBE_TIMEOUT).subscribe().with(status -> log(status));
+            probeAndLog(source);
         }
+    }
+
+    /** Logs whether the source answers and, when it does, whether its role may do more than read. */
+    private void probeAndLog(Source source) {
+        source.probe(STARTUP_PROBE_TIMEOUT)
+                .invoke(SourceRegistry::log)
+                .flatMap(status -> status.up() ? roles.logLine(source, STARTUP_PROBE_TIMEOUT)
+                        : Uni.createFrom().item(Optional.<String>empty()))
+                .subscribe().with(warning -> warning.ifPresent(Log::warn));
     }
 
     private static void log(SourceStatus status) {

@@ -2,6 +2,7 @@ package io.sqlagent.sql;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -16,7 +17,8 @@ import io.sqlagent.Redaction;
 
 /**
  * Readiness of the sources: UP when every source answers, DOWN naming each source that does not
- * and why. Probes run concurrently and never block the event loop.
+ * and why; a source whose role may do more than read gets a {@code "<name> warning"} detail
+ * ({@link SourceRoleCheck}) and stays UP. Probes run concurrently and never block the event loop.
  */
 @Readiness
 @ApplicationScoped
@@ -25,18 +27,24 @@ public class SourcesHealthCheck implements AsyncHealthCheck {
     static final String NAME = "sqlagent sources";
 
     private final SourceRegistry registry;
+    private final SourceRoleCheck roles;
     private final Duration timeout;
 
-    SourcesHealthCheck(SourceRegistry registry,
+    /** A source's status, and the warning about its role when it answers and may do more than read. */
+    private record Probed(SourceStatus status, Optional<String> warning) {
+    }
+
+    SourcesHealthCheck(SourceRegistry registry, SourceRoleCheck roles,
             @ConfigProperty(name = "sqlagent.health.source-timeout", defaultValue = "3s") Duration timeout) {
         this.registry = registry;
+        this.roles = roles;
         this.timeout = timeout;
     }
 
     @Override
     public Uni<HealthCheckResponse> call() {
-        List<Uni<SourceStatus>> probes = registry.all().stream()
-                .map(source -> source.probe(timeout))
+        List<Uni<Probed>> probes = registry.all().stream()
+                .map(this::probe)
                 .toList();
         if (probes.isEmpty()) {
             return Uni.createFrom().item(HealthCheckResponse.named(NAME).up().build());
@@ -45,14 +53,24 @@ public class SourcesHealthCheck implements AsyncHealthCheck {
                 .map(SourcesHealthCheck::response);
     }
 
-    private static HealthCheckResponse response(List<SourceStatus> statuses) {
+    private Uni<Probed> probe(Source source) {
+        return source.probe(timeout)
+                .flatMap(status -> status.up()
+                        ? roles.warning(source, timeout).map(warning -> new Probed(status, warning))
+                        : Uni.createFrom().item(new Probed(status, Optional.empty())));
+    }
+
+    private static HealthCheckResponse response(List<Probed> probed) {
         HealthCheckResponseBuilder builder = HealthCheckResponse.named(NAME).up();
-        for (SourceStatus status : statuses) {
+        for (Probed each : probed) {
+            SourceStatus status = each.status();
             if (status.up()) {
                 builder.withData(status.name(), "UP");
             } else {
                 builder.down().withData(status.name(), "DOWN: " + Redaction.redact(status.detail()));
             }
+            // A warning, not a failure: the source still answers, and the agent's SQL stays read-only.
+            each.warning().ifPresent(warning -> builder.withData(status.name() + " warning", warning));
         }
         return builder.build();
     }

@@ -11,8 +11,9 @@ import io.micrometer.core.instrument.Timer;
 
 /**
  * Tool-call metrics: {@code sqlagent_tool_calls_total} (a counter) and
- * {@code sqlagent_tool_calls_duration_seconds} (a timer), both tagged by {@code tool},
- * {@code outcome} and {@code caller}. Meters are looked up once per tag set and cached.
+ * {@code sqlagent_tool_calls_duration_seconds} (a histogram, buckets in
+ * {@link io.sqlagent.metrics.DurationHistograms}), both tagged by {@code tool}, {@code outcome} and
+ * {@code caller}. Meters are looked up once per tag set and cached.
  */
 @ApplicationScoped
 public class ToolMetrics implements ToolCallListener {

@@ -121,6 +121,23 @@ class AgentChatTest {
     }
 
     @Test
+    void columnsThatShareANameReachTheEventAndTheModelWithEveryValue() throws Exception {
+        model.then(toolCalls(call("c1", "run_sql", "{\"sql\":\"SELECT ar.name, t.name, 2.50::numeric(5,2) AS price "
+                + "FROM artist ar JOIN album al USING (artist_id) JOIN track t USING (album_id) ORDER BY t.track_id LIMIT 1\"}")),
+                text("AC/DC."));
+
+        SseClient.Result result = SseClient.chat(chat, ask("Who made the first track?"));
+
+        JsonNode event = result.first("tool_result").data();
+        assertEquals("AC/DC", event.path("result").path("rows").get(0).path("name").asText(), event.toString());
+        assertEquals("For Those About To Rock (We Salute You)", event.path("result").path("rows").get(0).path("name_2").asText());
+        assertEquals("name_2", event.path("result").path("columns").get(1).path("key").asText());
+        String seenByModel = messages(1).get(messages(1).size() - 1).path("content").asText();
+        assertTrue(seenByModel.contains("\"rows\":[{\"name\":\"AC/DC\",\"name_2\":\"For Those About To Rock (We Salute You)\","
+                + "\"price\":2.50}]"), seenByModel);
+    }
+
+    @Test
     void aFollowUpQuestionSeesTheConversationSoFar() throws Exception {
         model.then(toolCalls(call("c1", "run_sql", "{\"sql\":\"SELECT count(*) AS n FROM artist\"}")), text("275 artists."));
         SseClient.Result first = SseClient.chat(chat, ask("How many artists?"));

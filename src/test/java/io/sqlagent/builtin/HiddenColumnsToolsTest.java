@@ -7,6 +7,7 @@ import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.is;
 import static org.hamcrest.Matchers.not;
 import static org.hamcrest.Matchers.startsWith;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import java.time.Duration;
 import java.util.List;
@@ -188,5 +189,23 @@ class HiddenColumnsToolsTest {
                 .put("sql", "SELECT first_name FROM customer").put("summary", "First names")
                 .set("tables_used", ToolJson.MAPPER.createArrayNode().add("customer")).toString();
         call("save_validated_query", keptBody).statusCode(200).body("result.success", is(true));
+    }
+
+    @Test
+    void functionsThatRunQueryTextCannotReadAHiddenColumn() {
+        // Each would run the inner query inside the server, where the plan check never sees it.
+        for (String sql : List.of(
+                "SELECT * FROM ts_stat('SELECT to_tsvector(''simple'', email) FROM customer')",
+                "SELECT word FROM pg_catalog.ts_stat($$SELECT to_tsvector('simple', email) FROM customer$$)",
+                "SELECT ts_rewrite('a'::tsquery, 'SELECT to_tsquery(''simple'', ''x''), to_tsquery(''simple'', split_part(email, ''@'', 1)) FROM customer')",
+                "SELECT query_to_xml('SELECT email FROM customer', true, false, '')",
+                "SELECT table_to_xml('customer', true, false, '')")) {
+            String function = sql.contains("ts_stat") ? "ts_stat" : sql.contains("ts_rewrite") ? "ts_rewrite"
+                    : sql.contains("query_to_xml") ? "query_to_xml" : "table_to_xml";
+            String body = runSql(sql).statusCode(403).body("error", is("blocked"))
+                    .body("message", startsWith("Function " + function + " is not allowed: it can run a query given as text"))
+                    .extract().asString();
+            assertFalse(body.contains("@"), body);
+        }
     }
 }

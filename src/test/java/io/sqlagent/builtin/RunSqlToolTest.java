@@ -50,6 +50,44 @@ class RunSqlToolTest {
     }
 
     @Test
+    void columnsThatShareANameAreAllThereInOrderWithTheirTypes() {
+        runSql("SELECT ar.name, t.name FROM artist ar JOIN album al USING (artist_id) JOIN track t USING (album_id) "
+                + "ORDER BY t.track_id LIMIT 2")
+                .statusCode(200)
+                .body("result.columns.name", is(List.of("name", "name")))
+                .body("result.columns.key", is(List.of("name", "name_2")))
+                .body("result.columns.type", is(List.of("character varying", "character varying")))
+                .body("result.rows[0].name", is("AC/DC"))
+                .body("result.rows[0].name_2", is("For Those About To Rock (We Salute You)"))
+                .body("result.rows[1].name", is("Accept"))
+                .body("result.rows[1].name_2", is("Balls to the Wall"))
+                .body("result.row_count", is(2))
+                .body("result.total_rows", is(2))
+                .body("result.truncated", is(false));
+    }
+
+    @Test
+    void everyColumnOfTwoStarsIsKept() {
+        String body = runSql("SELECT a.*, al.* FROM artist a JOIN album al USING (artist_id) ORDER BY al.album_id LIMIT 1")
+                .statusCode(200).extract().asString();
+
+        assertTrue(body.contains("\"rows\":[{\"artist_id\":1,\"name\":\"AC/DC\",\"album_id\":1,"
+                + "\"title\":\"For Those About To Rock We Salute You\",\"artist_id_2\":1}]"), body);
+        // A real column named like a generated key keeps its name; the repeat takes the next free one.
+        // A column named like the subquery the service wraps a statement in is still a column.
+        runSql("SELECT 1 AS q, 2 AS q").statusCode(200).body("result.rows[0].q", is(1)).body("result.rows[0].q_2", is(2));
+        runSql("SELECT 1 AS a, 2 AS a, 3 AS a_2").statusCode(200)
+                .body("result.columns.key", is(List.of("a", "a_3", "a_2")))
+                .body("result.rows[0].a", is(1)).body("result.rows[0].a_3", is(2)).body("result.rows[0].a_2", is(3));
+    }
+
+    @Test
+    void aTrailingSemicolonAndCommentStillRun() {
+        runSql("SELECT count(*) AS n FROM track; -- how many\n").statusCode(200).body("result.rows[0].n", is(3503));
+        runSql("SELECT 1 AS n /* one */ ;;").statusCode(200).body("result.rows[0].n", is(1));
+    }
+
+    @Test
     void keepsTheContractDescriptionAndParameter() {
         given().when().get("/api/tools/run_sql").then().statusCode(200)
                 .body("description", is("Execute a SQL query against the database. Only SELECT and WITH statements are allowed. Returns query results as JSON."))
@@ -139,5 +177,55 @@ class RunSqlToolTest {
         assertTrue(metrics.contains("sqlagent_sql_errors_total{source=\"default\",sqlstate=\"42703\""), "no SQL error metric");
         assertTrue(errors.seen.stream().anyMatch(e -> e.sqlState().equals("42703") && e.sql().equals("SELECT nme FROM artist")),
                 errors.seen.toString());
+    }
+
+    @Test
+    void credentialAndServerCatalogsStayClosedThoughTheSourceIsASuperuser() {
+        // The embedded source connects as the superuser postgres, which could read every one of these.
+        runSql("SELECT rolsuper AS s FROM pg_roles WHERE rolname = current_user").statusCode(200)
+                .body("result.rows[0].s", is(true));
+        Map<String, String> closed = Map.ofEntries(
+                Map.entry("SELECT rolname, rolpassword FROM pg_authid", "Table pg_catalog.pg_authid is not available to the agent"),
+                Map.entry("SELECT * FROM pg_catalog.\"pg_authid\"", "Table pg_catalog.pg_authid is not available to the agent"),
+                Map.entry("WITH r AS (SELECT * FROM PG_CATALOG.PG_SHADOW) SELECT passwd FROM r", "Table pg_catalog.pg_shadow is not available"),
+                Map.entry("SELECT umoptions FROM pg_user_mappings", "Table pg_catalog.pg_user_mappings is not available"),
+                Map.entry("SELECT * FROM pg_user_mapping", "Table pg_catalog.pg_user_mapping is not available"),
+                Map.entry("SELECT * FROM pg_hba_file_rules", "Table pg_catalog.pg_hba_file_rules is not available"),
+                Map.entry("SELECT * FROM pg_ident_file_mappings", "Table pg_catalog.pg_ident_file_mappings is not available"),
+                Map.entry("SELECT * FROM pg_file_settings", "Table pg_catalog.pg_file_settings is not available"),
+                Map.entry("SELECT * FROM pg_hba_file_rules()", "Function pg_hba_file_rules is not allowed"),
+                Map.entry("SELECT * FROM pg_ident_file_mappings()", "Function pg_ident_file_mappings is not allowed"),
+                Map.entry("SELECT * FROM pg_show_all_file_settings()", "Function pg_show_all_file_settings is not allowed"),
+                Map.entry("SELECT pg_read_file('pg_hba.conf')", "Function pg_read_file is not allowed"),
+                Map.entry("SELECT name, setting FROM pg_settings", "Table pg_catalog.pg_settings is not available"),
+                Map.entry("SELECT current_setting('data_directory')", "Setting data_directory is not available to the agent"));
+        closed.forEach((sql, reason) -> {
+            String body = runSql(sql).statusCode(403).body("error", is("blocked")).body("message", startsWith(reason))
+                    .extract().asString();
+            assertTrue(!body.contains("SCRAM-SHA-256") && !body.contains("pgdata"), body);
+        });
+        runSql("SELECT count(*) AS n FROM pg_roles WHERE rolpassword = '********'").statusCode(200)
+                .body("result.rows[0].n", greaterThan(0));
+        runSql("SELECT current_setting('TimeZone') IS NOT NULL AS known").statusCode(200)
+                .body("result.rows[0].known", is(true));
+    }
+
+    @Test
+    void aPlaceholderIsRefusedWithAClearMessageAndDollarsInTextRun() {
+        runSql("SELECT name FROM artist WHERE artist_id = $1").statusCode(403)
+                .body("error", is("blocked"))
+                .body("message", is("$1 is a parameter placeholder (at line 1, column 43): write literal values; "
+                        + "parameters are not supported here"));
+        runSql("SELECT '$1' AS a, $$ $2 $$ AS b, $q$$3$q$ AS c /* $4 */ -- $5\n").statusCode(200)
+                .body("result.rows[0].a", is("$1"))
+                .body("result.rows[0].b", is(" $2 "))
+                .body("result.rows[0].c", is("$3"));
+    }
+
+    @Test
+    void theOlderNamedArgumentNotationRuns() {
+        runSql("SELECT make_interval(years := 1, days := 2)::text AS i, make_interval(months => 3)::text AS j").statusCode(200)
+                .body("result.rows[0].i", is("1 year 2 days"))
+                .body("result.rows[0].j", is("3 mons"));
     }
 }

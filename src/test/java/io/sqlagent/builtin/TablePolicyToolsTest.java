@@ -71,4 +71,17 @@ class TablePolicyToolsTest {
         call("save_validated_query", body).statusCode(403)
                 .body("message", is("Table customer is not available to the agent; use introspect_schema to see the tables it may query"));
     }
+
+    @Test
+    void noSpellingOrFunctionReadsATableOutsideThePolicy() {
+        runSql("SELECT * FROM chinook.public.customer").statusCode(403)
+                .body("message", is("Table public.customer is not available to the agent; use introspect_schema to see the tables it may query"));
+        runSql("SELECT count(*) AS n FROM chinook.public.track").statusCode(200).body("result.rows[0].n", is(3503));
+        runSql("SELECT * FROM ts_stat('SELECT to_tsvector(''simple'', first_name) FROM customer')").statusCode(403)
+                .body("error", is("blocked")).body("message", startsWith("Function ts_stat is not allowed"));
+        runSql("SELECT ts_rewrite('a'::tsquery, 'SELECT ''a''::tsquery, to_tsquery(''simple'', total::text) FROM invoice')")
+                .statusCode(403).body("message", startsWith("Function ts_rewrite is not allowed"));
+        runSql("SELECT pg_sequence_last_value('invoice_invoice_id_seq')").statusCode(403)
+                .body("message", startsWith("Function pg_sequence_last_value is not allowed"));
+    }
 }

@@ -5,6 +5,7 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.is;
 import static org.hamcrest.Matchers.startsWith;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 
@@ -154,6 +155,32 @@ class DeclaredToolsBindingTest {
         assertEquals("### markdown_rows\n\n| genre_id | name |\n| --- | --- |\n| 1 | Rock |\n\n_1 row._\n", one);
         String none = call("markdown_rows", "{\"n\": 0}").statusCode(200).extract().path("result");
         assertEquals("### markdown_rows\n\n_No rows._\n", none);
+    }
+
+    @Test
+    void columnsThatShareANameKeepEveryValueAndEveryValueIsExact() {
+        String body = call("same_names", "{\"id\": 1}").statusCode(200).extract().asString();
+
+        assertTrue(body.contains("\"columns\":[{\"name\":\"name\",\"type\":\"character varying\",\"key\":\"name\"},"
+                + "{\"name\":\"name\",\"type\":\"character varying\",\"key\":\"name_2\"},"
+                + "{\"name\":\"amount\",\"type\":\"numeric\",\"key\":\"amount\"}"), body);
+        assertTrue(body.contains("\"rows\":[{\"name\":\"AC/DC\",\"name_2\":\"For Those About To Rock (We Salute You)\","
+                + "\"amount\":270,\"price\":2.50,\"span\":\"5 years 16 days\",\"addr\":\"192.168.0.1/24\"}]"), body);
+    }
+
+    @Test
+    void aMarkdownTableShowsColumnsThatShareANameEachInItsPlace() {
+        String table = call("same_names_markdown", "{\"id\": 1}").statusCode(200).extract().path("result");
+
+        assertEquals("""
+                ### same_names_markdown
+
+                | name | name | amount | price | span | addr |
+                | --- | --- | --- | --- | --- | --- |
+                | AC/DC | For Those About To Rock (We Salute You) | 270 | 2.50 | 5 years 16 days | 192.168.0.1/24 |
+
+                _1 row._
+                """, table);
     }
 
     @Test

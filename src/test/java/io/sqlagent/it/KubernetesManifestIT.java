@@ -4,9 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -17,6 +20,12 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 /** The manifests that {@code ./mvnw package} generates for Kubernetes. */
 class KubernetesManifestIT {
 
+    /** What a build stamps into a manifest and an unchanged build would change: dates, commit ids, local paths. */
+    private static final Pattern DATE = Pattern.compile("\\d{4}-\\d{2}-\\d{2}");
+    private static final Pattern COMMIT_ID = Pattern.compile("\\b[0-9a-f]{40}\\b");
+    private static final String PROJECT_DIRECTORY = Path.of("").toAbsolutePath().toString();
+
+    private static String manifestText;
     private static List<JsonNode> documents;
     private static JsonNode deployment;
     private static JsonNode container;
@@ -24,12 +33,8 @@ class KubernetesManifestIT {
     @BeforeAll
     static void readManifest() throws Exception {
         Path manifest = Path.of(System.getProperty("kubernetes.manifest", "target/kubernetes/kubernetes.yml"));
-        documents = new ArrayList<>();
-        try (var parser = new YAMLMapper().readerFor(JsonNode.class).readValues(manifest.toFile())) {
-            while (parser.hasNext()) {
-                documents.add((JsonNode) parser.next());
-            }
-        }
+        manifestText = Files.readString(manifest);
+        documents = readAll(manifest);
         deployment = documents.stream().filter(d -> d.path("kind").asText().equals("Deployment")).findFirst().orElseThrow();
         container = deployment.at("/spec/template/spec/containers/0");
     }
@@ -90,6 +95,91 @@ class KubernetesManifestIT {
     void noServiceMonitorUnlessAskedFor() {
         assertFalse(documents.stream().anyMatch(d -> d.path("kind").asText().equals("ServiceMonitor")));
         assertTrue(documents.stream().anyMatch(d -> d.path("kind").asText().equals("Service")));
+    }
+
+    @Test
+    void theSelectorsDoNotPinTheVersionSoTheNextVersionApplies() {
+        // A Deployment's selector is immutable: with the version in it, applying the next version fails.
+        String version = container.path("image").asText().replaceFirst(".*:", "");
+        JsonNode service = documents.stream().filter(d -> d.path("kind").asText().equals("Service")).findFirst().orElseThrow();
+        JsonNode templateLabels = deployment.at("/spec/template/metadata/labels");
+        for (JsonNode selector : List.of(deployment.at("/spec/selector/matchLabels"), service.at("/spec/selector"))) {
+            assertFalse(selector.isEmpty(), "no selector");
+            assertFalse(selector.has("app.kubernetes.io/version"), "the selector pins the version: " + selector);
+            selector.properties().forEach(label -> {
+                assertFalse(label.getValue().asText().contains(version), "the selector holds the version " + version + ": " + selector);
+                assertEquals(label.getValue().asText(), templateLabels.path(label.getKey()).asText(),
+                        "the pods do not carry the selector's label " + label.getKey());
+            });
+        }
+    }
+
+    @Test
+    void theManifestsHoldNothingThatChangesFromBuildToBuild() {
+        // An unchanged build must give the same bytes, or re-applying it rolls every pod for nothing.
+        for (JsonNode document : documents) {
+            List<JsonNode> metadata = List.of(document.path("metadata"), document.at("/spec/template/metadata"));
+            for (JsonNode meta : metadata) {
+                for (String field : List.of("annotations", "labels")) {
+                    meta.path(field).properties().forEach(entry -> assertStable(document, entry));
+                }
+            }
+        }
+        assertFalse(DATE.matcher(manifestText).find(), "the manifest holds a date: " + firstMatch(DATE));
+        assertFalse(COMMIT_ID.matcher(manifestText).find(), "the manifest holds a commit id: " + firstMatch(COMMIT_ID));
+        assertFalse(manifestText.contains(PROJECT_DIRECTORY), "the manifest holds the build's directory " + PROJECT_DIRECTORY);
+        assertFalse(manifestText.contains("file:"), "the manifest holds a local repository URL");
+    }
+
+    @Test
+    void theServiceListensOnEveryInterfaceOfThePod() {
+        // The service's own default is localhost: the probes and the Service would never reach it.
+        List<String> hosts = new ArrayList<>();
+        container.path("env").forEach(env -> {
+            if (env.path("name").asText().equals("QUARKUS_HTTP_HOST")) {
+                hosts.add(env.path("value").asText());
+            }
+        });
+        assertEquals(List.of("0.0.0.0"), hosts, container.path("env").toString());
+    }
+
+    @Test
+    void theExampleSecretIsTheOneTheDeploymentReadsAndHoldsTheModelSettings() throws Exception {
+        JsonNode secret = readAll(Path.of("k8s/secret.example.yaml")).get(0);
+        assertEquals("Secret", secret.path("kind").asText());
+        List<String> secretRefs = new ArrayList<>();
+        container.path("envFrom").forEach(from -> secretRefs.add(from.at("/secretRef/name").asText()));
+        assertTrue(secretRefs.contains(secret.at("/metadata/name").asText()), secretRefs.toString());
+        JsonNode settings = secret.path("stringData");
+        for (String name : List.of("QUARKUS_DATASOURCE_REACTIVE_URL", "SQLAGENT_SOURCES_DEFAULT_URL",
+                "QUARKUS_LANGCHAIN4J_OPENAI_API_KEY", "QUARKUS_LANGCHAIN4J_OPENAI_BASE_URL",
+                "QUARKUS_LANGCHAIN4J_OPENAI_CHAT_MODEL_MODEL_NAME")) {
+            assertFalse(settings.path(name).asText().isBlank(), "the example Secret has no " + name + ": " + settings);
+        }
+    }
+
+    private static void assertStable(JsonNode document, Map.Entry<String, JsonNode> entry) {
+        String where = document.path("kind").asText() + " " + entry.getKey() + "=" + entry.getValue().asText();
+        for (String stamped : List.of("timestamp", "commit", "vcs")) {
+            assertFalse(entry.getKey().contains(stamped), "build-specific metadata: " + where);
+        }
+        String value = entry.getValue().asText();
+        assertFalse(DATE.matcher(value).find() || COMMIT_ID.matcher(value).find() || value.contains(PROJECT_DIRECTORY)
+                || value.startsWith("file:"), "build-specific metadata: " + where);
+    }
+
+    private static String firstMatch(Pattern pattern) {
+        return manifestText.lines().filter(line -> pattern.matcher(line).find()).findFirst().orElse("");
+    }
+
+    private static List<JsonNode> readAll(Path yaml) throws Exception {
+        List<JsonNode> read = new ArrayList<>();
+        try (var parser = new YAMLMapper().readerFor(JsonNode.class).readValues(yaml.toFile())) {
+            while (parser.hasNext()) {
+                read.add((JsonNode) parser.next());
+            }
+        }
+        return read;
     }
 
     private static int periodSeconds(JsonNode probe) {

@@ -38,6 +38,10 @@ class RunCommandIT {
             System.out.printf("service ready in %d ms on a fresh data directory%n", startup.toMillis());
 
             assertEquals(3503, count(service.postgresPort, "chinook", "SELECT count(*) FROM track"));
+            // The demo source connects as the embedded superuser: one warning line with the fix, readiness still UP.
+            String warning = awaitLogLine(service, "Source 'default': role postgres is a superuser");
+            assertTrue(warning.contains("WARN") && warning.contains("Give the agent a read-only role"), warning);
+            assertTrue(service.get("/q/health/ready").orElseThrow().body().contains("\"default warning\": \"role postgres is a superuser"));
             // Run from a directory without config/tools, the packaged chinook.yaml is what loads.
             service.awaitStatus("/api/tools/search_tracks", 200, Duration.ofSeconds(5));
             execute(service.postgresPort, "sqlagent",

@@ -108,6 +108,14 @@ public final class ServiceProcess implements AutoCloseable {
         }
     }
 
+    /** Posts {@code json} to {@code path} and returns the answer. */
+    public HttpResponse<String> postJson(String path, String json, Duration timeout) throws IOException, InterruptedException {
+        HttpRequest request = HttpRequest.newBuilder(URI.create("http://localhost:" + httpPort + path))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json)).timeout(timeout).build();
+        return HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+    }
+
     /** The embedded postmaster recorded in the data directory, if it runs. */
     Optional<ProcessHandle> postmaster() throws IOException {
         Path pidFile = workDir.resolve(".sqlagent/pgdata/postmaster.pid");

@@ -102,6 +102,24 @@ class McpServerTest {
     }
 
     @Test
+    void columnsThatShareANameAndExactNumbersReachAnMcpClient() throws Exception {
+        McpStreamableTestClient client = McpAssured.newConnectedStreamableClient();
+        ToolResponse response = call(client, "run_sql", Map.of("sql",
+                "SELECT ar.name, t.name, 270::numeric AS amount FROM artist ar JOIN album al USING (artist_id) "
+                        + "JOIN track t USING (album_id) ORDER BY t.track_id LIMIT 1"));
+
+        assertFalse(response.isError());
+        String text = text(response);
+        assertTrue(text.contains("\"rows\":[{\"name\":\"AC/DC\",\"name_2\":\"For Those About To Rock (We Salute You)\","
+                + "\"amount\":270}]"), text);
+        JsonObject structured = (JsonObject) response.structuredContent();
+        assertEquals(List.of("name", "name_2", "amount"), structured.getJsonArray("columns").stream()
+                .map(column -> ((JsonObject) column).getString("key")).toList());
+        assertEquals("For Those About To Rock (We Salute You)", structured.getJsonArray("rows").getJsonObject(0).getString("name_2"));
+        client.disconnect();
+    }
+
+    @Test
     void anIntegerBeyond64BitsIsAnInvalidArgumentNeverAWrappedOne() {
         McpStreamableTestClient client = McpAssured.newConnectedStreamableClient();
 

@@ -34,6 +34,9 @@ public final class DeniedFunctions {
         }
     }
 
+    private static final String RUNS_QUERY_TEXT = "it can run a query given as text, or read a table named in a string, "
+            + "past the table and column checks; write the query itself";
+
     // Order matters only for the reason given: the first family that matches names it.
     private static final List<Family> BUILT_IN = List.of(
             new Family("it sleeps", List.of("pg_sleep", "pg_sleep_for", "pg_sleep_until")),
@@ -60,8 +63,19 @@ public final class DeniedFunctions {
             new Family("it sends notifications", List.of("pg_notify")),
             new Family("it changes a sequence", List.of("nextval", "setval")),
             new Family("it connects to other databases", List.of("dblink*")),
-            new Family("it runs a SQL string or dumps whole tables", List.of("*_to_xml", "*_to_xmlschema",
-                    "*_to_xml_and_xmlschema")),
+            // Each of these runs a query given as text, or reads a relation named in a string, inside the
+            // server: neither the table policy (which sees the statement's own tables) nor the hidden-column
+            // check (which sees its plan, where they are one opaque function scan) can see what they read.
+            new Family(RUNS_QUERY_TEXT, List.of("*_to_xml", "*_to_xmlschema", "*_to_xml_and_xmlschema",
+                    "ts_stat", "ts_rewrite", "crosstab*", "connectby", "xpath_table")),
+            new Family("it reads table pages or the write-ahead log raw, past the table and column checks",
+                    List.of("get_raw_page", "heap_page_items", "heap_page_item_attrs", "tuple_data_split",
+                            "bt_page_items", "brin_page_items", "gin_leafpage_items", "gist_page_items",
+                            "gist_page_items_bytea", "hash_page_items", "pg_get_wal_*")),
+            new Family("it reads a sequence by name, past the table policy; select last_value from the sequence instead",
+                    List.of("pg_sequence_last_value", "pg_get_sequence_data")),
+            new Family("it lists every server setting, and some hold passwords (primary_conninfo); "
+                    + "read one setting with current_setting('name')", List.of("pg_show_all_settings")),
             new Family("it assigns a transaction id", List.of("txid_current", "pg_current_xact_id")));
 
     private static final DeniedFunctions BUILT_IN_ONLY = new DeniedFunctions(List.of());

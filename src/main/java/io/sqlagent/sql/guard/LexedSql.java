@@ -2,6 +2,7 @@ package io.sqlagent.sql.guard;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * One SQL text as PostgreSQL's lexer cuts it, and the copy of it that JSqlParser gets: comments
@@ -69,6 +70,33 @@ final class LexedSql {
         return names;
     }
 
+    /**
+     * Whether {@code token} is the {@code :} of PostgreSQL's {@code :=} token: directly followed by
+     * {@code =}, and not the second half of a {@code ::} cast (PostgreSQL reads {@code ::=} as
+     * {@code ::} then {@code =}, {@code :::=} as {@code ::} then {@code :=}).
+     */
+    private boolean isColonEquals(PgToken token) {
+        int at = token.start();
+        if (sql.charAt(at) != ':' || at + 1 >= sql.length() || sql.charAt(at + 1) != '=') {
+            return false;
+        }
+        int colons = 0;
+        for (int i = at - 1; i >= 0 && sql.charAt(i) == ':'; i--) {
+            colons++;
+        }
+        return colons % 2 == 0;
+    }
+
+    /** The first positional parameter ({@code $1}) from code token {@code from} on, if any. */
+    Optional<PgToken> firstParameter(int from) {
+        for (int i = from; i < code.size(); i++) {
+            if (code.get(i).kind() == PgToken.Kind.PARAMETER) {
+                return Optional.of(code.get(i));
+            }
+        }
+        return Optional.empty();
+    }
+
     /** How many statements PostgreSQL would see: runs of tokens between semicolons, empty runs not counted. */
     int statementCount() {
         int count = 0;
@@ -100,6 +128,14 @@ final class LexedSql {
                 case PUNCTUATION -> {
                     if (isSemicolon(token)) {
                         out[token.start()] = ' ';
+                    }
+                }
+                case OPERATOR -> {
+                    // The older named-argument notation f(a := 1) means f(a => 1), the only place
+                    // PostgreSQL takes :=, which JSqlParser does not know; same length, so positions hold.
+                    if (token.start() >= from && isColonEquals(token)) {
+                        out[token.start()] = '=';
+                        out[token.start() + 1] = '>';
                     }
                 }
                 case DOLLAR_STRING -> {

@@ -226,7 +226,9 @@ final class QueryInspector {
 
     private void addTable(Table table, Scope scope) {
         List<String> parts = new ArrayList<>();
-        for (String part : new String[] { table.getDatabaseName(), table.getSchemaName(), table.getName() }) {
+        // database.schema.table: PostgreSQL takes only the current database there (any other is an
+        // error), so the table is schema.table, the name the table policy knows it by.
+        for (String part : new String[] { table.getSchemaName(), table.getName() }) {
             if (part != null && !part.isEmpty()) {
                 parts.add(Identifiers.fold(part));
             }

@@ -102,15 +102,63 @@ public final class SqlGuard {
         }
     }
 
+    /**
+     * The statement without the semicolons and comments after its last token, so that it can be
+     * placed inside a subquery; empty when the text cannot be lexed, does not start as a query does
+     * ({@code SELECT}, {@code WITH}, {@code VALUES}, {@code TABLE}, {@code (}) or holds more than one
+     * statement, in which case it must not be wrapped.
+     */
+    private static final Set<String> SUBQUERY_STARTS = Set.of("select", "with", "values", "table", "(");
+
+    public static Optional<String> statementBody(String sql) {
+        try {
+            LexedSql lexed = LexedSql.of(sql);
+            List<PgToken> code = lexed.code();
+            int last = code.size() - 1;
+            while (last >= 0 && lexed.isSemicolon(code.get(last))) {
+                last--;
+            }
+            if (last < 0 || !SUBQUERY_STARTS.contains(code.get(0).text(sql).toLowerCase(Locale.ROOT))) {
+                // Not a query (an EXPLAIN, a write a declared tool runs, anything PostgreSQL will refuse): never wrapped.
+                return Optional.empty();
+            }
+            for (int i = 0; i < last; i++) {
+                if (lexed.isSemicolon(code.get(i))) {
+                    // Several statements: left to PostgreSQL to refuse as they are.
+                    return Optional.empty();
+                }
+            }
+            return last < 0 ? Optional.empty() : Optional.of(sql.substring(0, code.get(last).end()));
+        } catch (Refusal refusal) {
+            return Optional.empty();
+        }
+    }
+
     /** A guard allowing SELECT, VALUES and EXPLAIN with the default settings. */
     public static SqlGuard defaults() {
         return new SqlGuard(EnumSet.allOf(StatementKind.class));
     }
 
-    /** Decides whether {@code sql} may run. Never throws: anything it cannot check is refused. */
+    /**
+     * Decides whether {@code sql}, with every value written in, may run: the SQL a model or a person
+     * sends, which is run without parameters, so a placeholder such as {@code $1} is refused with a
+     * reason instead of failing in the driver. Never throws: anything it cannot check is refused.
+     */
     public SqlVerdict check(String sql) {
+        return check(sql, false);
+    }
+
+    /**
+     * {@link #check(String)} for a statement whose positional parameters ({@code $1}, ...) its caller
+     * binds, such as a declared tool's.
+     */
+    public SqlVerdict checkWithParameters(String sql) {
+        return check(sql, true);
+    }
+
+    private SqlVerdict check(String sql, boolean parameters) {
         try {
-            return decide(sql);
+            return decide(sql, parameters);
         } catch (Refusal refusal) {
             return SqlVerdict.refuse(refusal.getMessage());
         } catch (RuntimeException | StackOverflowError e) {
@@ -119,7 +167,7 @@ public final class SqlGuard {
         }
     }
 
-    private SqlVerdict decide(String sql) throws Refusal {
+    private SqlVerdict decide(String sql, boolean parameters) throws Refusal {
         if (sql == null || sql.isBlank()) {
             throw new Refusal("No SQL statement was given");
         }
@@ -138,6 +186,14 @@ public final class SqlGuard {
         boolean explain = ExplainHeader.isExplain(lexed);
         int first = explain ? ExplainHeader.statementStart(lexed) : 0;
         checkFirstWord(lexed, lexed.code().get(first), explain);
+        if (!parameters) {
+            Optional<PgToken> parameter = lexed.firstParameter(first);
+            if (parameter.isPresent()) {
+                throw new Refusal(parameter.get().text(sql) + " is a parameter placeholder (at "
+                        + PgLexer.position(sql, parameter.get().start())
+                        + "): write literal values; parameters are not supported here");
+            }
+        }
 
         Statement statement;
         try {
@@ -151,7 +207,10 @@ public final class SqlGuard {
         StatementKind kind = explain ? StatementKind.EXPLAIN : queryKind;
         QueryInspector.Inspection inspection = QueryInspector.inspect(statement, denied);
         Optional<String> problem = inspection.problem()
-                .or(() -> deniedCall(lexed, first).map(Refusal::getMessage));
+                .or(() -> deniedCall(lexed, first).map(Refusal::getMessage))
+                .or(() -> ServerSecrets.closedTable(inspection.tables()))
+                .or(() -> ServerSecrets.closedName(lexed, first))
+                .or(() -> ServerSecrets.reservedSetting(lexed, first));
         if (!allowed.contains(kind)) {
             return SqlVerdict.refuse(notAllowed(kind.name()), kind, inspection.tables(), inspection.functions());
         }

@@ -17,6 +17,8 @@ import org.junit.jupiter.api.Test;
 class SqlGuardDeniedFunctionsTest {
 
     private static final String SLEEPS = "Function pg_sleep is not allowed: it sleeps";
+    private static final String RUNS_QUERY_TEXT = "it can run a query given as text, or read a table named in a string, "
+            + "past the table and column checks; write the query itself";
     private static final String LARGE_OBJECTS = " is not allowed: it reads or writes large objects, "
             + "which can touch the server's files";
 
@@ -110,9 +112,9 @@ class SqlGuardDeniedFunctionsTest {
         assertRefused("SELECT * FROM dblink('host=x', 'DELETE FROM t') AS r(a int)",
                 "Function dblink is not allowed: it connects to other databases");
         assertRefused("SELECT query_to_xml('DELETE FROM t RETURNING *', true, false, '')",
-                "Function query_to_xml is not allowed: it runs a SQL string or dumps whole tables");
+                "Function query_to_xml is not allowed: " + RUNS_QUERY_TEXT);
         assertRefused("SELECT database_to_xml_and_xmlschema(true, false, '')",
-                "Function database_to_xml_and_xmlschema is not allowed: it runs a SQL string or dumps whole tables");
+                "Function database_to_xml_and_xmlschema is not allowed: " + RUNS_QUERY_TEXT);
         assertRefused("SELECT txid_current()", "Function txid_current is not allowed: it assigns a transaction id");
     }
 
@@ -144,7 +146,7 @@ class SqlGuardDeniedFunctionsTest {
     void matchesFamiliesByExactNamePrefixAndSuffix() {
         DeniedFunctions denied = DeniedFunctions.builtIn();
         assertEquals(Optional.of("it sleeps"), denied.reasonFor("PG_SLEEP_UNTIL"));
-        assertEquals(Optional.of("it runs a SQL string or dumps whole tables"),
+        assertEquals(Optional.of(RUNS_QUERY_TEXT),
                 denied.reasonFor("cursor_to_xmlschema"));
         assertEquals(Optional.of("it manages replication or logical decoding"),
                 denied.reasonFor("pg_replication_origin_create"));
@@ -153,5 +155,44 @@ class SqlGuardDeniedFunctionsTest {
         assertEquals(Optional.empty(), denied.reasonFor("pg_sleeping"));
         assertEquals(Optional.empty(), denied.reasonFor("xml_to_table"));
         assertEquals(Optional.empty(), denied.reasonFor("currval"));
+    }
+
+    @Test
+    void refusesFunctionsThatRunQueryTextOrReadARelationByName() {
+        assertRefused("SELECT * FROM ts_stat('SELECT to_tsvector(''simple'', email) FROM customer')",
+                "Function ts_stat is not allowed: " + RUNS_QUERY_TEXT);
+        assertRefused("SELECT ts_rewrite('a'::tsquery, 'SELECT t, s FROM aliases')",
+                "Function ts_rewrite is not allowed: " + RUNS_QUERY_TEXT);
+        assertRefused("SELECT pg_catalog.\"ts_stat\"($q$SELECT to_tsvector(email) FROM customer$q$)",
+                "Function ts_stat is not allowed: " + RUNS_QUERY_TEXT);
+        for (String call : List.of("query_to_xmlschema('SELECT 1', true, false, '')",
+                "query_to_xml_and_xmlschema('SELECT 1', true, false, '')", "cursor_to_xml('c', 1, true, false, '')",
+                "table_to_xml('customer', true, false, '')", "table_to_xmlschema('customer', true, false, '')",
+                "schema_to_xml('public', true, false, '')", "database_to_xml(true, false, '')",
+                "crosstab('SELECT 1')", "connectby('customer', 'a', 'b', '1', 0)",
+                "xpath_table('id', 'doc', 'customer', '/a', 'true')")) {
+            String name = call.substring(0, call.indexOf('('));
+            assertRefused("SELECT * FROM " + call, "Function " + name + " is not allowed: " + RUNS_QUERY_TEXT);
+        }
+        assertRefused("SELECT encode(get_raw_page('customer', 0), 'hex')",
+                "Function get_raw_page is not allowed: it reads table pages or the write-ahead log raw, past the table "
+                        + "and column checks");
+        assertRefused("SELECT * FROM pg_get_wal_block_info('0/0', '0/1')",
+                "Function pg_get_wal_block_info is not allowed: it reads table pages or the write-ahead log raw, past "
+                        + "the table and column checks");
+        assertRefused("SELECT pg_sequence_last_value('invoice_invoice_id_seq')",
+                "Function pg_sequence_last_value is not allowed: it reads a sequence by name, past the table policy; "
+                        + "select last_value from the sequence instead");
+        assertRefused("SELECT * FROM pg_show_all_settings()",
+                "Function pg_show_all_settings is not allowed: it lists every server setting, and some hold passwords "
+                        + "(primary_conninfo); read one setting with current_setting('name')");
+    }
+
+    @Test
+    void allowsMetadataFunctionsThatTakeARelationByName() {
+        assertAllowed("SELECT pg_relation_size('customer'), pg_total_relation_size('customer'::regclass), "
+                + "to_regclass('customer'), has_table_privilege('customer', 'SELECT'), pg_get_viewdef('v'), "
+                + "pg_get_indexdef(1), obj_description('customer'::regclass), ts_headline('a b', 'a'::tsquery), "
+                + "to_tsvector('simple', 'x'), xpath('/a', '<a/>'::xml), current_setting('TimeZone')");
     }
 }

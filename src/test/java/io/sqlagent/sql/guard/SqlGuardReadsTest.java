@@ -119,4 +119,11 @@ class SqlGuardReadsTest {
                 + "(SELECT 1 FROM invoice i WHERE i.customer_id = c.customer_id) AND support_rep_id IN "
                 + "(SELECT employee_id FROM employee)").tables());
     }
+
+    @Test
+    void reportsADatabaseQualifiedNameByItsSchemaAndTable() {
+        // PostgreSQL takes database.schema.table for the current database only: the table is schema.table.
+        assertEquals(Set.of("public.customer", "pg_catalog.pg_class"),
+                assertAllowed("SELECT * FROM chinook.public.customer, chinook.pg_catalog.pg_class").tables());
+    }
 }

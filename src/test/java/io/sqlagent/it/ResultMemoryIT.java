@@ -1,0 +1,54 @@
+package io.sqlagent.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+/**
+ * Results are capped while they are read, not after: on a small heap, a statement whose rows are
+ * far larger than the heap answers with its values cut and the result truncated, and the service
+ * goes on answering. Before, the cursor held up to {@code max-rows + 1} whole rows first and the
+ * process ended in an OutOfMemoryError.
+ */
+class ResultMemoryIT {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    Path workDir;
+
+    @Test
+    void rowsLargerThanTheHeapAreCutWhileTheyAreRead() throws Exception {
+        try (ServiceProcess service = ServiceProcess.startWithJvmOptions(workDir, Map.of(), List.of("-Xmx128m"))) {
+            service.awaitStatus("/q/health/ready", 200, Duration.ofSeconds(90));
+
+            // 300 rows of 1 MB each: 300 MB of text (600 MB as Java strings) against a 128 MB heap.
+            HttpResponse<String> huge = service.postJson("/api/tools/run_sql",
+                    "{\"sql\":\"SELECT g, repeat('x', 1000000) AS big FROM generate_series(1, 300) g\"}", Duration.ofSeconds(60));
+
+            assertEquals(200, huge.statusCode(), huge.body());
+            JsonNode result = JSON.readTree(huge.body()).get("result");
+            assertTrue(result.get("truncated").asBoolean(), huge.body().substring(0, 300));
+            JsonNode first = result.get("rows").get(0);
+            assertEquals(1, first.get("g").asInt());
+            assertTrue(first.get("big").asText().endsWith("…[cut: 998000 more characters]"), first.get("big").asText().substring(1990));
+            assertTrue(result.get("row_count").asInt() > 10, result.get("row_count").toString());
+
+            HttpResponse<String> next = service.postJson("/api/tools/run_sql", "{\"sql\":\"SELECT 1 AS one\"}", Duration.ofSeconds(10));
+            assertEquals(200, next.statusCode(), next.body());
+            assertFalse(service.logText().contains("OutOfMemoryError"), service.logText());
+        }
+    }
+}
