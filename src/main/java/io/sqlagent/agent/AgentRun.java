@@ -33,6 +33,7 @@ import io.quarkus.logging.Log;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.subscription.Cancellable;
 import io.smallrye.mutiny.subscription.MultiEmitter;
+import io.sqlagent.StoredText;
 import io.sqlagent.agent.ConversationStore.Message;
 import io.sqlagent.tool.ExecutorOptions;
 import io.sqlagent.tool.Outcome;
@@ -183,7 +184,8 @@ final class AgentRun {
                 id = "call_" + (index + 1) + "_" + UUID.randomUUID().toString().substring(0, 8);
                 ids.add(id);
             }
-            String name = request.name() == null ? "" : request.name();
+            // A NUL in a name can name no tool, and PostgreSQL cannot store it: shown as U+FFFD, answered as unknown.
+            String name = request.name() == null ? "" : StoredText.clean(request.name());
             String raw = request.arguments() == null ? "" : request.arguments();
             ToolExecutionRequest normalized = ToolExecutionRequest.builder().id(id).name(name).arguments(raw).build();
             try {

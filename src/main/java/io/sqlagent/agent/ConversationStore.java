@@ -13,6 +13,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import io.smallrye.mutiny.Uni;
+import io.sqlagent.StoredText;
 import io.sqlagent.store.StoreMigrations;
 import io.sqlagent.tool.ToolJson;
 import io.vertx.core.json.JsonArray;
@@ -121,10 +122,12 @@ public class ConversationStore {
         }
         List<Tuple> batch = new ArrayList<>(messages.size());
         for (Message message : messages) {
+            // A model may put NUL anywhere (text, tool names, arguments), which PostgreSQL refuses: cleaned, not fatal.
             batch.add(Tuple.tuple().addUUID(conversationId).addUUID(runId).addString(message.role())
-                    .addString(message.content())
-                    .addValue(message.toolCalls() == null ? null : new JsonArray(message.toolCalls().toString()))
-                    .addString(message.toolCallId()).addString(message.toolName()).addString(message.outcome())
+                    .addString(StoredText.clean(message.content()))
+                    .addValue(message.toolCalls() == null ? null : new JsonArray(StoredText.clean(message.toolCalls()).toString()))
+                    .addString(StoredText.clean(message.toolCallId())).addString(StoredText.clean(message.toolName()))
+                    .addString(message.outcome())
                     .addLong(message.durationMs()));
         }
         return ready().flatMap(ok -> store.preparedQuery("INSERT INTO conversation_message (conversation_id, run_id, role, "

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.UUID;
 
 import io.quarkus.logging.Log;
+import io.sqlagent.Redaction;
 
 /**
  * Turns what ended a run early into the {@code error} event the client gets: a stable code and a
@@ -13,8 +14,9 @@ import io.quarkus.logging.Log;
  * <li>{@code model_timeout}: the model server did not answer within
  * {@code quarkus.langchain4j.openai.timeout}, or went silent mid-answer for longer than
  * {@code sqlagent.agent.model-timeout};</li>
- * <li>{@code model_error}: the model server answered with an HTTP error (status and its message)
- * or a stream the client could not read;</li>
+ * <li>{@code model_error}: the model server answered with an HTTP error (status and its message,
+ * credentials hidden: servers echo the request's Authorization header) or a stream the client
+ * could not read;</li>
  * <li>{@code internal_error}: anything else, with an id to find the stack trace in the log.</li>
  * </ul>
  */
@@ -33,6 +35,10 @@ final class ModelErrors {
         if (failure instanceof ModelTurn.ModelSilentException silent) {
             return new AgentEvent.Error("model_timeout", "The model server sent nothing for " + silent.silence.toSeconds()
                     + " s (sqlagent.agent.model-timeout)");
+        }
+        if (failure instanceof ModelTurn.ModelUnreadableException unreadable) {
+            Log.warn(unreadable.getMessage());
+            return new AgentEvent.Error("model_error", unreadable.getMessage());
         }
         if (failure instanceof ModelTurn.ModelCallException) {
             Throwable cause = failure.getCause();
@@ -77,7 +83,8 @@ final class ModelErrors {
         if (message == null) {
             message = deepest.getClass().getSimpleName();
         }
-        message = message.replaceAll("\\s+", " ").strip();
+        // Model servers echo requests in errors, Authorization header included: hide keys before anyone sees them.
+        message = Redaction.redact(message.replaceAll("\\s+", " ").strip());
         return message.length() <= MAX_MESSAGE ? message : message.substring(0, MAX_MESSAGE) + "…";
     }
 }

@@ -7,6 +7,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
+import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.model.chat.StreamingChatModel;
 import dev.langchain4j.model.chat.request.ChatRequest;
 import dev.langchain4j.model.chat.response.ChatResponse;
@@ -36,6 +37,18 @@ final class ModelTurn {
     static final class ModelCallException extends RuntimeException {
         ModelCallException(Throwable cause) {
             super(cause.getMessage(), cause);
+        }
+    }
+
+    /**
+     * The model server's stream could not be read: it ended with no text, no tool call and no
+     * finish reason. The client reports a chunk it cannot parse only to Vert.x's log and goes on,
+     * so an unreadable stream otherwise looks like an empty answer.
+     */
+    static final class ModelUnreadableException extends RuntimeException {
+        ModelUnreadableException() {
+            super("The model server sent a stream that could not be read: it ended without an answer, a tool call or a finish"
+                    + " reason (the service log has the parser's error)", null, false, false);
         }
     }
 
@@ -147,6 +160,10 @@ final class ModelTurn {
                 @Override
                 public void onCompleteResponse(ChatResponse response) {
                     if (over.compareAndSet(false, true)) {
+                        if (unreadable(response)) {
+                            emitter.fail(new ModelUnreadableException());
+                            return;
+                        }
                         complete(response);
                         emitter.complete(response);
                     }
@@ -174,6 +191,13 @@ final class ModelTurn {
                 emitter.fail(new ModelCallException(e));
             }
         }
+    }
+
+    /** Nothing came that a model server sends when it answers: every real answer ends with a finish reason. */
+    private static boolean unreadable(ChatResponse response) {
+        AiMessage message = response.aiMessage();
+        boolean empty = message == null || (message.text() == null || message.text().isEmpty()) && !message.hasToolExecutionRequests();
+        return empty && response.finishReason() == null;
     }
 
     private synchronized void text(String text) {

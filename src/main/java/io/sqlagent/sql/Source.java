@@ -5,6 +5,7 @@ import java.util.Locale;
 import java.util.Optional;
 
 import io.smallrye.mutiny.Uni;
+import io.sqlagent.Redaction;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 
@@ -56,6 +57,6 @@ public record Source(String name, String displayUrl, Optional<Pool> pool, Option
         if (message == null || message.isBlank()) {
             return failure.getClass().getSimpleName();
         }
-        return message;
+        return Redaction.redact(message);
     }
 }

@@ -15,6 +15,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
 import io.quarkus.logging.Log;
+import io.sqlagent.Redaction;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.core.Vertx;
@@ -120,14 +121,16 @@ public class SourceRegistry {
 
     private static void log(SourceStatus status) {
         if (status.up()) {
-            Log.infof("Source '%s' is UP: %s at %s", status.name(), status.detail(), status.url());
+            Log.infof("Source '%s' is UP: %s at %s", status.name(), Redaction.redact(status.detail()), status.url());
         } else {
             Log.warnf("Source '%s' is DOWN at %s: %s. Readiness stays DOWN until it answers; check %s (sqlagent.sources.%s.url and its username/password).",
-                    status.name(), status.url(), status.detail(), Source.urlVariable(status.name()), status.name());
+                    status.name(), status.url(), Redaction.redact(status.detail()), Source.urlVariable(status.name()), status.name());
         }
     }
 
     private static Source build(String name, SourcesConfig.Source settings, Vertx vertx) {
+        settings.password().ifPresent(Redaction::secret);
+        Redaction.secret(Redaction.urlPassword(settings.url()));
         String displayUrl = SourceUrls.redact(settings.url());
         try {
             PgConnectOptions options = PgConnectOptions.fromUri(SourceUrls.normalise(settings.url()));

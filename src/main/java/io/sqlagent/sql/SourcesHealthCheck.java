@@ -13,6 +13,7 @@ import org.eclipse.microprofile.health.Readiness;
 
 import io.smallrye.health.api.AsyncHealthCheck;
 import io.smallrye.mutiny.Uni;
+import io.sqlagent.Redaction;
 
 /**
  * Readiness of the sources: UP when every source answers, DOWN naming each source that does not
@@ -66,7 +67,7 @@ public class SourcesHealthCheck implements AsyncHealthCheck {
             if (status.up()) {
                 builder.withData(status.name(), "UP");
             } else {
-                builder.down().withData(status.name(), "DOWN: " + status.detail());
+                builder.down().withData(status.name(), "DOWN: " + Redaction.redact(status.detail()));
             }
             // A warning, not a failure: the source still answers, and the agent's SQL stays read-only.
             each.warning().ifPresent(warning -> builder.withData(status.name() + " warning", warning));

@@ -16,6 +16,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.quarkus.arc.All;
 import io.quarkus.logging.Log;
+import io.sqlagent.Redaction;
 import io.smallrye.mutiny.Uni;
 import io.sqlagent.tool.schema.Violation;
 
@@ -272,10 +273,12 @@ public class ToolExecutor {
         return truncate(message, MAX_MESSAGE_LENGTH);
     }
 
+    /** Every message a caller sees passes here: credentials a failure quotes are hidden, then it is cut. */
     private static String truncate(String message, int max) {
         if (message == null) {
             return "";
         }
-        return message.length() <= max ? message : message.substring(0, max) + "…";
+        String redacted = Redaction.redact(message);
+        return redacted.length() <= max ? redacted : redacted.substring(0, max) + "…";
     }
 }

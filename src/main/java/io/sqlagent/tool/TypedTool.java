@@ -7,12 +7,15 @@ import java.util.Map;
 import java.util.Optional;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.exc.InputCoercionException;
+import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
 import io.sqlagent.tool.schema.SchemaGenerator;
+import io.sqlagent.tool.schema.Violation;
 
 /**
  * Base class for a tool written in Java: annotate the class with {@link ToolDefinition}, declare the
@@ -58,6 +61,23 @@ public abstract class TypedTool<A extends Record> implements Tool {
         A arguments;
         try {
             arguments = ToolJson.MAPPER.treeToValue(call.arguments(), argumentsType());
+        } catch (JsonMappingException e) {
+            if (e.getCause() instanceof InputCoercionException coercion) {
+                // A number the schema allows (any 64-bit integer) that the record's type cannot hold (an int):
+                // the caller's mistake, so an invalid argument, never a wrapped value or a tool failure.
+                StringBuilder argument = new StringBuilder();
+                for (JsonMappingException.Reference reference : e.getPath()) {
+                    if (reference.getFieldName() != null) {
+                        argument.append(argument.isEmpty() ? "" : ".").append(reference.getFieldName());
+                    } else {
+                        argument.append('[').append(reference.getIndex()).append(']');
+                    }
+                }
+                String problem = "is out of range (" + coercion.getOriginalMessage() + ")";
+                return Uni.createFrom().item(ToolResult.invalidArguments("Invalid arguments for tool '" + descriptor().name() + "': "
+                        + argument + " " + problem, List.of(new Violation(argument.toString(), problem))));
+            }
+            throw new ToolException("The arguments could not be read: " + e.getOriginalMessage());
         } catch (JsonProcessingException e) {
             throw new ToolException("The arguments could not be read: " + e.getOriginalMessage());
         } catch (IllegalArgumentException e) {

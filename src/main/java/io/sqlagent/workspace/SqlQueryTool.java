@@ -12,6 +12,8 @@ import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 
 import org.sqlite.JDBC;
 import org.sqlite.SQLiteConfig;
@@ -19,7 +21,9 @@ import org.sqlite.SQLiteConnection;
 import org.sqlite.SQLiteLimits;
 import org.sqlite.SQLiteOpenMode;
 
+import io.quarkus.logging.Log;
 import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.infrastructure.Infrastructure;
 import io.sqlagent.tool.ToolCallContext;
 import io.sqlagent.tool.ToolDefinition;
 import io.sqlagent.tool.ToolException;
@@ -31,7 +35,8 @@ import io.sqlagent.tool.schema.Param;
 /**
  * {@code sql_query}: one read-only query on a SQLite file the policy allows. The query passes
  * {@link SqliteGuard}; the file is opened read-only (URI {@code mode=ro}, {@code query_only}, no
- * attached databases, extensions off, untrusted schema) on a worker thread, with a timeout; at
+ * attached databases, extensions off, untrusted schema) on a worker thread; at the policy's
+ * {@code timeout_seconds}, or when the call is cancelled, the statement is interrupted; at
  * most {@code max_rows} rows come back (one more is read to flag truncation), and no more than
  * {@code max_bytes} of them.
  */
@@ -57,10 +62,13 @@ public class SqlQueryTool extends TypedTool<SqlQueryTool.Arguments> {
 
     @Override
     protected Uni<?> run(Arguments arguments, ToolCallContext context) {
-        return Uni.createFrom().item(() -> query(arguments));
+        RunningStatement running = new RunningStatement();
+        return Uni.createFrom().item(() -> query(arguments, running))
+                // Cancelled (executor timeout, client gone): the worker thread would go on computing; stop SQLite now.
+                .onCancellation().invoke(running::interrupt);
     }
 
-    private Map<String, Object> query(Arguments arguments) {
+    private Map<String, Object> query(Arguments arguments, RunningStatement running) {
         SqliteGuard.refusal(arguments.query()).ifPresent(reason -> {
             throw new ToolRefusedException(reason);
         });
@@ -68,14 +76,83 @@ public class SqlQueryTool extends TypedTool<SqlQueryTool.Arguments> {
         if (!java.nio.file.Files.isRegularFile(file)) {
             throw new ToolException("'" + arguments.dbPath() + "' is not a database file");
         }
+        int timeout = policy.limits().timeoutSeconds();
         try (Connection connection = open(file); Statement statement = connection.createStatement()) {
-            statement.setQueryTimeout(policy.limits().timeoutSeconds());
+            // setQueryTimeout is only SQLite's busy timeout (waiting for a lock), not a limit on running.
+            statement.setQueryTimeout(timeout);
             statement.setMaxRows(policy.limits().maxRows() + 1);
+            running.started(statement);
+            ScheduledFuture<?> deadline = Infrastructure.getDefaultWorkerPool().schedule(running::timeUp, timeout, TimeUnit.SECONDS);
             try (ResultSet results = statement.executeQuery(arguments.query())) {
                 return read(results);
+            } finally {
+                deadline.cancel(false);
+                running.finished();
             }
         } catch (SQLException e) {
+            if (running.timedOut()) {
+                throw new ToolException("The query ran longer than " + timeout + " s (timeout_seconds in the workspace policy)"
+                        + " and was stopped");
+            }
+            if (running.interrupted()) {
+                throw new ToolException("The query was cancelled");
+            }
             throw new ToolException("SQLite: " + e.getMessage());
+        }
+    }
+
+    /**
+     * The statement a call runs, so that a timer or a cancellation can interrupt it:
+     * {@link Statement#cancel()} is sqlite3_interrupt, which stops the running step within
+     * milliseconds. Only while it runs: interrupting a closed connection would touch freed memory.
+     */
+    private static final class RunningStatement {
+        private Statement statement;
+        private boolean done;
+        private boolean timedOut;
+        private boolean interrupted;
+
+        synchronized void started(Statement running) {
+            if (interrupted) {
+                // Interrupting before the statement steps would be lost: do not start it.
+                throw new ToolException("The query was cancelled");
+            }
+            statement = running;
+        }
+
+        synchronized void finished() {
+            done = true;
+            statement = null;
+        }
+
+        synchronized void timeUp() {
+            if (!done) {
+                timedOut = true;
+                interrupt();
+            }
+        }
+
+        synchronized void interrupt() {
+            interrupted = true;
+            if (statement != null && !done) {
+                cancel();
+            }
+        }
+
+        synchronized boolean timedOut() {
+            return timedOut;
+        }
+
+        synchronized boolean interrupted() {
+            return interrupted;
+        }
+
+        private void cancel() {
+            try {
+                statement.cancel();
+            } catch (SQLException e) {
+                Log.debugf("sql_query: the statement could not be interrupted: %s", e.getMessage());
+            }
         }
     }
 

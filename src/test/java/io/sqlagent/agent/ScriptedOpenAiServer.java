@@ -47,7 +47,7 @@ public final class ScriptedOpenAiServer implements AutoCloseable {
     private volatile Function<JsonNode, String> runOf;
 
     /** One scripted answer. */
-    public sealed interface Turn permits Text, ToolCalls, Failure, Stall {
+    public sealed interface Turn permits Text, ToolCalls, Failure, Stall, Raw {
     }
 
     /** Streams {@code pieces} as content deltas, then stops. */
@@ -66,8 +66,15 @@ public final class ScriptedOpenAiServer implements AutoCloseable {
     public record Call(String id, String name, String arguments) {
     }
 
-    /** Answers with an HTTP error. */
+    /**
+     * Answers with an HTTP error. {@code {authorization}} in the message is replaced by the request's
+     * Authorization header, as servers that echo the request in their errors do.
+     */
     public record Failure(int status, String message) implements Turn {
+    }
+
+    /** Streams {@code events} as they are (each a whole SSE event, such as {@code "data: {oops\n\n"}): a server that sends what it should not. */
+    public record Raw(List<String> events) implements Turn {
     }
 
     /** The time the server spent answering one run's requests: from each request's arrival to its last byte. */
@@ -256,8 +263,10 @@ public final class ScriptedOpenAiServer implements AutoCloseable {
                 Thread.sleep(latency.toMillis());
             }
             if (turn instanceof Failure failure) {
+                String message = failure.message().replace("{authorization}",
+                        String.valueOf(exchange.getRequestHeaders().getFirst("Authorization")));
                 byte[] body = JSON.writeValueAsBytes(JSON.createObjectNode().set("error",
-                        JSON.createObjectNode().put("message", failure.message()).put("type", "server_error")));
+                        JSON.createObjectNode().put("message", message).put("type", "server_error")));
                 exchange.getResponseHeaders().add("Content-Type", "application/json");
                 exchange.sendResponseHeaders(failure.status(), body.length);
                 exchange.getResponseBody().write(body);
@@ -269,6 +278,13 @@ public final class ScriptedOpenAiServer implements AutoCloseable {
             if (turn instanceof Stall stall) {
                 send(out, chunk(delta().put("role", "assistant").put("content", ""), null));
                 Thread.sleep(stall.silence().toMillis());
+                return;
+            }
+            if (turn instanceof Raw raw) {
+                for (String event : raw.events()) {
+                    out.write(event.getBytes(StandardCharsets.UTF_8));
+                }
+                out.flush();
                 return;
             }
             if (turn instanceof Text text) {

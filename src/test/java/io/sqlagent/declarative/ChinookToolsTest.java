@@ -135,6 +135,21 @@ class ChinookToolsTest {
     }
 
     @Test
+    void numbersBeyondWhatTheParameterCanHoldAreInvalidNeverWrapped() {
+        // 2^64 + 1 wraps to invoice 1 when bound as a bigint, and passes "minimum: 1" unchecked.
+        call("invoice_lines", "{\"invoice_id\": 18446744073709551617}").statusCode(400)
+                .body("error", is("invalid_arguments"))
+                .body("message", containsString("invoice_id must be an integer from -9223372036854775808 to 9223372036854775807"))
+                .body("details[0].argument", is("invoice_id"))
+                .body("details[0].problem", is("must be an integer from -9223372036854775808 to 9223372036854775807"
+                        + " (got 18446744073709551617)"));
+        call("invoice_lines", "{\"invoice_id\": 1e30}").statusCode(400).body("details[0].argument", is("invoice_id"));
+        call("genre_summary", "{\"min_tracks\": 1e400}").statusCode(400).body("details[0].argument", is("min_tracks"));
+        call("tracks_by_ids", "{\"track_ids\": [1, 18446744073709551617]}").statusCode(400)
+                .body("details[0].argument", is("track_ids[1]"));
+    }
+
+    @Test
     void descriptorsCarryMetadataAndSecurity() {
         given().when().get("/api/tools/top_customers")
                 .then().statusCode(200)

@@ -120,6 +120,19 @@ class McpServerTest {
     }
 
     @Test
+    void anIntegerBeyond64BitsIsAnInvalidArgumentNeverAWrappedOne() {
+        McpStreamableTestClient client = McpAssured.newConnectedStreamableClient();
+
+        // 2^64 + 1 would be bound as invoice 1.
+        ToolResponse wrapped = call(client, "invoice_lines", Map.of("invoice_id", new java.math.BigInteger("18446744073709551617")));
+
+        assertTrue(wrapped.isError());
+        assertTrue(text(wrapped).contains("invoice_id must be an integer from -9223372036854775808 to 9223372036854775807"),
+                text(wrapped));
+        client.disconnect();
+    }
+
+    @Test
     void invalidArgumentsAreAToolErrorNamingEveryArgument() {
         McpStreamableTestClient client = McpAssured.newConnectedStreamableClient();
 

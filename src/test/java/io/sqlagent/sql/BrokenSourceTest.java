@@ -35,6 +35,11 @@ class BrokenSourceTest {
             return Map.of(
                     "sqlagent.sources.default.url", "postgresql://app:s3cret-pw@127.0.0.1:1/shop",
                     "sqlagent.sources.legacy.url", "mysql://root:hunter2@db/legacy",
+                    // Passwords holding URL characters, in the URL as written and as a property.
+                    "sqlagent.sources.odd.url", "postgresql://app:p@ss/w#rd@127.0.0.1:1/shop",
+                    "sqlagent.sources.typed.url", "postgresql://127.0.0.1:1/shop",
+                    "sqlagent.sources.typed.username", "app",
+                    "sqlagent.sources.typed.password", "q@ss/w#rd:7",
                     "quarkus.log.file.enabled", "true",
                     "quarkus.log.file.path", LOG.toString());
         }
@@ -52,6 +57,24 @@ class BrokenSourceTest {
                 .body("checks.find { it.name == 'sqlagent sources' }.data.legacy",
                         allOf(startsWith("DOWN: misconfigured"), containsString("not a PostgreSQL URL")))
                 .body("checks.find { it.name == 'Reactive PostgreSQL connections health check' }.status", is("UP"));
+    }
+
+    @Test
+    void passwordsHoldingUrlCharactersNeverReachHealthOutputOrTheLog() throws Exception {
+        String body = given().when().get("/q/health/ready").then().statusCode(503)
+                .body("checks.find { it.name == 'sqlagent sources' }.data.odd", allOf(startsWith("DOWN: "), containsString("Connection refused")))
+                .body("checks.find { it.name == 'sqlagent sources' }.data.typed", allOf(startsWith("DOWN: "), containsString("Connection refused")))
+                .extract().asString();
+        List<String> lines = waitForLines("Source 'odd' is DOWN");
+        waitForLines("Source 'typed' is DOWN");
+        String log = Files.readString(LOG);
+
+        assertEquals(1, lines.size(), lines.toString());
+        assertTrue(lines.get(0).contains("postgresql://app:***@127.0.0.1:1/shop"), lines.get(0));
+        for (String fragment : List.of("p@ss", "ss/w", "w#rd", "q@ss")) {
+            assertFalse(body.contains(fragment), fragment + " leaked to readiness: " + body);
+            assertFalse(log.contains(fragment), fragment + " leaked to the log");
+        }
     }
 
     @Test

@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 
+import io.sqlagent.Redaction;
+
 class SourceUrlsTest {
 
     @Test
@@ -32,5 +34,37 @@ class SourceUrlsTest {
         assertEquals("postgresql://db/shop?user=app&password=***&ssl=true",
                 SourceUrls.redact("postgresql://db/shop?user=app&password=s3cret&ssl=true"));
         assertEquals("postgresql://app@db/shop", SourceUrls.redact("postgresql://app@db/shop"));
+    }
+
+    @Test
+    void aPasswordHoldingUrlCharactersIsHiddenWhole() {
+        assertEquals("postgresql://app:***@127.0.0.1:1/shop", SourceUrls.redact("postgresql://app:p@ss/w#rd@127.0.0.1:1/shop"));
+        assertEquals("jdbc:postgresql://app:***@db/shop?ssl=true", SourceUrls.redact("jdbc:postgresql://app:a?b:c@d@db/shop?ssl=true"));
+        String message = "Cannot parse invalid connection URI: postgresql://app:p@ss/w#rd@127.0.0.1:1/shop (and more)";
+        String redacted = Redaction.redact(message);
+        assertEquals("Cannot parse invalid connection URI: postgresql://app:***@127.0.0.1:1/shop (and more)", redacted);
+    }
+
+    @Test
+    void aPasswordHoldingUrlCharactersIsEncodedSoTheClientReadsItAsOnePassword() {
+        String normalised = SourceUrls.normalise("postgresql://app:p@ss/w#rd?+ %zz%41@127.0.0.1:5432/shop?sslmode=disable");
+
+        assertEquals("postgresql://app:p%40ss%2Fw%23rd%3F%2B%20%25zz%41@127.0.0.1:5432/shop?sslmode=disable", normalised);
+        io.vertx.pgclient.PgConnectOptions options = io.vertx.pgclient.PgConnectOptions.fromUri(normalised);
+        assertEquals("p@ss/w#rd?+ %zzA", options.getPassword());
+        assertEquals("127.0.0.1", options.getHost());
+        assertEquals("shop", options.getDatabase());
+        // An @ in the query is not user info.
+        assertEquals("postgresql://db/shop?application_name=a@b", SourceUrls.normalise("postgresql://db/shop?application_name=a@b"));
+    }
+
+    @Test
+    void bearerTokensApiKeysAndConfiguredSecretsAreHidden() {
+        Redaction.secret("p@ss/w#rd-registered");
+
+        assertEquals("{\"authorization\":\"Bearer ***\"}", Redaction.redact("{\"authorization\":\"Bearer test-key-not-secret\"}"));
+        assertEquals("key sk-*** refused", Redaction.redact("key sk-proj-abcdef123456 refused"));
+        assertEquals("echo: ***", Redaction.redact("echo: p@ss/w#rd-registered"));
+        assertEquals("postgresql://postgres@localhost:5432/chinook", Redaction.redact("postgresql://postgres@localhost:5432/chinook"));
     }
 }

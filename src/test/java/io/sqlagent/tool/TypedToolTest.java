@@ -98,6 +98,21 @@ class TypedToolTest {
     }
 
     @Test
+    void aNumberTheRecordCannotHoldIsAnInvalidArgumentNeverAWrappedValue() {
+        // The schema allows any 64-bit integer; limit is an int: 2^32 + 3 would be bound as 3.
+        ObjectNode arguments = ToolJson.MAPPER.createObjectNode().put("query", "revenue").put("limit", 4294967299L);
+
+        ToolResult result = new SearchTool().invoke(new ToolCall("1", "search_knowledge", arguments), ToolCallContext.of("test"))
+                .await().atMost(WAIT);
+
+        ToolResult.Failure failure = (ToolResult.Failure) result;
+        assertEquals(Outcome.INVALID_ARGUMENTS, failure.outcome());
+        assertEquals("limit", failure.details().get(0).argument());
+        assertTrue(failure.details().get(0).problem().startsWith("is out of range (Numeric value (4294967299) out of range of int"),
+                failure.details().get(0).problem());
+    }
+
+    @Test
     void aBlockingToolRunsOnAWorkerThread() {
         ToolResult result = new BlockingTool().invoke(new ToolCall("1", "slow_io", ToolJson.MAPPER.createObjectNode()),
                 ToolCallContext.of("test")).await().atMost(WAIT);

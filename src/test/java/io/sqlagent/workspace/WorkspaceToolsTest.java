@@ -214,6 +214,60 @@ class WorkspaceToolsTest {
                 "no journal, WAL or copy file appeared");
     }
 
+    private static final String ENDLESS = "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT count(*) FROM r";
+
+    @Test
+    void anEndlessQueryIsStoppedAtThePolicyTimeoutAndNothingKeepsRunning() throws Exception {
+        Files.writeString(workspace.manifest, Files.readString(workspace.manifest) + "    timeout_seconds: 1\n");
+        SqlQueryTool sql = new SqlQueryTool(PolicyManifest.load(workspace.manifest));
+        long started = System.nanoTime();
+
+        ToolException timedOut = failure(sql, "db_path", workspace.chinook.toString(), "query", ENDLESS);
+
+        assertEquals("The query ran longer than 1 s (timeout_seconds in the workspace policy) and was stopped", timedOut.getMessage());
+        assertTrue(Duration.ofNanos(System.nanoTime() - started).toMillis() < 5000, "stopped at the timeout, not later");
+        assertNoSqliteStatementRuns();
+        // The file is free: the next query runs at once.
+        assertEquals(3503, call(sql, "db_path", workspace.chinook.toString(), "query", "SELECT count(*) FROM Track")
+                .path("rows").get(0).get(0).asInt());
+    }
+
+    @Test
+    void cancellingTheCallInterruptsItsStatement() throws Exception {
+        SqlQueryTool sql = new SqlQueryTool(policy);
+        ObjectNode arguments = ToolJson.MAPPER.createObjectNode().put("db_path", workspace.chinook.toString()).put("query", ENDLESS);
+        java.util.concurrent.atomic.AtomicReference<Object> outcome = new java.util.concurrent.atomic.AtomicReference<>();
+
+        var subscription = sql.invoke(new ToolCall("c1", "sql_query", arguments), new ToolCallContext("test", Optional.empty(), Optional.empty()))
+                .subscribe().with(outcome::set, outcome::set);
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (sqliteStatementThreads().isEmpty() && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        assertFalse(sqliteStatementThreads().isEmpty(), "the query never started");
+        subscription.cancel();
+
+        assertNoSqliteStatementRuns();
+        assertEquals(null, outcome.get(), "a cancelled call delivers nothing");
+    }
+
+    /** Within two seconds no thread is inside SQLite's step any more (the default policy timeout is 30 s). */
+    private static void assertNoSqliteStatementRuns() throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(2).toNanos();
+        while (!sqliteStatementThreads().isEmpty() && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        assertEquals(List.of(), sqliteStatementThreads(), "threads still running a SQLite statement");
+    }
+
+    private static List<String> sqliteStatementThreads() {
+        return Thread.getAllStackTraces().entrySet().stream()
+                .filter(thread -> Stream.of(thread.getValue()).anyMatch(frame -> frame.getClassName().startsWith("org.sqlite.")
+                        && frame.getMethodName().equals("step")))
+                .map(thread -> thread.getKey().getName())
+                .toList();
+    }
+
     @Test
     void aFileNameCannotAddUriParameters() {
         assertEquals("file:/tmp/a%3Fmode%3Drwc%23x%20y.db?mode=ro", SqlQueryTool.uri(Path.of("/tmp/a?mode=rwc#x y.db")));

@@ -2,6 +2,7 @@ package io.sqlagent.tool.audit;
 
 import java.nio.charset.StandardCharsets;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -17,6 +18,7 @@ import io.quarkus.logging.Log;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Uni;
+import io.sqlagent.StoredText;
 import io.sqlagent.store.StoreMigrations;
 import io.sqlagent.tool.ToolCallListener;
 import io.sqlagent.tool.ToolExecution;
@@ -26,11 +28,14 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Tuple;
+import io.vertx.pgclient.PgException;
 
 /**
  * Records every tool call in the store, write-behind: the call only enqueues a record (a few
  * hundred nanoseconds); a timer drains the queue in batch inserts. A full queue drops records
- * rather than slowing calls, and counts them in {@code sqlagent_audit_dropped_total}.
+ * rather than slowing calls, and counts them in {@code sqlagent_audit_dropped_total}. Text
+ * PostgreSQL cannot store (NUL characters) is cleaned first; a record the store still refuses
+ * is dropped and counted on its own, so it never holds back the records around it.
  */
 @ApplicationScoped
 public class AuditLog implements ToolCallListener {
@@ -53,7 +58,7 @@ public class AuditLog implements ToolCallListener {
         this.vertx = vertx;
         this.migrations = migrations;
         this.queue = new AuditQueue(registry, config.queueCapacity(),
-                Counter.builder("sqlagent.audit.dropped").description("Audit records dropped because the queue was full")
+                Counter.builder("sqlagent.audit.dropped").description("Audit records dropped: the queue was full, or the store refused them")
                         .register(meters));
         this.written = Counter.builder("sqlagent.audit.written").description("Audit records written to the store")
                 .register(meters);
@@ -82,31 +87,104 @@ public class AuditLog implements ToolCallListener {
     }
 
     private Uni<Integer> writeBatches(int writtenSoFar) {
-        List<AuditRecord> batch = queue.take(config.batchSize());
+        List<Row> batch = rows(queue.take(config.batchSize()));
         if (batch.isEmpty()) {
+            return queue.size() == 0 ? Uni.createFrom().item(writtenSoFar) : writeBatches(writtenSoFar);
+        }
+        return store.preparedQuery(INSERT).executeBatch(batch.stream().map(Row::values).toList())
+                .replaceWith(batch.size())
+                .invoke(count -> written.increment(count))
+                .onFailure(AuditLog::refusesData).recoverWithUni(refused -> writeOneByOne(batch, 0, 0))
+                // The store cannot be reached: put the batch back to be retried, as far as the queue has room.
+                .onFailure(failure -> !(failure instanceof PartlyWritten)).invoke(failure -> queue.putBack(records(batch)))
+                .flatMap(count -> writeBatches(writtenSoFar + count));
+    }
+
+    /** A record and the values of its row. */
+    private record Row(AuditRecord record, Tuple values) {
+    }
+
+    /** The rows of the records whose values can be built at all; any other record is dropped and counted. */
+    private List<Row> rows(List<AuditRecord> records) {
+        List<Row> rows = new ArrayList<>(records.size());
+        for (AuditRecord record : records) {
+            try {
+                rows.add(new Row(record, tuple(record)));
+            } catch (RuntimeException e) {
+                drop(record, e.getMessage());
+            }
+        }
+        return rows;
+    }
+
+    private static List<AuditRecord> records(List<Row> rows) {
+        return rows.stream().map(Row::record).toList();
+    }
+
+    /**
+     * PostgreSQL refused the batch for the data in it: some record holds what the table cannot
+     * take. Writing the records one by one keeps the others; a record refused on its own is
+     * dropped and counted, never retried, so one bad record cannot stop the audit log for good.
+     */
+    private Uni<Integer> writeOneByOne(List<Row> batch, int index, int writtenSoFar) {
+        if (index == batch.size()) {
             return Uni.createFrom().item(writtenSoFar);
         }
-        List<Tuple> rows = batch.stream().map(AuditLog::tuple).toList();
-        return store.preparedQuery(INSERT).executeBatch(rows)
-                .invoke(done -> written.increment(batch.size()))
-                // Put the batch back to be retried, as far as the queue has room.
-                .onFailure().invoke(failure -> queue.putBack(batch))
-                .flatMap(done -> writeBatches(writtenSoFar + batch.size()));
+        Row row = batch.get(index);
+        return store.preparedQuery(INSERT).execute(row.values())
+                .replaceWith(1)
+                .invoke(count -> written.increment(count))
+                .onFailure(AuditLog::refusesData).recoverWithItem(refused -> {
+                    PgException pg = (PgException) refused;
+                    drop(row.record(), "SQLSTATE " + pg.getSqlState() + ": " + pg.getErrorMessage());
+                    return 0;
+                })
+                .onFailure().transform(failure -> {
+                    // The store went away meanwhile: what is left is retried later, what was written stays written.
+                    queue.putBack(records(batch.subList(index, batch.size())));
+                    return new PartlyWritten(failure);
+                })
+                .flatMap(count -> writeOneByOne(batch, index + 1, writtenSoFar + count));
+    }
+
+    /**
+     * A refusal of the row's data (classes 22 data exception, 23 integrity constraint, 54 program
+     * limit), not of the connection or the server's state: retrying the same row cannot succeed.
+     */
+    private static boolean refusesData(Throwable failure) {
+        if (!(failure instanceof PgException pg) || pg.getSqlState() == null) {
+            return false;
+        }
+        String sqlState = pg.getSqlState();
+        return sqlState.startsWith("22") || sqlState.startsWith("23") || sqlState.startsWith("54");
+    }
+
+    private void drop(AuditRecord record, String reason) {
+        queue.countDropped();
+        Log.warnf("Audit record of tool '%s' (call %s) dropped: the store refused it (%s)",
+                StoredText.clean(record.tool()), StoredText.clean(record.callId()), reason);
+    }
+
+    /** The one-by-one write stopped because the store could not be reached; the rest is queued again. */
+    private static final class PartlyWritten extends RuntimeException {
+        PartlyWritten(Throwable cause) {
+            super(cause.getMessage(), cause, false, false);
+        }
     }
 
     private static Tuple tuple(AuditRecord record) {
         return Tuple.tuple()
                 .addValue(record.calledAt().atOffset(ZoneOffset.UTC))
-                .addValue(record.caller())
-                .addValue(record.principal())
-                .addValue(record.conversationId())
-                .addValue(record.callId())
-                .addValue(record.tool())
-                .addValue(record.outcome())
+                .addValue(StoredText.clean(record.caller()))
+                .addValue(StoredText.clean(record.principal()))
+                .addValue(StoredText.clean(record.conversationId()))
+                .addValue(StoredText.clean(record.callId()))
+                .addValue(StoredText.clean(record.tool()))
+                .addValue(StoredText.clean(record.outcome()))
                 .addValue(record.durationMicros())
                 .addValue(sizeOf(record.result()))
-                .addValue(record.message())
-                .addValue(record.arguments() == null ? null : new JsonObject(record.arguments().toString()));
+                .addValue(StoredText.clean(record.message()))
+                .addValue(record.arguments() == null ? null : new JsonObject(StoredText.clean(record.arguments()).toString()));
     }
 
     private static int sizeOf(JsonNode result) {

@@ -59,6 +59,11 @@ public final class AuditQueue {
         }
     }
 
+    /** Counts a record the store refused, dropped by the writer. */
+    public void countDropped() {
+        dropped.increment();
+    }
+
     /** How many records wait. */
     public int size() {
         return size.get();

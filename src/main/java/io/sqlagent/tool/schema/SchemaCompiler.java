@@ -64,6 +64,7 @@ final class SchemaCompiler {
         SchemaNode node = new SchemaNode();
         node.staticPath = staticPath;
         compileType(schema.get("type"), pointer, node);
+        compileRange(schema.get("format"), node);
         compileObject(schema, pointer, staticPath, node);
         compileValues(schema, pointer, node);
         node.minimum = number(schema, "minimum", pointer);
@@ -108,6 +109,24 @@ final class SchemaCompiler {
             node.uniqueItems = unique.booleanValue();
         }
         return node;
+    }
+
+    /**
+     * The range every number must stay in, whatever {@code minimum} and {@code maximum} say: what
+     * the value is bound to can hold no more. An integer is a 64-bit integer (Java {@code long},
+     * PostgreSQL {@code bigint}) unless its {@code format} is {@code int32}; a number is a finite
+     * double ({@code format} {@code float}: a finite float). A value outside would wrap or become
+     * infinite when bound, and pass bounds it breaks.
+     */
+    private static void compileRange(JsonNode format, SchemaNode node) {
+        String name = format != null && format.isTextual() ? format.textValue() : "";
+        if ((node.types & SchemaNode.NUMBER) != 0) {
+            node.range = "float".equals(name) ? NumberRange.FLOAT : NumberRange.DOUBLE;
+        } else if ((node.types & SchemaNode.INTEGER) != 0) {
+            node.range = "int32".equals(name) ? NumberRange.INT32 : NumberRange.INT64;
+        } else {
+            node.range = NumberRange.DOUBLE;
+        }
     }
 
     private static void compileType(JsonNode type, String pointer, SchemaNode node) {

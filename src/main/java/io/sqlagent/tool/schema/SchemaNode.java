@@ -50,6 +50,8 @@ final class SchemaNode {
     JsonNode constValue;
     String constMessage;
 
+    /** The range a number must stay in, from its type and format; never null once compiled. */
+    NumberRange range = NumberRange.DOUBLE;
     JsonNode minimum;
     JsonNode maximum;
     JsonNode exclusiveMinimum;
@@ -232,6 +234,11 @@ final class SchemaNode {
     }
 
     private void validateNumber(JsonNode value, ValuePath parent, String name, int index, List<Violation> out) {
+        if (!range.contains(value)) {
+            // The bounds below would compare a value that cannot be bound as it reads.
+            report(out, parent, name, index, range.problem(value));
+            return;
+        }
         if (minimum != null && JsonValues.compareNumbers(value, minimum) < 0) {
             report(out, parent, name, index, "must be at least " + number(minimum) + got(value));
         }

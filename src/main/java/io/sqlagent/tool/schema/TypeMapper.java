@@ -106,8 +106,11 @@ final class TypeMapper {
                 || c == Long.class || c == Short.class || c == Byte.class || c == BigInteger.class) {
             return typed("integer");
         }
-        if (c == double.class || c == float.class || c == Double.class || c == Float.class || c == BigDecimal.class
-                || c == Number.class) {
+        if (c == float.class || c == Float.class) {
+            // Jackson binds 1e39 to a float as infinity without a word; the format lets the validator refuse it.
+            return typed("number").put("format", "float");
+        }
+        if (c == double.class || c == Double.class || c == BigDecimal.class || c == Number.class) {
             return typed("number");
         }
         if (c == boolean.class || c == Boolean.class) {

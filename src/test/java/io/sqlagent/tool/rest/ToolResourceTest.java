@@ -12,6 +12,7 @@ import static org.hamcrest.Matchers.startsWith;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
@@ -20,6 +21,7 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 
 import io.sqlagent.tool.audit.AuditRows;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
@@ -35,6 +37,9 @@ class ToolResourceTest {
 
     @Inject
     Pool store;
+
+    @Inject
+    MeterRegistry meters;
 
     @Test
     void listsToolsInShortForm() {
@@ -206,6 +211,54 @@ class ToolResourceTest {
         assertEquals(null, echo.getValue("arguments"), "arguments recorded for a tool that did not ask");
         assertEquals("unknown_tool", unknown.getString("outcome"));
         assertTrue(unknown.getString("message").startsWith("No tool is named 'made_up_tool'"));
+    }
+
+    @Test
+    void anArgumentWithNulIsAuditedCleanedAndTheCallsAfterItToo() throws Exception {
+        double droppedBefore = dropped();
+
+        given().contentType(ContentType.JSON).body("{\"note\":\"nul \\u0000 here\"}").when().post("/api/tools/test_audited")
+                .then().statusCode(200).body("result.noted", is("nul \u0000 here"));
+        given().contentType(ContentType.JSON).body("{\"note\":\"after the nul\"}").when().post("/api/tools/test_audited")
+                .then().statusCode(200);
+        given().when().post("/api/tools/made_up\u0000tool").then().statusCode(404);
+
+        Row nul = AuditRows.await(auditLog, store, "test_audited", "arguments->>'note' LIKE 'nul %'");
+        Row after = AuditRows.await(auditLog, store, "test_audited", "arguments->>'note' = 'after the nul'");
+        Row unknown = AuditRows.await(auditLog, store, "made_up\uFFFDtool", "TRUE");
+
+        assertEquals("nul \uFFFD here", nul.getJsonObject("arguments").getString("note"));
+        assertEquals("success", after.getString("outcome"));
+        assertEquals("unknown_tool", unknown.getString("outcome"));
+        assertEquals(droppedBefore, dropped(), "nothing was dropped");
+    }
+
+    @Test
+    void aRecordTheStoreRefusesIsDroppedAndCountedWhileTheOthersAreWritten() throws Exception {
+        // The store refuses one row as it would any row it cannot take: by a constraint, for this test only.
+        store.query("ALTER TABLE tool_call_audit ADD CONSTRAINT test_refuse_note"
+                + " CHECK (arguments->>'note' IS DISTINCT FROM 'refused by the store') NOT VALID").execute()
+                .await().atMost(Duration.ofSeconds(5));
+        try {
+            double droppedBefore = dropped();
+
+            given().contentType(ContentType.JSON).body("{\"note\":\"refused by the store\"}").when().post("/api/tools/test_audited")
+                    .then().statusCode(200);
+            given().contentType(ContentType.JSON).body("{\"note\":\"written beside it\"}").when().post("/api/tools/test_audited")
+                    .then().statusCode(200);
+
+            AuditRows.await(auditLog, store, "test_audited", "arguments->>'note' = 'written beside it'");
+            auditLog.flush().await().atMost(Duration.ofSeconds(5));
+            assertEquals(0L, store.query("SELECT count(*) FROM tool_call_audit WHERE arguments->>'note' = 'refused by the store'")
+                    .execute().await().atMost(Duration.ofSeconds(5)).iterator().next().getLong(0));
+            assertEquals(droppedBefore + 1, dropped());
+        } finally {
+            store.query("ALTER TABLE tool_call_audit DROP CONSTRAINT test_refuse_note").execute().await().atMost(Duration.ofSeconds(5));
+        }
+    }
+
+    private double dropped() {
+        return meters.get("sqlagent.audit.dropped").counter().count();
     }
 
     @Test

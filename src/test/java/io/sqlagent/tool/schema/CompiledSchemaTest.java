@@ -67,12 +67,36 @@ class CompiledSchemaTest {
 
         assertEquals(List.of(), validate(schema, "{\"i\": 5, \"n\": 5}"));
         assertEquals(List.of(), validate(schema, "{\"i\": 5.0, \"n\": 5.5}"));
-        assertEquals(List.of(), validate(schema, "{\"i\": 123456789012345678901234567890}"));
+        assertEquals(List.of(), validate(schema, "{\"i\": 9223372036854775807, \"n\": 123456789012345678901234567890}"));
         assertEquals(List.of(new Violation("i", "must be an integer, not a number")), validate(schema, "{\"i\": 5.5}"));
         assertEquals(List.of(new Violation("n", "must be a number, not a boolean")), validate(schema, "{\"n\": true}"));
         assertEquals(List.of(), validateExact(schema, "{\"i\": 5.000, \"n\": 0.1}"));
         assertEquals(List.of(new Violation("i", "must be an integer, not a number")),
                 validateExact(schema, "{\"i\": 5.01}"));
+    }
+
+    @Test
+    void numbersOutsideWhatTheirTypeCanHoldAreRefusedWhateverTheBounds() {
+        String schema = """
+                {"properties": {"id": {"type": "integer", "minimum": 10}, "small": {"type": "integer", "format": "int32"},
+                  "ratio": {"type": "number"}, "weight": {"type": "number", "format": "float"}}}
+                """;
+
+        // 2^64 + 5 would be bound as 5: it must not pass "minimum": 10.
+        assertEquals(List.of(new Violation("id", "must be an integer from -9223372036854775808 to 9223372036854775807"
+                + " (got 18446744073709551621)")), validate(schema, "{\"id\": 18446744073709551621}"));
+        assertEquals(List.of(new Violation("id", "must be an integer from -9223372036854775808 to 9223372036854775807"
+                + " (got 1.0E30)")), validate(schema, "{\"id\": 1e30}"));
+        assertEquals(List.of(new Violation("small", "must be an integer from -2147483648 to 2147483647 (got 2147483648)")),
+                validate(schema, "{\"small\": 2147483648}"));
+        assertEquals(List.of(new Violation("ratio", "must be a number from -1.7976931348623157E308 to 1.7976931348623157E308"
+                + " (got a number too large to hold)")), validate(schema, "{\"ratio\": 1e400}"));
+        assertEquals(List.of(new Violation("ratio", "must be a number from -1.7976931348623157E308 to 1.7976931348623157E308"
+                + " (got a number too large to hold)")), validate(schema, "{\"ratio\": -1e400}"));
+        assertEquals(List.of(new Violation("weight", "must be a number from -3.4028234663852886E38 to 3.4028234663852886E38"
+                + " (got 1.0E39)")), validate(schema, "{\"weight\": 1e39}"));
+        assertEquals(List.of(), validate(schema, "{\"id\": 9223372036854775807, \"small\": -2147483648, \"ratio\": 1e308,"
+                + " \"weight\": 3.4e38}"));
     }
 
     @Test
