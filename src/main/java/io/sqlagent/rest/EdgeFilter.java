@@ -12,8 +12,10 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import io.quarkus.logging.Log;
 import io.quarkus.runtime.configuration.MemorySize;
+import io.quarkus.vertx.http.HttpServerStart;
 import io.quarkus.vertx.http.runtime.filters.Filters;
 import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.net.HostAndPort;
 import io.vertx.ext.web.RoutingContext;
@@ -69,6 +71,28 @@ public class EdgeFilter {
 
     void register(@Observes Filters filters) {
         filters.register(this::handle, PRIORITY);
+    }
+
+    /**
+     * The strict decoder is put in place from the first request served (see {@link StrictFraming}):
+     * the service asks itself once as soon as it listens, so that no client's request is ever the
+     * first and every client connection gets the strict decoder.
+     */
+    void warmUp(@Observes HttpServerStart started) {
+        HttpServerOptions options = started.options();
+        String host = options.getHost() == null || options.getHost().equals("0.0.0.0") ? "127.0.0.1"
+                : options.getHost().equals("::") ? "::1" : options.getHost();
+        java.net.URI self = java.net.URI.create("http://" + (host.contains(":") ? "[" + host + "]" : host) + ":"
+                + options.getPort() + "/q/health/live");
+        java.net.http.HttpClient client = java.net.http.HttpClient.newBuilder()
+                .version(java.net.http.HttpClient.Version.HTTP_1_1).build();
+        client.sendAsync(java.net.http.HttpRequest.newBuilder(self).timeout(java.time.Duration.ofSeconds(10)).build(),
+                java.net.http.HttpResponse.BodyHandlers.discarding())
+                .whenComplete((response, failure) -> {
+                    if (failure != null) {
+                        Log.debugf("The service could not ask itself %s: %s", self, failure.toString());
+                    }
+                });
     }
 
     void handle(RoutingContext ctx) {

@@ -24,8 +24,9 @@ import io.vertx.core.net.impl.ConnectionBase;
  * new connections get a decoder that does what Netty does and adds a marker header.
  * <p>
  * Vert.x offers no hook where connections are accepted, so the decoder is put in place from the
- * listening channel, found through the first request served (connections accepted before that keep
- * Netty's decoder: the service has not served anything then). Everything here uses Vert.x internals
+ * listening channel, found through the first request served; the service sends that request to
+ * itself as soon as it listens ({@code EdgeFilter.warmUp}), so only its own first connection keeps
+ * Netty's decoder. Everything here uses Vert.x internals
  * ({@code ConnectionBase}, the pipeline name {@code httpDecoder}); if they change, the check stops
  * working — {@code HttpEdgeTest.contentLengthTogetherWithChunkedIsRefused} says so — and serving
  * goes on.
