@@ -292,8 +292,8 @@ public class QueryRunner {
 
     /**
      * Reads a statement's result. A read-only statement is run as a subquery whose rows PostgreSQL
-     * itself renders as JSON ({@code to_json}), after two cheap statements that learn its column
-     * names ({@code LIMIT 0}) and types ({@code pg_typeof}); see {@link ResultValues} for why the
+     * itself renders as JSON ({@code to_json}), after a cheap statement that learns its column
+     * names and types ({@code LIMIT 0}; {@code pg_typeof} for types the driver does not know); see {@link ResultValues} for why the
      * driver's own decoding is not used. An EXPLAIN (its plan is text or JSON already) and a
      * statement that writes (it cannot be a subquery) are read through the driver's values.
      */
@@ -330,21 +330,42 @@ public class QueryRunner {
                 .onFailure(PgException.class).transform(failure -> translate((PgException) failure, sql, -NAMES_PREFIX.length()))
                 .flatMap(empty -> {
                     List<String> names = empty.columnsNames() == null ? List.of() : empty.columnsNames();
-                    if (names.isEmpty()) {
-                        return Uni.createFrom().item(List.<ResultColumn>of());
+                    List<String> types = new ArrayList<>(names.size());
+                    descriptors(empty).forEach(descriptor -> types.add(DriverTypes.name(descriptor)));
+                    if (!types.contains(DriverTypes.UNKNOWN)) {
+                        return Uni.createFrom().item(QueryResult.columns(names, types));
                     }
-                    StringBuilder prefix = new StringBuilder("SELECT ARRAY[");
-                    StringBuilder aliases = new StringBuilder();
-                    for (int i = 1; i <= names.size(); i++) {
-                        prefix.append(i > 1 ? ", " : "").append("pg_typeof(q.c").append(i).append(")::text");
-                        aliases.append(i > 1 ? ", " : "").append('c').append(i);
+                    return typesOfUnknown(connection, sql, body, params, names, types);
+                });
+    }
+
+    /**
+     * The names of the types the driver does not know (enums, composite and range types, …), from
+     * {@code pg_typeof} over an empty outer join: one row whatever the statement returns, and the
+     * statement itself does not run ({@code LIMIT 0}). Only asked when such a column is there.
+     */
+    private static Uni<List<ResultColumn>> typesOfUnknown(SqlConnection connection, String sql, String body, Tuple params,
+            List<String> names, List<String> types) {
+        StringBuilder prefix = new StringBuilder("SELECT ARRAY[");
+        StringBuilder aliases = new StringBuilder();
+        for (int i = 1; i <= names.size(); i++) {
+            prefix.append(i > 1 ? ", " : "").append("pg_typeof(q.c").append(i).append(")::text");
+            aliases.append(i > 1 ? ", " : "").append('c').append(i);
+        }
+        prefix.append("]::text[] FROM (SELECT 1) AS o LEFT JOIN (SELECT * FROM (");
+        int shift = -prefix.length();
+        String query = prefix + body + "\n) AS s LIMIT 0) AS q(" + aliases + ") ON true";
+        return connection.preparedQuery(query).execute(params)
+                .onFailure(PgException.class).transform(failure -> translate((PgException) failure, sql, shift))
+                .map(rows -> {
+                    String[] named = rows.iterator().next().getArrayOfStrings(0);
+                    List<String> complete = new ArrayList<>(types);
+                    for (int i = 0; i < complete.size() && i < named.length; i++) {
+                        if (complete.get(i).equals(DriverTypes.UNKNOWN)) {
+                            complete.set(i, named[i]);
+                        }
                     }
-                    prefix.append("]::text[] FROM (SELECT 1) AS o LEFT JOIN (SELECT * FROM (");
-                    int shift = -prefix.length();
-                    String types = prefix + body + "\n) AS s LIMIT 0) AS q(" + aliases + ") ON true";
-                    return connection.preparedQuery(types).execute(params)
-                            .onFailure(PgException.class).transform(failure -> translate((PgException) failure, sql, shift))
-                            .map(rows -> QueryResult.columns(names, List.of(rows.iterator().next().getArrayOfStrings(0))));
+                    return QueryResult.columns(names, complete);
                 });
     }
 

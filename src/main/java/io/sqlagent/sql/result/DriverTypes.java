@@ -6,9 +6,10 @@ import java.util.Map;
 import io.vertx.sqlclient.desc.ColumnDescriptor;
 
 /**
- * PostgreSQL's names for the types the driver reports on the results it decodes itself (an
- * EXPLAIN's plan, rows a write statement returns): the driver names its own constants
- * ({@code INT4}, {@code TIMESTAMPTZ}), and types it does not know as {@code UNKNOWN}.
+ * PostgreSQL's names for the types the driver reports for a result's columns: the driver names its
+ * own constants ({@code INT4}, {@code TIMESTAMPTZ}), and types it does not know (enums, composite,
+ * range and multirange types, {@code jsonpath}, …) as {@code UNKNOWN}, whose names are then asked
+ * of PostgreSQL. A domain is reported as its base type (PostgreSQL describes result columns so).
  */
 public final class DriverTypes {
 
@@ -27,6 +28,9 @@ public final class DriverTypes {
             Map.entry("POLYGON", "polygon"), Map.entry("CIRCLE", "circle"), Map.entry("OID", "oid"), Map.entry("VOID", "void"),
             Map.entry("TS_VECTOR", "tsvector"), Map.entry("TS_QUERY", "tsquery"));
 
+    /** The name given to a type the driver does not know. */
+    public static final String UNKNOWN = "unknown";
+
     private DriverTypes() {
     }
 
@@ -34,7 +38,7 @@ public final class DriverTypes {
     public static String name(ColumnDescriptor column) {
         String driverName = column.typeName() == null ? "UNKNOWN" : column.typeName().toUpperCase(Locale.ROOT);
         String base = driverName.endsWith("_ARRAY") ? driverName.substring(0, driverName.length() - "_ARRAY".length()) : driverName;
-        String name = NAMES.getOrDefault(base, "unknown");
-        return driverName.endsWith("_ARRAY") && !name.equals("unknown") ? name + "[]" : name;
+        String name = NAMES.getOrDefault(base, UNKNOWN);
+        return driverName.endsWith("_ARRAY") && !name.equals(UNKNOWN) ? name + "[]" : name;
     }
 }
