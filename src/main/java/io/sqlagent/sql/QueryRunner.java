@@ -8,7 +8,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BiFunction;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -70,22 +70,24 @@ public class QueryRunner {
 
     /**
      * {@code work} on a connection of its own, closed afterwards, with the overall timeout, the
-     * error translation and a cancellation that reaches PostgreSQL.
+     * error translation and a cancellation that reaches PostgreSQL. The timeout counts from when
+     * the connection is there: the wait for it has its own bound ({@link Source#connection()}).
      */
-    private <T> Uni<T> onOwnConnection(Source source, String sql, java.util.function.BiFunction<SqlConnection, Duration, Uni<T>> work) {
+    private <T> Uni<T> onOwnConnection(Source source, String sql, BiFunction<SqlConnection, Duration, Uni<T>> work) {
         Duration timeout = config.timeout();
-        AtomicReference<SqlConnection> current = new AtomicReference<>();
-        return source.requirePool().getConnection()
-                .invoke(current::set)
+        return source.connection()
                 .flatMap(connection -> work.apply(connection, timeout)
-                        .eventually(() -> connection.close().onFailure().recoverWithNull()))
-                .ifNoItem().after(timeout.plusSeconds(5)).failWith(() -> new SqlExecutionException(
-                        "The statement did not finish within " + timeout.toSeconds() + " s and was cancelled", "57014",
-                        Optional.empty(), sql))
-                .onFailure(PgException.class).transform(failure -> translate((PgException) failure, sql))
-                // Cancellation reaches the operators inside only once the running statement answers,
-                // so the cancel request has to be sent from out here, at once.
-                .onCancellation().invoke(() -> cancelRunningStatement(current.get()));
+                        .ifNoItem().after(timeout.plusSeconds(5)).failWith(() -> new SqlExecutionException(
+                                "The statement did not finish within " + timeout.toSeconds() + " s and was cancelled", "57014",
+                                Optional.empty(), sql))
+                        .onFailure(PgException.class).transform(failure -> translate((PgException) failure, sql))
+                        // On cancellation too: the connection goes back to the pool once the
+                        // statement's cancel and the rollback have run on it.
+                        .eventually(() -> connection.close().onFailure().recoverWithNull())
+                        // Cancellation reaches the operators inside only once the running statement
+                        // answers, so the cancel request has to be sent from out here, at once
+                        // (and before the close above, which would wait for the statement).
+                        .onCancellation().invoke(() -> cancelRunningStatement(connection)));
     }
 
     /**

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
 
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -117,6 +118,7 @@ public class SourceRegistry {
 
     private static Source build(String name, SourcesConfig.Source settings, Vertx vertx) {
         String displayUrl = SourceUrls.redact(settings.url());
+        Source.PoolLimits limits = new Source.PoolLimits(settings.maxPoolSize(), settings.maxWaitQueueSize(), settings.acquireTimeout());
         try {
             PgConnectOptions options = PgConnectOptions.fromUri(SourceUrls.normalise(settings.url()));
             settings.username().ifPresent(options::setUser);
@@ -124,17 +126,21 @@ public class SourceRegistry {
             options.setConnectTimeout((int) settings.connectTimeout().toMillis());
             PoolOptions poolOptions = new PoolOptions()
                     .setMaxSize(settings.maxPoolSize())
+                    // Bounded waits: a full queue is refused at once, a wait ends at the timeout.
+                    .setMaxWaitQueueSize(settings.maxWaitQueueSize())
+                    .setConnectionTimeout((int) settings.acquireTimeout().toMillis())
+                    .setConnectionTimeoutUnit(TimeUnit.MILLISECONDS)
                     .setName("sqlagent-source-" + name);
             io.vertx.sqlclient.Pool pool = PgBuilder.pool()
                     .with(poolOptions)
                     .connectingTo(options)
                     .using(vertx.getDelegate())
                     .build();
-            return new Source(name, displayUrl, Optional.of(Pool.newInstance(pool)), Optional.empty());
+            return new Source(name, displayUrl, Optional.of(Pool.newInstance(pool)), Optional.empty(), limits);
         } catch (RuntimeException e) {
             String problem = "invalid URL '" + displayUrl + "': " + SourceUrls.redact(String.valueOf(e.getMessage()));
             Log.errorf("Source '%s' is misconfigured: %s. Fix %s.", name, problem, Source.urlVariable(name));
-            return new Source(name, displayUrl, Optional.empty(), Optional.of(problem));
+            return new Source(name, displayUrl, Optional.empty(), Optional.of(problem), limits);
         }
     }
 

@@ -53,6 +53,9 @@ public class ToolResource {
 
     static final String CALLER = "rest";
 
+    /** Seconds a client is asked to wait after a 503: about the time a typical statement takes to free a connection. */
+    private static final int RETRY_AFTER_SECONDS = 2;
+
     private final ToolRegistry registry;
     private final ToolExecutor executor;
     private final long maxRequestBytes;
@@ -116,6 +119,8 @@ public class ToolResource {
     @APIResponse(responseCode = "404", description = "No tool has this name", content = @Content(schema = @Schema(implementation = ErrorBody.class)))
     @APIResponse(responseCode = "413", description = "The body is larger than sqlagent.tools.max-request-size", content = @Content(schema = @Schema(implementation = ErrorBody.class)))
     @APIResponse(responseCode = "422", description = "The tool ran and failed; the message says why", content = @Content(schema = @Schema(implementation = ErrorBody.class)))
+    @APIResponse(responseCode = "503", description = "A source the tool needs is busy (all connections in use, its wait queue full or the wait too long); "
+            + "retry after the Retry-After seconds", content = @Content(schema = @Schema(implementation = ErrorBody.class)))
     public Uni<RestResponse<Object>> call(@PathParam("name") String name, byte[] body) {
         if (body != null && body.length > maxRequestBytes) {
             return Uni.createFrom().item(RestResponse.status(Status.REQUEST_ENTITY_TOO_LARGE, ErrorBody.of("body_too_large",
@@ -144,6 +149,8 @@ public class ToolResource {
             case INVALID_ARGUMENTS -> RestResponse.status(Status.BAD_REQUEST, ErrorBody.invalidArguments(failure.message(), failure.details()));
             case BLOCKED -> RestResponse.status(Status.FORBIDDEN, ErrorBody.of("blocked", failure.message()));
             case UNKNOWN_TOOL -> RestResponse.status(Status.NOT_FOUND, ErrorBody.of("unknown_tool", failure.message()));
+            case UNAVAILABLE -> RestResponse.ResponseBuilder.<Object>create(Status.SERVICE_UNAVAILABLE)
+                    .header("Retry-After", RETRY_AFTER_SECONDS).entity(ErrorBody.of("busy", failure.message())).build();
             default -> RestResponse.ResponseBuilder.<Object>create(422).entity(ErrorBody.of("tool_failed", failure.message())).build();
         };
     }
