@@ -15,6 +15,7 @@ import io.quarkus.logging.Log;
  * {@code sqlagent.agent.model-timeout};</li>
  * <li>{@code model_error}: the model server answered with an HTTP error (status and its message)
  * or a stream the client could not read;</li>
+ * <li>{@code answer_too_long}: one model turn streamed more than {@code sqlagent.agent.max-answer-chars};</li>
  * <li>{@code internal_error}: anything else, with an id to find the stack trace in the log.</li>
  * </ul>
  */
@@ -33,6 +34,10 @@ final class ModelErrors {
         if (failure instanceof ModelTurn.ModelSilentException silent) {
             return new AgentEvent.Error("model_timeout", "The model server sent nothing for " + silent.silence.toSeconds()
                     + " s (sqlagent.agent.model-timeout)");
+        }
+        if (failure instanceof ModelTurn.AnswerTooLongException tooLong) {
+            return new AgentEvent.Error("answer_too_long", "The model's answer passed " + tooLong.limit
+                    + " characters (sqlagent.agent.max-answer-chars); its stream was stopped there");
         }
         if (failure instanceof ModelTurn.ModelCallException) {
             Throwable cause = failure.getCause();
