@@ -4,6 +4,9 @@ import java.time.Duration;
 import java.util.Locale;
 import java.util.Optional;
 
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.micrometer.core.instrument.Metrics;
 import io.smallrye.mutiny.Uni;
 import io.sqlagent.tool.ToolUnavailableException;
 import io.vertx.core.Future;
@@ -22,8 +25,10 @@ import io.vertx.mutiny.sqlclient.SqlConnection;
  * @param pool the connection pool, absent when the settings are unusable
  * @param configurationProblem why the settings are unusable, when they are
  * @param limits how the pool hands out connections
+ * @param waiting calls in the pool's wait queue now (the gauge {@code sqlagent_source_waiting})
  */
-public record Source(String name, String displayUrl, Optional<Pool> pool, Optional<String> configurationProblem, PoolLimits limits) {
+public record Source(String name, String displayUrl, Optional<Pool> pool, Optional<String> configurationProblem, PoolLimits limits,
+        AtomicInteger waiting) {
 
     /**
      * How the pool hands out connections.
@@ -34,6 +39,9 @@ public record Source(String name, String displayUrl, Optional<Pool> pool, Option
      */
     public record PoolLimits(int maxSize, int maxWaitQueueSize, Duration acquireTimeout) {
     }
+
+    /** Calls refused because the pool was busy, by source and reason ({@code queue_full}, {@code timeout}). */
+    static final String BUSY_METRIC = "sqlagent.source.busy";
 
     /** Environment variable that sets the URL of the source with this name. */
     public static String urlVariable(String name) {
@@ -56,7 +64,11 @@ public record Source(String name, String displayUrl, Optional<Pool> pool, Option
     public Uni<SqlConnection> connection() {
         Pool connections = requirePool();
         return Uni.createFrom().deferred(() -> {
-            Future<io.vertx.sqlclient.SqlConnection> acquiring = connections.getDelegate().getConnection();
+            // Counted here rather than read from Vert.x's own queue gauge (sql_pool_queue_size),
+            // which never counts down a call refused because the queue was full.
+            waiting.incrementAndGet();
+            Future<io.vertx.sqlclient.SqlConnection> acquiring = connections.getDelegate().getConnection()
+                    .andThen(done -> waiting.decrementAndGet());
             return Uni.createFrom().<SqlConnection> emitter(emitter -> acquiring.onComplete(acquired -> {
                 if (acquired.succeeded()) {
                     emitter.complete(SqlConnection.newInstance(acquired.result()));
@@ -73,12 +85,14 @@ public record Source(String name, String displayUrl, Optional<Pool> pool, Option
     private Throwable busyOr(Throwable failure) {
         String setting = "sqlagent.sources." + name + ".";
         if (failure instanceof ConnectionPoolTooBusyException) {
+            Metrics.counter(BUSY_METRIC, "source", name, "reason", "queue_full").increment();
             return new ToolUnavailableException("Source '" + name + "' is busy: all " + limits.maxSize() + " connections are in use and "
                     + limits.maxWaitQueueSize() + " calls are already waiting (" + setting + "max-pool-size, " + setting
                     + "max-wait-queue-size); try again shortly");
         }
         // The pool fails a wait past its connection timeout with a bare "Timeout" (no type of its own).
         if ("Timeout".equals(failure.getMessage())) {
+            Metrics.counter(BUSY_METRIC, "source", name, "reason", "timeout").increment();
             return new ToolUnavailableException("Source '" + name + "' is busy: no connection became free within "
                     + limits.acquireTimeout().toMillis() + " ms (" + setting + "acquire-timeout); try again shortly");
         }

@@ -12,6 +12,7 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response.Status;
 
@@ -41,6 +42,7 @@ import io.sqlagent.tool.ToolRegistry;
 import io.sqlagent.tool.UnknownToolsetException;
 import io.sqlagent.tool.ToolResult;
 import io.sqlagent.tool.ToolsConfig;
+import io.vertx.ext.web.RoutingContext;
 
 /**
  * The tools over REST: list and describe them, and call one through the same executor the agent
@@ -121,7 +123,7 @@ public class ToolResource {
     @APIResponse(responseCode = "422", description = "The tool ran and failed; the message says why", content = @Content(schema = @Schema(implementation = ErrorBody.class)))
     @APIResponse(responseCode = "503", description = "A source the tool needs is busy (all connections in use, its wait queue full or the wait too long); "
             + "retry after the Retry-After seconds", content = @Content(schema = @Schema(implementation = ErrorBody.class)))
-    public Uni<RestResponse<Object>> call(@PathParam("name") String name, byte[] body) {
+    public Uni<RestResponse<Object>> call(@PathParam("name") String name, byte[] body, @Context RoutingContext http) {
         if (body != null && body.length > maxRequestBytes) {
             return Uni.createFrom().item(RestResponse.status(Status.REQUEST_ENTITY_TOO_LARGE, ErrorBody.of("body_too_large",
                     "The body has " + body.length + " bytes; the limit is " + maxRequestBytes + " (sqlagent.tools.max-request-size)")));
@@ -133,7 +135,9 @@ public class ToolResource {
             return Uni.createFrom().item(RestResponse.status(Status.BAD_REQUEST, e.error()));
         }
         ToolCall call = new ToolCall("rest-" + UUID.randomUUID(), name, arguments);
-        return executor.execute(call, ToolCallContext.of(CALLER)).map(ToolResource::response);
+        // A caller that goes away cancels the call, down to its statement in the database.
+        return ClientConnections.cancelledWhenGone(executor.execute(call, ToolCallContext.of(CALLER)), http.request())
+                .map(ToolResource::response);
     }
 
     private static RestResponse<Object> response(ToolExecution execution) {
