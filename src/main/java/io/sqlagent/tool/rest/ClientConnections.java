@@ -11,12 +11,12 @@ import io.vertx.core.net.impl.ConnectionBase;
 
 /**
  * Ties work done for an HTTP request to the client's connection: when the connection closes first,
- * the work is cancelled (down to a statement in the database). Quarkus REST cancels on its own
- * only a client that leaves after the stream or {@code Uni} was subscribed to and while it
- * watches; one that resets the connection just after sending the request was missed, and its
- * statement ran to the statement timeout holding a pooled connection. Setting a close handler of
- * our own would replace the one Quarkus REST sets (Vert.x keeps one), so the connection's state is
- * polled instead: {@link #POLL} per request in flight, cheap next to the work it guards.
+ * the work is cancelled (down to a statement in the database). Quarkus REST cancels a {@code Uni}
+ * or stream on its own when it sees the client go, and quarkus-mcp-server does not at all, so MCP
+ * calls rely on {@link #gone} alone; for REST and chat this is a safety net. Setting a close
+ * handler of our own would replace the one Quarkus REST sets (Vert.x keeps one), so the
+ * connection's state is polled instead: every {@link #POLL} per request in flight, cheap next to
+ * the work it guards.
  */
 public final class ClientConnections {
 

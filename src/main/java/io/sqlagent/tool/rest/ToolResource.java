@@ -135,7 +135,8 @@ public class ToolResource {
             return Uni.createFrom().item(RestResponse.status(Status.BAD_REQUEST, e.error()));
         }
         ToolCall call = new ToolCall("rest-" + UUID.randomUUID(), name, arguments);
-        // A caller that goes away cancels the call, down to its statement in the database.
+        // A caller that goes away cancels the call, down to its statement in the database
+        // (Quarkus REST does so itself; this is the safety net, see ClientConnections).
         return ClientConnections.cancelledWhenGone(executor.execute(call, ToolCallContext.of(CALLER)), http.request())
                 .map(ToolResource::response);
     }
