@@ -61,4 +61,19 @@ public interface AgentConfig {
      */
     @WithDefault("500")
     int modelConnections();
+
+    /**
+     * The most characters one model turn may stream (answer, reasoning and tool-call arguments
+     * together); past it the model's stream is stopped and the run ends with {@code error}
+     * {@code answer_too_long}. It bounds what a run holds in memory for a model that never stops.
+     */
+    @WithDefault("200000")
+    int maxAnswerChars();
+
+    /**
+     * Events held for a client that reads slower than the run produces them; when a client falls
+     * further behind, its stream is closed and the run cancelled, rather than buffered for.
+     */
+    @WithDefault("1000")
+    int maxBufferedEvents();
 }

@@ -144,7 +144,7 @@ final class AgentRun {
                 .toolSpecifications(last ? List.of() : setup.tools())
                 .build();
         return new ModelTurn(setup.model(), request, this::emit, setup.config().thinkingLookahead(),
-                setup.config().modelTimeout(), last).stream()
+                setup.config().modelTimeout(), setup.config().maxAnswerChars(), last).stream()
                 .flatMap(response -> answered(response, last));
     }
 

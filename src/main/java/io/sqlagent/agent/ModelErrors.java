@@ -17,6 +17,7 @@ import io.sqlagent.Redaction;
  * <li>{@code model_error}: the model server answered with an HTTP error (status and its message,
  * credentials hidden: servers echo the request's Authorization header) or a stream the client
  * could not read;</li>
+ * <li>{@code answer_too_long}: one model turn streamed more than {@code sqlagent.agent.max-answer-chars};</li>
  * <li>{@code internal_error}: anything else, with an id to find the stack trace in the log.</li>
  * </ul>
  */
@@ -39,6 +40,10 @@ final class ModelErrors {
         if (failure instanceof ModelTurn.ModelUnreadableException unreadable) {
             Log.warn(unreadable.getMessage());
             return new AgentEvent.Error("model_error", unreadable.getMessage());
+        }
+        if (failure instanceof ModelTurn.AnswerTooLongException tooLong) {
+            return new AgentEvent.Error("answer_too_long", "The model's answer passed " + tooLong.limit
+                    + " characters (sqlagent.agent.max-answer-chars); its stream was stopped there");
         }
         if (failure instanceof ModelTurn.ModelCallException) {
             Throwable cause = failure.getCause();

@@ -29,7 +29,9 @@ import io.smallrye.mutiny.subscription.UniEmitter;
  * stream. Text is sorted into {@code thinking} (said before tool calls) and {@code content} (the
  * answer): it is held until a tool call starts (thinking), the turn ends (thinking if it called
  * tools, else content) or {@code lookahead} characters arrived without a tool call (content, sent
- * from then on as it comes). A turn offered no tools can only answer, so it streams at once.
+ * from then on as it comes). A turn offered no tools can only answer, so it streams at once. A
+ * turn that streams more than {@code maxChars} is stopped there: the client of the model keeps the
+ * whole answer in memory until it ends, so a model that never stops would otherwise exhaust it.
  */
 final class ModelTurn {
 
@@ -62,6 +64,16 @@ final class ModelTurn {
         }
     }
 
+    /** The model streamed more than the allowed characters in one turn. */
+    static final class AnswerTooLongException extends RuntimeException {
+        final int limit;
+
+        AnswerTooLongException(int limit) {
+            super("the model's answer passed " + limit + " characters", null, false, false);
+            this.limit = limit;
+        }
+    }
+
     private enum Kind {
         UNDECIDED, THINKING, CONTENT
     }
@@ -71,15 +83,22 @@ final class ModelTurn {
     private final Consumer<AgentEvent> events;
     private final int lookahead;
     private final Duration silence;
+    private final int maxChars;
     private volatile long lastHeard = System.nanoTime();
+    /** Characters streamed so far (text, reasoning, tool-call arguments); only the model's callbacks add to it. */
+    private long streamed;
+    /** Ends the turn with {@link AnswerTooLongException}; set when the call starts. */
+    private volatile Runnable tooLong = () -> {
+    };
 
     private final StringBuilder held = new StringBuilder();
     private Kind kind;
 
     ModelTurn(StreamingChatModel model, ChatRequest request, Consumer<AgentEvent> events, int lookahead, Duration silence,
-            boolean answerOnly) {
+            int maxChars, boolean answerOnly) {
         this.model = model;
         this.silence = silence;
+        this.maxChars = maxChars;
         this.request = request;
         this.events = events;
         this.lookahead = lookahead;
@@ -106,6 +125,13 @@ final class ModelTurn {
                 emitter.fail(new ModelSilentException(silence));
             }
         }, checkEvery, checkEvery, TimeUnit.MILLISECONDS);
+        tooLong = () -> {
+            if (over.compareAndSet(false, true)) {
+                // Stop reading: langchain4j would otherwise gather the whole answer in memory.
+                stop.run();
+                emitter.fail(new AnswerTooLongException(maxChars));
+            }
+        };
         emitter.onTermination(() -> {
             watchdog.cancel(false);
             if (over.compareAndSet(false, true)) {
@@ -145,14 +171,14 @@ final class ModelTurn {
 
                 @Override
                 public void onPartialToolCall(PartialToolCall call) {
-                    if (!over.get()) {
+                    if (!over.get() && within(call.partialArguments())) {
                         toolCallStarted();
                     }
                 }
 
                 @Override
                 public void onPartialToolCall(PartialToolCall call, PartialToolCallContext context) {
-                    if (remember(context.streamingHandle())) {
+                    if (remember(context.streamingHandle()) && within(call.partialArguments())) {
                         toolCallStarted();
                     }
                 }
@@ -200,9 +226,19 @@ final class ModelTurn {
         return empty && response.finishReason() == null;
     }
 
+    /** Counts {@code piece} against the turn's cap; false (and the turn ended) once it is passed. */
+    private synchronized boolean within(String piece) {
+        streamed += piece == null ? 0 : piece.length();
+        if (streamed > maxChars) {
+            tooLong.run();
+            return false;
+        }
+        return true;
+    }
+
     private synchronized void text(String text) {
         lastHeard = System.nanoTime();
-        if (text == null || text.isEmpty()) {
+        if (text == null || text.isEmpty() || !within(text)) {
             return;
         }
         switch (kind) {
@@ -219,7 +255,7 @@ final class ModelTurn {
 
     private void reasoning(String text) {
         lastHeard = System.nanoTime();
-        if (text != null && !text.isEmpty()) {
+        if (text != null && !text.isEmpty() && within(text)) {
             events.accept(new AgentEvent.Thinking(text));
         }
     }

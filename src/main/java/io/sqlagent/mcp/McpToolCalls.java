@@ -9,12 +9,16 @@ import jakarta.enterprise.context.ApplicationScoped;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import io.quarkiverse.mcp.server.Cancellation;
 import io.quarkiverse.mcp.server.JsonRpcErrorCodes;
 import io.quarkiverse.mcp.server.McpException;
 import io.quarkiverse.mcp.server.TextContent;
 import io.quarkiverse.mcp.server.ToolManager.ToolArguments;
 import io.quarkiverse.mcp.server.ToolResponse;
+import io.quarkus.arc.Arc;
 import io.quarkus.logging.Log;
+import io.quarkus.vertx.http.runtime.CurrentVertxRequest;
+import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.sqlagent.tool.ToolCall;
 import io.sqlagent.tool.ToolCallContext;
@@ -22,7 +26,10 @@ import io.sqlagent.tool.ToolExecution;
 import io.sqlagent.tool.ToolExecutor;
 import io.sqlagent.tool.ToolJson;
 import io.sqlagent.tool.ToolResult;
+import io.sqlagent.tool.rest.ClientConnections;
+import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.RoutingContext;
 
 /**
  * Runs an MCP {@code tools/call} through the {@link ToolExecutor} (caller {@code mcp}: the same
@@ -30,7 +37,8 @@ import io.vertx.core.json.JsonObject;
  * an MCP result. Every way a call can fail — invalid arguments, a blocked statement, a failing tool,
  * a tool outside the client's toolsets — is a result with {@code isError: true} and a message the
  * client can show; only a failure of the service itself is a JSON-RPC error, with an id to find in
- * the log and never a stack trace.
+ * the log and never a stack trace. A call the client cancels ({@code notifications/cancelled}) or
+ * stops waiting for (its connection closed) is cancelled, down to the statement in the database.
  */
 @ApplicationScoped
 public class McpToolCalls {
@@ -40,10 +48,12 @@ public class McpToolCalls {
 
     private final ToolExecutor executor;
     private final McpToolsets toolsets;
+    private final CurrentVertxRequest currentVertxRequest;
 
-    McpToolCalls(ToolExecutor executor, McpToolsets toolsets) {
+    McpToolCalls(ToolExecutor executor, McpToolsets toolsets, CurrentVertxRequest currentVertxRequest) {
         this.executor = executor;
         this.toolsets = toolsets;
+        this.currentVertxRequest = currentVertxRequest;
     }
 
     /** Handles one call of {@code tool}; never blocks. */
@@ -53,9 +63,37 @@ public class McpToolCalls {
             return Uni.createFrom().item(ToolResponse.error(selection.refusal(tool)));
         }
         ToolCall call = new ToolCall(callId(arguments), tool, argumentsOf(arguments));
-        return executor.execute(call, ToolCallContext.of(CALLER))
+        Uni<ToolResponse> execution = executor.execute(call, ToolCallContext.of(CALLER))
                 .map(McpToolCalls::response)
                 .onFailure().transform(McpToolCalls::serviceFailure);
+        return Uni.combine().any().of(execution, abandoned(arguments, currentRequest()));
+    }
+
+    /**
+     * Fails with the library's {@link Cancellation.OperationCancellationException} (it then sends
+     * no response, as the specification asks) once the client cancels the request with
+     * {@code notifications/cancelled} or closes the HTTP connection that waits for the result;
+     * winning the race cancels the execution, and with it a statement running in the database.
+     * quarkus-mcp-server only records a cancellation for the tool to ask about ({@link Cancellation#check()}),
+     * and does nothing when a streamable HTTP client goes away, so both are polled here.
+     */
+    private static Uni<ToolResponse> abandoned(ToolArguments arguments, HttpServerRequest request) {
+        ClientConnections.keepReading(request);
+        return Multi.createFrom().ticks().every(ClientConnections.POLL)
+                .filter(tick -> arguments.cancellation().check().isRequested() || ClientConnections.gone(request))
+                .toUni()
+                .flatMap(tick -> Uni.createFrom().<ToolResponse> failure(new Cancellation.OperationCancellationException()));
+    }
+
+    private HttpServerRequest currentRequest() {
+        RoutingContext request = Arc.container().requestContext().isActive() ? currentVertxRequest.getCurrent() : null;
+        if (request == null) {
+            Log.debug("An MCP tool call outside an HTTP request: only notifications/cancelled can cancel it");
+            return null;
+        }
+        // The older SSE transport answers each POST at once and sends the result on its stream:
+        // that POST's connection closing says nothing about the client.
+        return request.normalizedPath().contains("/messages/") ? null : request.request();
     }
 
     private static String callId(ToolArguments arguments) {

@@ -6,7 +6,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BiFunction;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -14,6 +15,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import io.quarkus.logging.Log;
+import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.sqlagent.sql.guard.PlanReferences;
 import io.sqlagent.sql.result.DriverTypes;
@@ -46,6 +48,9 @@ public class QueryRunner {
 
     private static final String EXPLAIN = "EXPLAIN (VERBOSE, FORMAT JSON) ";
 
+    /** How often a cancel is sent again while a cancelled statement's connection is not yet released. */
+    private static final Duration RECANCEL_INTERVAL = Duration.ofMillis(200);
+
     /** For each scanned relation: its columns, and the tables it is a partition of. */
     private static final String SCANNED_RELATIONS = """
             SELECT s.nsp, s.rel,
@@ -74,22 +79,27 @@ public class QueryRunner {
 
     /**
      * {@code work} on a connection of its own, closed afterwards, with the overall timeout, the
-     * error translation and a cancellation that reaches PostgreSQL.
+     * error translation and a cancellation that reaches PostgreSQL. The timeout counts from when
+     * the connection is there: the wait for it has its own bound ({@link Source#connection()}).
      */
-    private <T> Uni<T> onOwnConnection(Source source, String sql, java.util.function.BiFunction<SqlConnection, Duration, Uni<T>> work) {
+    private <T> Uni<T> onOwnConnection(Source source, String sql, BiFunction<SqlConnection, Duration, Uni<T>> work) {
         Duration timeout = config.timeout();
-        AtomicReference<SqlConnection> current = new AtomicReference<>();
-        return source.requirePool().getConnection()
-                .invoke(current::set)
-                .flatMap(connection -> work.apply(connection, timeout)
-                        .eventually(() -> connection.close().onFailure().recoverWithNull()))
-                .ifNoItem().after(timeout.plusSeconds(5)).failWith(() -> new SqlExecutionException(
-                        "The statement did not finish within " + timeout.toSeconds() + " s and was cancelled", "57014",
-                        Optional.empty(), sql))
-                .onFailure(PgException.class).transform(failure -> translate((PgException) failure, sql))
-                // Cancellation reaches the operators inside only once the running statement answers,
-                // so the cancel request has to be sent from out here, at once.
-                .onCancellation().invoke(() -> cancelRunningStatement(current.get()));
+        return source.connection()
+                .flatMap(connection -> {
+                    AtomicBoolean released = new AtomicBoolean();
+                    return work.apply(connection, timeout)
+                            .ifNoItem().after(timeout.plusSeconds(5)).failWith(() -> new SqlExecutionException(
+                                    "The statement did not finish within " + timeout.toSeconds() + " s and was cancelled", "57014",
+                                    Optional.empty(), sql))
+                            .onFailure(PgException.class).transform(failure -> translate((PgException) failure, sql))
+                            // On cancellation too: the connection goes back to the pool once the
+                            // statement's cancel and the rollback have run on it.
+                            .eventually(() -> connection.close().onFailure().recoverWithNull().invoke(() -> released.set(true)))
+                            // Cancellation reaches the operators inside only once the running statement
+                            // answers, so the cancel request has to be sent from out here, at once
+                            // (and before the close above, which would wait for the statement).
+                            .onCancellation().invoke(() -> cancelUntilReleased(connection, released, timeout));
+                });
     }
 
     /**
@@ -187,13 +197,27 @@ public class QueryRunner {
         }
     }
 
-    private static void cancelRunningStatement(SqlConnection connection) {
-        if (connection == null) {
-            return;
-        }
+    /**
+     * Sends PostgreSQL a cancel request for the connection's statement, and again every
+     * {@link #RECANCEL_INTERVAL} until the connection is back in the pool. PostgreSQL drops a
+     * cancel that arrives before the statement starts (the backend is still reading it), and a
+     * caller that goes away just as its statement is sent would otherwise leave it running to the
+     * statement timeout. The repeats stop as soon as the connection is released (after the
+     * statement and the rollback), so they never reach the next borrower's statement.
+     */
+    private static void cancelUntilReleased(SqlConnection connection, AtomicBoolean released, Duration timeout) {
         Log.debug("Cancelling a running statement: its caller went away");
+        cancelRunningStatement(connection);
+        Multi.createFrom().ticks().every(RECANCEL_INTERVAL)
+                .select().first(timeout.toMillis() / RECANCEL_INTERVAL.toMillis() + 1)
+                .select().first(tick -> !released.get())
+                .subscribe().with(tick -> cancelRunningStatement(connection), failure -> {
+                });
+    }
+
+    private static void cancelRunningStatement(SqlConnection connection) {
         PgConnection.cast(connection).cancelRequest().subscribe().with(done -> {
-        }, failure -> Log.warnf("Could not cancel a running statement: %s", failure.toString()));
+        }, failure -> Log.debugf("Could not cancel a running statement: %s", failure.toString()));
     }
 
     private static SqlExecutionException translate(PgException failure, String sql) {

@@ -4,10 +4,17 @@ import java.time.Duration;
 import java.util.Locale;
 import java.util.Optional;
 
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.micrometer.core.instrument.Metrics;
 import io.smallrye.mutiny.Uni;
 import io.sqlagent.Redaction;
+import io.sqlagent.tool.ToolUnavailableException;
+import io.vertx.core.Future;
+import io.vertx.core.http.ConnectionPoolTooBusyException;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.SqlConnection;
 
 /**
  * One named database the agent queries, with its own connection pool. A source whose settings
@@ -18,8 +25,24 @@ import io.vertx.mutiny.sqlclient.Row;
  * @param displayUrl the URL with credentials hidden, safe to log and show
  * @param pool the connection pool, absent when the settings are unusable
  * @param configurationProblem why the settings are unusable, when they are
+ * @param limits how the pool hands out connections
+ * @param waiting calls in the pool's wait queue now (the gauge {@code sqlagent_source_waiting})
  */
-public record Source(String name, String displayUrl, Optional<Pool> pool, Optional<String> configurationProblem) {
+public record Source(String name, String displayUrl, Optional<Pool> pool, Optional<String> configurationProblem, PoolLimits limits,
+        AtomicInteger waiting) {
+
+    /**
+     * How the pool hands out connections.
+     *
+     * @param maxSize connections it opens at most
+     * @param maxWaitQueueSize calls that may wait for one; one more is refused at once
+     * @param acquireTimeout how long a call waits for one
+     */
+    public record PoolLimits(int maxSize, int maxWaitQueueSize, Duration acquireTimeout) {
+    }
+
+    /** Calls refused because the pool was busy, by source and reason ({@code queue_full}, {@code timeout}). */
+    static final String BUSY_METRIC = "sqlagent.source.busy";
 
     /** Environment variable that sets the URL of the source with this name. */
     public static String urlVariable(String name) {
@@ -30,6 +53,51 @@ public record Source(String name, String displayUrl, Optional<Pool> pool, Option
     public Pool requirePool() {
         return pool.orElseThrow(() -> new IllegalStateException(
                 "source '" + name + "' is misconfigured: " + configurationProblem.orElse("no pool")));
+    }
+
+    /**
+     * A connection of its own from the pool, for the caller to close. A caller that goes away
+     * (cancels) while it waits still gets its connection handed back to the pool when one frees
+     * up: the Mutiny wrapper of the pool's future would drop it, checked out for good, which is
+     * how a few impatient callers used to exhaust a pool. A full wait queue or a wait past
+     * {@code acquire-timeout} fails with {@link ToolUnavailableException}, naming the setting.
+     */
+    public Uni<SqlConnection> connection() {
+        Pool connections = requirePool();
+        return Uni.createFrom().deferred(() -> {
+            // Counted here rather than read from Vert.x's own queue gauge (sql_pool_queue_size),
+            // which never counts down a call refused because the queue was full.
+            waiting.incrementAndGet();
+            Future<io.vertx.sqlclient.SqlConnection> acquiring = connections.getDelegate().getConnection()
+                    .andThen(done -> waiting.decrementAndGet());
+            return Uni.createFrom().<SqlConnection> emitter(emitter -> acquiring.onComplete(acquired -> {
+                if (acquired.succeeded()) {
+                    emitter.complete(SqlConnection.newInstance(acquired.result()));
+                } else {
+                    emitter.fail(acquired.cause());
+                }
+            }))
+                    // Runs only when cancelled before the connection was passed on (onCancellation
+                    // and the item are mutually exclusive), so nobody else will ever close it.
+                    .onCancellation().invoke(() -> acquiring.onSuccess(io.vertx.sqlclient.SqlConnection::close));
+        }).onFailure().transform(this::busyOr);
+    }
+
+    private Throwable busyOr(Throwable failure) {
+        String setting = "sqlagent.sources." + name + ".";
+        if (failure instanceof ConnectionPoolTooBusyException) {
+            Metrics.counter(BUSY_METRIC, "source", name, "reason", "queue_full").increment();
+            return new ToolUnavailableException("Source '" + name + "' is busy: all " + limits.maxSize() + " connections are in use and "
+                    + limits.maxWaitQueueSize() + " calls are already waiting (" + setting + "max-pool-size, " + setting
+                    + "max-wait-queue-size); try again shortly");
+        }
+        // The pool fails a wait past its connection timeout with a bare "Timeout" (no type of its own).
+        if ("Timeout".equals(failure.getMessage())) {
+            Metrics.counter(BUSY_METRIC, "source", name, "reason", "timeout").increment();
+            return new ToolUnavailableException("Source '" + name + "' is busy: no connection became free within "
+                    + limits.acquireTimeout().toMillis() + " ms (" + setting + "acquire-timeout); try again shortly");
+        }
+        return failure;
     }
 
     /**

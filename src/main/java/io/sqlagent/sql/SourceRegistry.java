@@ -9,11 +9,15 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Metrics;
 import io.quarkus.logging.Log;
 import io.sqlagent.Redaction;
 import io.quarkus.runtime.StartupEvent;
@@ -49,6 +53,19 @@ public class SourceRegistry {
         this.configured = Set.copyOf(built.keySet());
         this.vertx = vertx;
         this.roles = roles;
+        built.keySet().forEach(this::registerGauge);
+    }
+
+    /**
+     * The gauge {@code sqlagent_source_waiting{source}}: calls waiting for one of the source's
+     * connections. It reads whichever pool has the name now, so a declared source whose pool is
+     * replaced keeps one gauge. (Connections in use are Vert.x's own {@code sql_pool_active}.)
+     */
+    private void registerGauge(String name) {
+        Gauge.builder("sqlagent.source.waiting", this, registry -> registry.find(name).map(source -> source.waiting().get()).orElse(0))
+                .description("Calls waiting for a connection of the source's pool")
+                .tag("source", name)
+                .register(Metrics.globalRegistry);
     }
 
     /** Names of the sources set in configuration ({@code sqlagent.sources.*}), not declared at runtime. */
@@ -82,6 +99,7 @@ public class SourceRegistry {
             if (!next.containsKey(name)) {
                 Source source = build(name, wanted, vertx);
                 next.put(name, source);
+                registerGauge(name);
                 added.add(source);
             }
         });
@@ -132,6 +150,7 @@ public class SourceRegistry {
         settings.password().ifPresent(Redaction::secret);
         Redaction.secret(Redaction.urlPassword(settings.url()));
         String displayUrl = SourceUrls.redact(settings.url());
+        Source.PoolLimits limits = new Source.PoolLimits(settings.maxPoolSize(), settings.maxWaitQueueSize(), settings.acquireTimeout());
         try {
             PgConnectOptions options = PgConnectOptions.fromUri(SourceUrls.normalise(settings.url()));
             settings.username().ifPresent(options::setUser);
@@ -139,17 +158,23 @@ public class SourceRegistry {
             options.setConnectTimeout((int) settings.connectTimeout().toMillis());
             PoolOptions poolOptions = new PoolOptions()
                     .setMaxSize(settings.maxPoolSize())
+                    // Bounded waits: a full queue is refused at once, a wait ends at the timeout.
+                    .setMaxWaitQueueSize(settings.maxWaitQueueSize())
+                    .setConnectionTimeout((int) settings.acquireTimeout().toMillis())
+                    .setConnectionTimeoutUnit(TimeUnit.MILLISECONDS)
                     .setName("sqlagent-source-" + name);
             io.vertx.sqlclient.Pool pool = PgBuilder.pool()
                     .with(poolOptions)
                     .connectingTo(options)
                     .using(vertx.getDelegate())
                     .build();
-            return new Source(name, displayUrl, Optional.of(Pool.newInstance(pool)), Optional.empty());
+            return new Source(name, displayUrl, Optional.of(Pool.newInstance(pool)), Optional.empty(), limits,
+                    new AtomicInteger());
         } catch (RuntimeException e) {
             String problem = "invalid URL '" + displayUrl + "': " + SourceUrls.redact(String.valueOf(e.getMessage()));
             Log.errorf("Source '%s' is misconfigured: %s. Fix %s.", name, problem, Source.urlVariable(name));
-            return new Source(name, displayUrl, Optional.empty(), Optional.of(problem));
+            return new Source(name, displayUrl, Optional.empty(), Optional.of(problem), limits,
+                    new AtomicInteger());
         }
     }
 

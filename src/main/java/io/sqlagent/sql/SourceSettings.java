@@ -15,6 +15,17 @@ import java.util.Optional;
 public record SourceSettings(String url, Optional<String> username, Optional<String> password, int maxPoolSize,
         Duration connectTimeout) implements SourcesConfig.Source {
 
+    /** Declared sources wait as configured ones do by default. */
+    @Override
+    public int maxWaitQueueSize() {
+        return SourcesConfig.DEFAULT_MAX_WAIT_QUEUE_SIZE;
+    }
+
+    @Override
+    public Duration acquireTimeout() {
+        return Duration.parse("PT" + SourcesConfig.DEFAULT_ACQUIRE_TIMEOUT.toUpperCase(java.util.Locale.ROOT));
+    }
+
     @Override
     public String toString() {
         return "SourceSettings[" + SourceUrls.redact(url) + "]";

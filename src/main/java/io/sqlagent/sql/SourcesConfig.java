@@ -42,5 +42,22 @@ public interface SourcesConfig {
         /** How long to wait for a TCP connection to the database. */
         @WithDefault("5s")
         Duration connectTimeout();
+
+        /**
+         * Calls that may wait for a connection while all are in use; one more is refused at once
+         * (HTTP 503 over REST, a tool error over MCP and to the model) rather than queued.
+         */
+        @WithDefault("" + DEFAULT_MAX_WAIT_QUEUE_SIZE)
+        int maxWaitQueueSize();
+
+        /** How long a call waits for a free connection before it is refused as busy. */
+        @WithDefault(DEFAULT_ACQUIRE_TIMEOUT)
+        Duration acquireTimeout();
     }
+
+    /** Default of {@link Source#maxWaitQueueSize()}, also for sources declared in tool files. */
+    int DEFAULT_MAX_WAIT_QUEUE_SIZE = 50;
+
+    /** Default of {@link Source#acquireTimeout()}, also for sources declared in tool files. */
+    String DEFAULT_ACQUIRE_TIMEOUT = "10s";
 }

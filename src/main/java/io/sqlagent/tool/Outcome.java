@@ -16,6 +16,8 @@ public enum Outcome {
     UNKNOWN_TOOL,
     /** The call was not run because an earlier call of its batch was blocked. */
     SKIPPED,
+    /** Something the tool needs was at capacity (a source's pool); the same call may succeed shortly. */
+    UNAVAILABLE,
     /** The tool asked to stop the whole agent run. */
     STOPPED;
 

@@ -161,6 +161,9 @@ public class ToolExecutor {
         if (failure instanceof ToolRefusedException refused) {
             return ToolResult.blocked(truncate(refused.getMessage()));
         }
+        if (failure instanceof ToolUnavailableException unavailable) {
+            return new ToolResult.Failure(Outcome.UNAVAILABLE, truncate(unavailable.getMessage()), List.of());
+        }
         if (failure instanceof ToolException expected) {
             return ToolResult.failure(truncate(expected.getMessage()));
         }

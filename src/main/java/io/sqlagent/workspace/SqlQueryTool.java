@@ -18,6 +18,7 @@ import java.util.concurrent.TimeUnit;
 import org.sqlite.JDBC;
 import org.sqlite.SQLiteConfig;
 import org.sqlite.SQLiteConnection;
+import org.sqlite.SQLiteErrorCode;
 import org.sqlite.SQLiteLimits;
 import org.sqlite.SQLiteOpenMode;
 
@@ -38,7 +39,8 @@ import io.sqlagent.tool.schema.Param;
  * attached databases, extensions off, untrusted schema) on a worker thread; at the policy's
  * {@code timeout_seconds}, or when the call is cancelled, the statement is interrupted; at
  * most {@code max_rows} rows come back (one more is read to flag truncation), and no more than
- * {@code max_bytes} of them.
+ * {@code max_bytes} of them. No single value larger than {@code max_bytes} (at least 1 MiB) is
+ * ever materialised: SQLite itself refuses it.
  */
 @ToolDefinition(name = "sql_query", title = "SQLite query", namespace = "workspace", tags = { "sqlite", "sql", "query", "local" },
         readOnly = true, auditArguments = true, blocking = true,
@@ -47,6 +49,9 @@ import io.sqlagent.tool.schema.Param;
         usage = "Only a single SELECT, WITH … SELECT or VALUES runs; list the tables with "
                 + "SELECT name FROM sqlite_schema WHERE type = 'table'.")
 public class SqlQueryTool extends TypedTool<SqlQueryTool.Arguments> {
+
+    /** The floor of {@link #valueLimit()}: 1 MiB. */
+    private static final int MIN_VALUE_LIMIT = 1 << 20;
 
     private final PolicyManifest policy;
 
@@ -77,7 +82,7 @@ public class SqlQueryTool extends TypedTool<SqlQueryTool.Arguments> {
             throw new ToolException("'" + arguments.dbPath() + "' is not a database file");
         }
         int timeout = policy.limits().timeoutSeconds();
-        try (Connection connection = open(file); Statement statement = connection.createStatement()) {
+        try (Connection connection = open(file, valueLimit()); Statement statement = connection.createStatement()) {
             // setQueryTimeout is only SQLite's busy timeout (waiting for a lock), not a limit on running.
             statement.setQueryTimeout(timeout);
             statement.setMaxRows(policy.limits().maxRows() + 1);
@@ -96,6 +101,10 @@ public class SqlQueryTool extends TypedTool<SqlQueryTool.Arguments> {
             }
             if (running.interrupted()) {
                 throw new ToolException("The query was cancelled");
+            }
+            if (e.getErrorCode() == SQLiteErrorCode.SQLITE_TOOBIG.code) {
+                throw new ToolException("A value is larger than " + valueLimit() + " bytes, the most sql_query reads in one value "
+                        + "(policy.limits.max_bytes, at least " + MIN_VALUE_LIMIT + "); select a part of it, e.g. substr(x, 1, 1000) or length(x)");
             }
             throw new ToolException("SQLite: " + e.getMessage());
         }
@@ -156,8 +165,18 @@ public class SqlQueryTool extends TypedTool<SqlQueryTool.Arguments> {
         }
     }
 
+    /**
+     * The longest string or blob SQLite may make or hand out ({@code SQLITE_LIMIT_LENGTH}): SQLite
+     * refuses a bigger value itself, before it is allocated, so {@code zeroblob(300000000)} is an
+     * error and not 300 MB on the heap. A value longer than the result's byte budget could never be
+     * returned anyway; the floor keeps sorting and grouping of ordinary rows working under a small budget.
+     */
+    private int valueLimit() {
+        return (int) Math.min(Integer.MAX_VALUE, Math.max(policy.limits().maxBytes(), MIN_VALUE_LIMIT));
+    }
+
     /** Read-only by every means SQLite has, so that the guard is never the only line. */
-    private static Connection open(Path file) throws SQLException {
+    private static Connection open(Path file, int valueLimit) throws SQLException {
         SQLiteConfig config = new SQLiteConfig();
         config.setReadOnly(true);
         config.setOpenMode(SQLiteOpenMode.OPEN_URI);
@@ -166,6 +185,7 @@ public class SqlQueryTool extends TypedTool<SqlQueryTool.Arguments> {
         Connection connection = JDBC.createConnection(JDBC.PREFIX + uri(file), config.toProperties());
         try (Statement pragmas = connection.createStatement()) {
             connection.unwrap(SQLiteConnection.class).setLimit(SQLiteLimits.SQLITE_LIMIT_ATTACHED, 0);
+            connection.unwrap(SQLiteConnection.class).setLimit(SQLiteLimits.SQLITE_LIMIT_LENGTH, valueLimit);
             pragmas.execute("PRAGMA query_only = ON");
             pragmas.execute("PRAGMA trusted_schema = OFF");
         } catch (SQLException e) {

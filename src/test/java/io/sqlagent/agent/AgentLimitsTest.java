@@ -34,11 +34,12 @@ import io.vertx.mutiny.sqlclient.Pool;
 @WithTestResource(value = ScriptedModelResource.class, initArgs = @ResourceArg(name = "timeout", value = "1s"))
 class AgentLimitsTest {
 
-    /** Three model calls per run, three seconds per run. */
+    /** Three model calls per run, three seconds per run; 16 events held for a slow reader. */
     public static class Limits implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
-            return Map.of("sqlagent.agent.max-iterations", "3", "sqlagent.agent.timeout", "3s", "sqlagent.agent.model-timeout", "1s");
+            return Map.of("sqlagent.agent.max-iterations", "3", "sqlagent.agent.timeout", "3s", "sqlagent.agent.model-timeout", "1s",
+                    "sqlagent.agent.max-buffered-events", "16", "sqlagent.agent.max-answer-chars", "5000000");
         }
     }
 
@@ -100,13 +101,46 @@ class AgentLimitsTest {
     }
 
     @Test
+    void aClientThatStopsReadingIsDroppedAndItsRunCancelledNotTimedOut() throws Exception {
+        // A long answer (3 MB, under this profile's answer cap) for a client that reads nothing: 6,000 content events of 500.
+        model.then(text(java.util.Collections.nCopies(6_000, "word ".repeat(100)).toArray(String[]::new)));
+        String question = "Tell me everything " + System.nanoTime();
+
+        try (java.net.Socket socket = new java.net.Socket()) {
+            socket.setReceiveBufferSize(4096);
+            socket.connect(new java.net.InetSocketAddress(chat.getHost(), chat.getPort()));
+            byte[] body = AgentChatTest.ask(question).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            socket.getOutputStream().write(("POST /api/chat HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+                    + "Accept: text/event-stream\r\nContent-Length: " + body.length + "\r\n\r\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            socket.getOutputStream().write(body);
+            socket.getOutputStream().flush();
+
+            // The client never reads: the service drops it once 16 events wait beyond what the socket holds,
+            // and records the run as cancelled (not model_timeout: the model kept sending all along).
+            String outcome = null;
+            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            while (outcome == null && System.nanoTime() < deadline) {
+                var rows = store.preparedQuery("SELECT outcome, error_code FROM conversation_run WHERE question = $1")
+                        .execute(io.vertx.mutiny.sqlclient.Tuple.of(question)).await().atMost(Duration.ofSeconds(5));
+                if (rows.size() > 0) {
+                    var row = rows.iterator().next();
+                    outcome = row.getString("outcome") + (row.getString("error_code") == null ? "" : " " + row.getString("error_code"));
+                } else {
+                    Thread.sleep(100);
+                }
+            }
+            assertEquals("cancelled", outcome);
+        }
+    }
+
+    @Test
     void aRunOverItsTimeIsStoppedWithItsStatement() throws Exception {
         model.then(toolCalls(call("slow", "run_sql", "{\"sql\":\"" + ChatRequestsTest.ENDLESS_SQL + "\"}")));
 
         SseClient.Result result = SseClient.chat(chat, AgentChatTest.ask("Count everything"));
 
-        assertEquals("error", result.last().name());
-        assertEquals("timeout", result.last().data().path("code").asText());
+        assertEquals("error", result.last().name(), result.events().toString());
+        assertEquals("timeout", result.last().data().path("code").asText(), result.events().toString());
         assertTrue(result.last().data().path("message").asText().contains("sqlagent.agent.timeout"));
         long running = store.preparedQuery("SELECT count(*) AS n FROM pg_stat_activity WHERE state = 'active' AND query LIKE $1")
                 .execute(io.vertx.mutiny.sqlclient.Tuple.of("%track a CROSS JOIN track b%"))

@@ -269,6 +269,24 @@ class WorkspaceToolsTest {
     }
 
     @Test
+    void aHugeValueIsRefusedBySqliteBeforeItIsMadeAndTheResultStaysWithinItsBytes() {
+        SqlQueryTool sql = new SqlQueryTool(policy);
+        String db = workspace.chinook.toString();
+
+        // 300 MB in one value ended in OutOfMemoryError; SQLite now refuses to make it.
+        ToolException blob = failure(sql, "db_path", db, "query", "SELECT zeroblob(300000000)");
+        ToolException text = failure(sql, "db_path", db, "query", "SELECT replace(printf('%.*c', 1000000, 'x'), 'x', 'xx') AS huge");
+        JsonNode many = call(sql, "db_path", db, "query", "SELECT printf('%.*c', 400, 'x') AS wide FROM Track");
+
+        assertTrue(blob.getMessage().startsWith("A value is larger than 1048576 bytes, the most sql_query reads in one value "
+                + "(policy.limits.max_bytes"), blob.getMessage());
+        assertTrue(text.getMessage().startsWith("A value is larger than 1048576 bytes"), text.getMessage());
+        // Values under the cap still count against max_bytes (1000 here) while rows are read.
+        assertTrue(many.path("truncated").asBoolean());
+        assertTrue(many.path("rows").size() <= 2, many.path("rows").size() + " rows");
+    }
+
+    @Test
     void aFileNameCannotAddUriParameters() {
         assertEquals("file:/tmp/a%3Fmode%3Drwc%23x%20y.db?mode=ro", SqlQueryTool.uri(Path.of("/tmp/a?mode=rwc#x y.db")));
     }

@@ -36,6 +36,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.smallrye.common.annotation.Blocking;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.infrastructure.Infrastructure;
 import io.sqlagent.agent.AgentConfig;
 import io.sqlagent.agent.AgentEvent;
 import io.sqlagent.agent.AgentService;
@@ -43,13 +44,17 @@ import io.sqlagent.tool.ToolJson;
 import io.sqlagent.tool.ToolsConfig;
 import io.sqlagent.tool.UnknownToolsetException;
 import io.sqlagent.tool.rest.ErrorBody;
+import io.sqlagent.tool.rest.ClientConnections;
 import io.sqlagent.tool.rest.JsonBodies;
+import io.vertx.ext.web.RoutingContext;
 
 /**
  * {@code POST /api/chat}: a question in, the agent's run out as server-sent events, one per step
  * ({@code conversation}, {@code thinking}, {@code tool_call}, {@code tool_result}, {@code content},
  * then {@code done} or {@code error}). A bad request is refused with a JSON error before any
- * event; closing the connection cancels the run.
+ * event; closing the connection cancels the run. Events wait for a slow reader in a bounded buffer
+ * ({@code sqlagent.agent.max-buffered-events}); a reader that falls further behind is dropped and
+ * its run cancelled, rather than buffered for without end.
  */
 @Path("/api/chat")
 @Tag(name = "Chat", description = "Ask a question; the agent's steps stream back as server-sent events")
@@ -58,6 +63,8 @@ public class ChatResource {
     private static final Duration LOOKUP_TIMEOUT = Duration.ofSeconds(10);
     private static final Set<String> FIELDS = Set.of("question", "conversation_id", "toolsets");
     private static final int MAX_TOOLSETS = 50;
+    /** Events handed to the writing thread at a time (on top of the overflow buffer). */
+    private static final int EMIT_BATCH = 16;
 
     private final AgentService agent;
     private final AgentConfig config;
@@ -108,7 +115,7 @@ public class ChatResource {
     @Blocking // only to look the conversation up before answering (a 404 cannot follow a 200); the run itself never blocks
     @ResponseHeader(name = "Cache-Control", value = "no-cache")
     @ResponseHeader(name = "X-Accel-Buffering", value = "no")
-    public Multi<OutboundSseEvent> chat(byte[] body, @Context Sse sse) {
+    public Multi<OutboundSseEvent> chat(byte[] body, @Context Sse sse, @Context RoutingContext http) {
         ChatRequestBody request = request(body);
         Uni<AgentService.Start> starting;
         try {
@@ -122,7 +129,12 @@ public class ChatResource {
             throw new BadChatRequest(404, ErrorBody.of("conversation_not_found", "No conversation has the id "
                     + request.conversationId().orElse("") + "; leave conversation_id out to start one"));
         }
-        return start.events().map(event -> sse(sse, event));
+        return ClientConnections.cancelledWhenGone(start.events(), http.request())
+                // The run emits on the model's (or the database's) thread and must never wait for
+                // the client: events queue here, boundedly, and reach the connection from a worker.
+                .onOverflow().buffer(config.maxBufferedEvents())
+                .emitOn(Infrastructure.getDefaultWorkerPool(), EMIT_BATCH)
+                .map(event -> sse(sse, event));
     }
 
     /** The request's documented shape (for OpenAPI) and its parsed form. */

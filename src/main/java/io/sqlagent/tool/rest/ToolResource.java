@@ -12,6 +12,7 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response.Status;
 
@@ -42,6 +43,7 @@ import io.sqlagent.tool.ToolRegistry;
 import io.sqlagent.tool.UnknownToolsetException;
 import io.sqlagent.tool.ToolResult;
 import io.sqlagent.tool.ToolsConfig;
+import io.vertx.ext.web.RoutingContext;
 
 /**
  * The tools over REST: list and describe them, and call one through the same executor the agent
@@ -53,6 +55,9 @@ import io.sqlagent.tool.ToolsConfig;
 public class ToolResource {
 
     static final String CALLER = "rest";
+
+    /** Seconds a client is asked to wait after a 503: about the time a typical statement takes to free a connection. */
+    private static final int RETRY_AFTER_SECONDS = 2;
 
     private final ToolRegistry registry;
     private final ToolExecutor executor;
@@ -120,8 +125,9 @@ public class ToolResource {
     @APIResponse(responseCode = "413", description = "The body is larger than sqlagent.tools.max-request-size", content = @Content(schema = @Schema(implementation = ErrorBody.class)))
     @APIResponse(responseCode = "415", description = "The body is not sent as application/json", content = @Content(schema = @Schema(implementation = ErrorBody.class)))
     @APIResponse(responseCode = "422", description = "The tool ran and failed; the message says why", content = @Content(schema = @Schema(implementation = ErrorBody.class)))
-    public Uni<RestResponse<Object>> call(@Parameter(description = "the tool's name", example = "run_sql") @PathParam("name") String name,
-            byte[] body) {
+    @APIResponse(responseCode = "503", description = "A source the tool needs is busy (all connections in use, its wait queue full or the wait too long); "
+            + "retry after the Retry-After seconds", content = @Content(schema = @Schema(implementation = ErrorBody.class)))
+    public Uni<RestResponse<Object>> call(@Parameter(description = "the tool's name", example = "run_sql") @PathParam("name") String name, byte[] body, @Context RoutingContext http) {
         if (body != null && body.length > maxRequestBytes) {
             return Uni.createFrom().item(RestResponse.status(Status.REQUEST_ENTITY_TOO_LARGE, ErrorBody.of("body_too_large",
                     "The body has " + body.length + " bytes; the limit is " + maxRequestBytes + " (sqlagent.tools.max-request-size)")));
@@ -133,7 +139,10 @@ public class ToolResource {
             return Uni.createFrom().item(RestResponse.status(Status.BAD_REQUEST, e.error()));
         }
         ToolCall call = new ToolCall("rest-" + UUID.randomUUID(), name, arguments);
-        return executor.execute(call, ToolCallContext.of(CALLER)).map(ToolResource::response);
+        // A caller that goes away cancels the call, down to its statement in the database
+        // (Quarkus REST does so itself; this is the safety net, see ClientConnections).
+        return ClientConnections.cancelledWhenGone(executor.execute(call, ToolCallContext.of(CALLER)), http.request())
+                .map(ToolResource::response);
     }
 
     private static RestResponse<Object> response(ToolExecution execution) {
@@ -149,6 +158,8 @@ public class ToolResource {
             case INVALID_ARGUMENTS -> RestResponse.status(Status.BAD_REQUEST, ErrorBody.invalidArguments(failure.message(), failure.details()));
             case BLOCKED -> RestResponse.status(Status.FORBIDDEN, ErrorBody.of("blocked", failure.message()));
             case UNKNOWN_TOOL -> RestResponse.status(Status.NOT_FOUND, ErrorBody.of("unknown_tool", failure.message()));
+            case UNAVAILABLE -> RestResponse.ResponseBuilder.<Object>create(Status.SERVICE_UNAVAILABLE)
+                    .header("Retry-After", RETRY_AFTER_SECONDS).entity(ErrorBody.of("busy", failure.message())).build();
             default -> RestResponse.ResponseBuilder.<Object>create(422).entity(ErrorBody.of("tool_failed", failure.message())).build();
         };
     }
