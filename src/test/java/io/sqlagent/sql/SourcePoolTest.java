@@ -94,7 +94,7 @@ class SourcePoolTest {
         }
         List<QueryResult> results = Uni.join().all(concurrent).andFailFast().await().atMost(Duration.ofSeconds(5));
         assertEquals(POOL_SIZE, results.size());
-        results.forEach(result -> assertEquals(1, result.rows().get(0).get("one")));
+        results.forEach(result -> assertEquals(1, result.rows().get(0).get(0).asInt()));
     }
 
     @Test

@@ -88,7 +88,8 @@ class SourceRoleWarningTest {
     private Optional<String> warningFor(String role) {
         Pool pool = pool(vertx, role);
         try {
-            Source source = new Source("as_" + role, "test", Optional.of(pool), Optional.empty());
+            Source source = new Source("as_" + role, "test", Optional.of(pool), Optional.empty(),
+                    new Source.PoolLimits(2, 10, Duration.ofSeconds(5)), new java.util.concurrent.atomic.AtomicInteger());
             return roles.warning(source, WAIT).await().atMost(WAIT);
         } finally {
             pool.closeAndAwait();
