@@ -87,19 +87,27 @@ public class QueryRunner {
         return source.connection()
                 .flatMap(connection -> {
                     AtomicBoolean released = new AtomicBoolean();
-                    return work.apply(connection, timeout)
+                    Uni<T> running = work.apply(connection, timeout)
                             .ifNoItem().after(timeout.plusSeconds(5)).failWith(() -> new SqlExecutionException(
                                     "The statement did not finish within " + timeout.toSeconds() + " s and was cancelled", "57014",
                                     Optional.empty(), sql))
                             .onFailure(PgException.class).transform(failure -> translate((PgException) failure, sql))
-                            // On cancellation too: the connection goes back to the pool once the
-                            // statement's cancel and the rollback have run on it.
-                            .eventually(() -> connection.close().onFailure().recoverWithNull().invoke(() -> released.set(true)))
-                            // Cancellation reaches the operators inside only once the running statement
-                            // answers, so the cancel request has to be sent from out here, at once
-                            // (and before the close above, which would wait for the statement).
-                            .onCancellation().invoke(() -> cancelUntilReleased(connection, released, timeout));
+                            .eventually(() -> connection.close().onFailure().recoverWithNull().invoke(() -> released.set(true)));
+                    return detached(running, () -> cancelUntilReleased(connection, released, timeout));
                 });
+    }
+
+    /**
+     * {@code running}, run to its end even when its caller cancels: the caller's cancel only asks
+     * PostgreSQL to stop the statement ({@code onCancel}). Cancelling the chain itself would return
+     * the connection to the pool at once, while its statement may still run (or not have started:
+     * PostgreSQL drops a cancel that arrives between statements) with nobody left to cancel it; run
+     * to its end, the work stops at PostgreSQL's cancel, rolls back and only then releases the
+     * connection, and the cancel is repeated until it does.
+     */
+    private static <T> Uni<T> detached(Uni<T> running, Runnable onCancel) {
+        return Uni.createFrom().<T>emitter(emitter -> running.subscribe().with(emitter::complete, emitter::fail))
+                .onCancellation().invoke(onCancel);
     }
 
     /**

@@ -38,7 +38,17 @@ public final class ClientConnections {
         if (request.response().closed()) {
             return true;
         }
-        return request.connection() instanceof ConnectionBase connection && !connection.channel().isActive();
+        if (!(request.connection() instanceof ConnectionBase connection)) {
+            return false;
+        }
+        if (!connection.channel().isActive()) {
+            return true;
+        }
+        // A paused connection is not read, and with the NIO transport a reset is only noticed by a
+        // read: ask the channel for one read now (what arrives is handled as usual), so that a
+        // client that reset its connection is seen by the next check.
+        connection.channel().read();
+        return false;
     }
 
     /** {@code work}, cancelled when the client's connection closes before it ends. */
