@@ -45,7 +45,7 @@ import io.sqlagent.tool.schema.Param;
 @ToolDefinition(name = "sql_query", title = "SQLite query", namespace = "workspace", tags = { "sqlite", "sql", "query", "local" },
         readOnly = true, auditArguments = true, blocking = true,
         description = "Run a read-only SQL query against a local SQLite database.",
-        returns = "{\"columns\":[...],\"rows\":[[...]],\"truncated\":bool}",
+        returns = "{\"columns\":[...],\"column_types\":[...],\"rows\":[[...]],\"truncated\":bool}; a row holds its values in column order",
         usage = "Only a single SELECT, WITH … SELECT or VALUES runs; list the tables with "
                 + "SELECT name FROM sqlite_schema WHERE type = 'table'.")
 public class SqlQueryTool extends TypedTool<SqlQueryTool.Arguments> {
@@ -212,8 +212,11 @@ public class SqlQueryTool extends TypedTool<SqlQueryTool.Arguments> {
     private Map<String, Object> read(ResultSet results) throws SQLException {
         ResultSetMetaData meta = results.getMetaData();
         List<String> columns = new ArrayList<>();
+        List<String> types = new ArrayList<>();
         for (int i = 1; i <= meta.getColumnCount(); i++) {
             columns.add(meta.getColumnLabel(i));
+            // SQLite's declared type of the column, or the storage class of an expression's first value.
+            types.add(meta.getColumnTypeName(i));
         }
         List<List<Object>> rows = new ArrayList<>();
         boolean truncated = false;
@@ -236,6 +239,7 @@ public class SqlQueryTool extends TypedTool<SqlQueryTool.Arguments> {
         }
         Map<String, Object> answer = new LinkedHashMap<>();
         answer.put("columns", columns);
+        answer.put("column_types", types);
         answer.put("rows", rows);
         answer.put("truncated", truncated);
         return answer;

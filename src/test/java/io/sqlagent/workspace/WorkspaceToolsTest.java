@@ -178,10 +178,24 @@ class WorkspaceToolsTest {
         JsonNode many = call(sql, "db_path", workspace.chinook.toString(), "query",
                 "WITH a AS (SELECT Name FROM Artist ORDER BY ArtistId) SELECT Name FROM a");
 
-        assertEquals("{\"columns\":[\"total\"],\"rows\":[[3503]],\"truncated\":false}", count.toString());
+        assertEquals("{\"columns\":[\"total\"],\"column_types\":[\"INTEGER\"],\"rows\":[[3503]],\"truncated\":false}", count.toString());
         assertEquals(5, many.path("rows").size());
         assertEquals("AC/DC", many.path("rows").get(0).get(0).asText());
         assertTrue(many.path("truncated").asBoolean());
+    }
+
+    @Test
+    void columnsThatShareANameKeepEveryValueWithTheirTypes() {
+        SqlQueryTool sql = new SqlQueryTool(policy);
+
+        JsonNode both = call(sql, "db_path", workspace.chinook.toString(), "query",
+                "SELECT ar.Name, al.Title, t.Name FROM Artist ar JOIN Album al ON al.ArtistId = ar.ArtistId "
+                        + "JOIN Track t ON t.AlbumId = al.AlbumId ORDER BY t.TrackId LIMIT 1");
+
+        assertEquals("[\"Name\",\"Title\",\"Name\"]", both.path("columns").toString());
+        assertEquals("[\"NVARCHAR\",\"NVARCHAR\",\"NVARCHAR\"]", both.path("column_types").toString());
+        assertEquals("[\"AC/DC\",\"For Those About To Rock We Salute You\",\"For Those About To Rock (We Salute You)\"]",
+                both.path("rows").get(0).toString());
     }
 
     @Test
