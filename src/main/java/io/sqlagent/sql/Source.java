@@ -83,17 +83,24 @@ public record Source(String name, String displayUrl, Optional<Pool> pool, Option
         }).onFailure().transform(this::busyOr);
     }
 
+    private io.micrometer.core.instrument.Counter busy(String reason) {
+        return io.micrometer.core.instrument.Counter.builder(BUSY_METRIC)
+                .description("Calls refused because the source's pool was busy (wait queue full, or the wait too long)")
+                .tags("source", name, "reason", reason)
+                .register(Metrics.globalRegistry);
+    }
+
     private Throwable busyOr(Throwable failure) {
         String setting = "sqlagent.sources." + name + ".";
         if (failure instanceof ConnectionPoolTooBusyException) {
-            Metrics.counter(BUSY_METRIC, "source", name, "reason", "queue_full").increment();
+            busy("queue_full").increment();
             return new ToolUnavailableException("Source '" + name + "' is busy: all " + limits.maxSize() + " connections are in use and "
                     + limits.maxWaitQueueSize() + " calls are already waiting (" + setting + "max-pool-size, " + setting
                     + "max-wait-queue-size); try again shortly");
         }
         // The pool fails a wait past its connection timeout with a bare "Timeout" (no type of its own).
         if ("Timeout".equals(failure.getMessage())) {
-            Metrics.counter(BUSY_METRIC, "source", name, "reason", "timeout").increment();
+            busy("timeout").increment();
             return new ToolUnavailableException("Source '" + name + "' is busy: no connection became free within "
                     + limits.acquireTimeout().toMillis() + " ms (" + setting + "acquire-timeout); try again shortly");
         }
