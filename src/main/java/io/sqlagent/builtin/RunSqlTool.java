@@ -15,6 +15,7 @@ import io.sqlagent.sql.SqlErrorOccurred;
 import io.sqlagent.sql.SqlExecutionException;
 import io.sqlagent.sql.TablePolicy;
 import io.sqlagent.sql.guard.SqlGuard;
+import io.sqlagent.tool.CancelSafe;
 import io.sqlagent.tool.ToolCallContext;
 import io.sqlagent.tool.ToolDefinition;
 import io.sqlagent.tool.ToolException;
@@ -65,8 +66,8 @@ public class RunSqlTool extends TypedTool<RunSqlTool.Arguments> {
     protected Uni<?> run(Arguments arguments, ToolCallContext context) {
         Source source = sources.find(config.source())
                 .orElseThrow(() -> new ToolException("No source named '" + config.source() + "' is configured"));
-        return guard.checkOffEventLoop(arguments.sql())
-                .flatMap(verdict -> {
+        // The verdict comes back on a worker thread, as the caller's cancel may: CancelSafe keeps that cancel.
+        return CancelSafe.then(guard.checkOffEventLoop(arguments.sql()), verdict -> {
                     if (!verdict.allowed()) {
                         return Uni.createFrom().failure(new ToolRefusedException(verdict.reason()));
                     }

@@ -22,6 +22,7 @@ import io.sqlagent.sql.result.DriverTypes;
 import io.sqlagent.sql.result.ResultColumn;
 import io.sqlagent.sql.result.ResultValues;
 import io.sqlagent.sql.guard.SqlGuard;
+import io.sqlagent.tool.CancelSafe;
 import io.sqlagent.tool.ToolJson;
 import io.sqlagent.tool.ToolRefusedException;
 import io.vertx.core.json.JsonArray;
@@ -84,8 +85,8 @@ public class QueryRunner {
      */
     private <T> Uni<T> onOwnConnection(Source source, String sql, BiFunction<SqlConnection, Duration, Uni<T>> work) {
         Duration timeout = config.timeout();
-        return source.connection()
-                .flatMap(connection -> {
+        // The connection is handed over on an event loop while a cancel may come from elsewhere.
+        return CancelSafe.<SqlConnection, T> then(source.connection(), connection -> {
                     AtomicBoolean released = new AtomicBoolean();
                     Uni<T> running = work.apply(connection, timeout)
                             .ifNoItem().after(timeout.plusSeconds(5)).failWith(() -> new SqlExecutionException(
@@ -94,7 +95,8 @@ public class QueryRunner {
                             .onFailure(PgException.class).transform(failure -> translate((PgException) failure, sql))
                             .eventually(() -> connection.close().onFailure().recoverWithNull().invoke(() -> released.set(true)));
                     return detached(running, () -> cancelUntilReleased(connection, released, timeout));
-                });
+                }, connection -> connection.close().subscribe().with(done -> {
+                }, failure -> Log.debugf("A connection could not be handed back: %s", failure.toString())));
     }
 
     /**

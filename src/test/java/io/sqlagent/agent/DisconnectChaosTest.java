@@ -140,14 +140,8 @@ class DisconnectChaosTest {
         assertTrue(seen.getOrDefault("dropped", new AtomicInteger()).get() > CALLS / 2, seen.toString());
 
         // Then nothing of the source is left running or inside a transaction
-        // Known gap (README, "Callers that go away"): now and then a caller that resets its connection while
-        // its call waits for the pool is never seen to go, and its statement runs to the statement timeout
-        // (sqlagent.sql.timeout, 30 s). Those are counted; nothing may outlive the timeout.
-        waitFor(() -> busySourceBackends() == 0, Duration.ofSeconds(5));
-        long lingering = busySourceBackends();
-        System.out.printf("Chaos: %d statement(s) still running 5 s after the last call: %s%n", lingering, busySourceBackendsShown());
-        assertTrue(lingering <= 10, "statements left running by callers that went away: " + busySourceBackendsShown());
-        awaitTrue(() -> busySourceBackends() == 0, Duration.ofSeconds(40), () -> "source backends still busy: " + busySourceBackendsShown());
+        // (a statement's tag names its transport, when its caller dropped, after how many bytes, and the call)
+        awaitTrue(() -> busySourceBackends() == 0, Duration.ofSeconds(10), () -> "source backends still busy: " + busySourceBackendsShown());
         // the pool's own gauges show nothing checked out and nobody waiting
         awaitTrue(() -> poolGauges().values().stream().allMatch(value -> value == 0.0), Duration.ofSeconds(10),
                 () -> "pool gauges: " + poolGauges());
@@ -215,7 +209,7 @@ class DisconnectChaosTest {
         boolean readAll = sql.equals(QUICK) && random.nextBoolean();
         long dropAfter = random.nextInt(4) == 0 ? 0 : random.nextInt(600);
         int dropBytes = random.nextInt(3) == 0 ? 1 + random.nextInt(4000) : Integer.MAX_VALUE;
-        String tag = transport + "-" + dropAfter + "-" + dropBytes;
+        String tag = transport + "-" + dropAfter + "-" + dropBytes + "-" + random.nextInt(1_000_000_000);
         String request = switch (transport) {
             case REST -> post("/api/tools/run_sql", Map.of("Content-Type", "application/json"),
                     ToolJson.MAPPER.createObjectNode().put("sql", marked(sql, tag)).toString());
@@ -374,13 +368,6 @@ class DisconnectChaosTest {
             return gauges;
         } catch (IOException | InterruptedException e) {
             throw new IllegalStateException(e);
-        }
-    }
-
-    private static void waitFor(java.util.function.BooleanSupplier condition, Duration within) throws InterruptedException {
-        long deadline = System.nanoTime() + within.toNanos();
-        while (!condition.getAsBoolean() && System.nanoTime() < deadline) {
-            Thread.sleep(100);
         }
     }
 
