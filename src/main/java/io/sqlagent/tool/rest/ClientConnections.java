@@ -38,17 +38,7 @@ public final class ClientConnections {
         if (request.response().closed()) {
             return true;
         }
-        if (!(request.connection() instanceof ConnectionBase connection)) {
-            return false;
-        }
-        if (!connection.channel().isActive()) {
-            return true;
-        }
-        // A paused connection is not read, and with the NIO transport a reset is only noticed by a
-        // read: ask the channel for one read now (what arrives is handled as usual), so that a
-        // client that reset its connection is seen by the next check.
-        connection.channel().read();
-        return false;
+        return request.connection() instanceof ConnectionBase connection && !connection.channel().isActive();
     }
 
     /** {@code work}, cancelled when the client's connection closes before it ends. */
@@ -71,7 +61,6 @@ public final class ClientConnections {
         });
     }
 
-    /** Runs {@code cancel} once the connection is gone; cancel the returned watcher to stop watching. */
     /**
      * Resumes reading the connection of a request whose body is read: a connection left paused
      * is not read, and a reset by the client is then never noticed (with the NIO transport) until
@@ -92,6 +81,7 @@ public final class ClientConnections {
         }
     }
 
+    /** Runs {@code cancel} once the connection is gone; cancel the returned watcher to stop watching. */
     private static Cancellable whenGone(HttpServerRequest request, Runnable cancel) {
         keepReading(request);
         return Multi.createFrom().ticks().every(POLL)
