@@ -44,8 +44,7 @@ final class DeclaredSqlTool implements Tool {
         this.sources = sources;
         this.runner = runner;
         int rows = Math.min(tool.rowsToFetch().orElse(tool.fetchAllRows() ? DEFAULT_PAGE_SIZE : defaultRows), maxFetchRows);
-        this.fetch = new FetchOptions(rows, tool.fetchAllRows(), tool.fetchAllRows() ? maxFetchRows : rows,
-                tool.security().readOnly());
+        this.fetch = new FetchOptions(rows, tool.fetchAllRows() ? maxFetchRows : rows, tool.security().readOnly());
     }
 
     /** The descriptor of a declared tool: its parameters' schema, and its security and metadata blocks as metadata. */

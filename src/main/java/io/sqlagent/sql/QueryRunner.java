@@ -332,9 +332,8 @@ public class QueryRunner {
      * statement that writes (it cannot be a subquery) are read through the driver's values.
      */
     private Uni<QueryResult> read(SqlConnection connection, String sql, Tuple params, Reading reading) {
-        Optional<String> body = reading.readOnly() && SqlGuard.explainedStatementStart(sql).isEmpty()
-                ? SqlGuard.statementBody(sql)
-                : Optional.empty();
+        // statementBody is empty for anything that does not start as a query, an EXPLAIN included.
+        Optional<String> body = reading.readOnly() ? SqlGuard.statementBody(sql) : Optional.empty();
         if (body.isEmpty()) {
             return connection.prepare(sql)
                     .onFailure(PgException.class).transform(failure -> translate((PgException) failure, sql))
