@@ -39,7 +39,8 @@ public final class Redaction {
     private static final Pattern QUERY_PASSWORD = Pattern.compile("([?&;]password=)[^&#\\s'\"]*", Pattern.CASE_INSENSITIVE);
     private static final Pattern BEARER = Pattern.compile("(?i)\\b(bearer\\s+)[A-Za-z0-9._~+/=-]+");
     private static final Pattern API_KEY = Pattern.compile("\\bsk-[A-Za-z0-9_-]{6,}");
-    private static final Pattern SECRET_PROPERTY = Pattern.compile("(?i).*[._-](password|api-key|api_key|apikey|secret|token)$");
+    private static final Pattern SECRET_PROPERTY = Pattern
+            .compile("(?i).*[._-](password|api-key|api_key|apikey|secret|token)$");
     private static final Pattern USER_PROPERTY = Pattern.compile("(?i).*[._-](username|user)$");
     private static final Pattern URL_PROPERTY = Pattern.compile("(?i).*[._-](url)$");
 

@@ -13,7 +13,8 @@ import com.fasterxml.jackson.databind.node.TextNode;
  * Makes text storable in the store (audit log, conversations): PostgreSQL's {@code text} cannot hold a NUL character,
  * {@code jsonb} refuses the {@code \u005Cu0000} escape, and half a surrogate pair is not UTF-8 at all,
  * while a caller or a model may send any of them anywhere (arguments, tool names, answers). Each
- * becomes U+FFFD, the replacement character, so the row still shows that something was there. Hand-written because neither Jackson nor the
+ * becomes U+FFFD, the replacement character, so the row still shows that something was there. Hand-written because neither
+ * Jackson nor the
  * PostgreSQL client has an option for it.
  */
 public final class StoredText {

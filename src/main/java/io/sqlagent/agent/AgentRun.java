@@ -167,7 +167,8 @@ final class AgentRun {
             calls.addObject().put("id", call.request().id()).put("name", call.request().name())
                     .put("arguments", call.request().arguments());
         }
-        return setup.conversations().append(conversationId, runId, List.of(Message.assistant(text.isEmpty() ? null : text, calls)))
+        return setup.conversations()
+                .append(conversationId, runId, List.of(Message.assistant(text.isEmpty() ? null : text, calls)))
                 .flatMap(ok -> execute(requested))
                 .flatMap(this::results);
     }
@@ -197,7 +198,8 @@ final class AgentRun {
                     result.add(new Requested(normalized, new ToolCall(id, name, (ObjectNode) parsed), null));
                 } else {
                     result.add(new Requested(normalized, null, "The arguments must be a JSON object, not "
-                            + parsed.getNodeType().name().toLowerCase(Locale.ROOT) + "; call " + name + " again with an object"));
+                            + parsed.getNodeType().name().toLowerCase(Locale.ROOT) + "; call " + name
+                            + " again with an object"));
                 }
             } catch (JsonProcessingException e) {
                 result.add(new Requested(normalized, null, "The arguments are not valid JSON (" + e.getOriginalMessage()
@@ -238,8 +240,10 @@ final class AgentRun {
 
     private ToolResult notOffered(String name) {
         String shown = name.length() > 64 ? name.substring(0, 64) + "…" : name;
-        return new ToolResult.Failure(Outcome.UNKNOWN_TOOL, "No tool named '" + shown + "' is offered in this chat. Available tools: "
-                + String.join(", ", setup.tools().stream().map(ToolSpecification::name).toList()), List.of());
+        return new ToolResult.Failure(Outcome.UNKNOWN_TOOL,
+                "No tool named '" + shown + "' is offered in this chat. Available tools: "
+                        + String.join(", ", setup.tools().stream().map(ToolSpecification::name).toList()),
+                List.of());
     }
 
     private Uni<String> results(List<Ended> ended) {
@@ -251,7 +255,8 @@ final class AgentRun {
             String forModel = forModel(call.result());
             emit(event(id, name, call));
             messages.add(ToolExecutionResultMessage.from(id, name, forModel));
-            stored.add(Message.tool(id, name, forModel, call.result().outcome().name().toLowerCase(Locale.ROOT), call.durationMs()));
+            stored.add(Message.tool(id, name, forModel, call.result().outcome().name().toLowerCase(Locale.ROOT),
+                    call.durationMs()));
             stopped |= call.result() instanceof ToolResult.Stopped;
         }
         boolean stop = stopped;
@@ -292,7 +297,8 @@ final class AgentRun {
             return new AgentEvent.ToolResultEvent(id, name, true, call.durationMs(),
                     TextNode.valueOf(cut(text, max)), null, outcome, true);
         }
-        String message = result instanceof ToolResult.Stopped stopped ? stopped.reason() : ((ToolResult.Failure) result).message();
+        String message = result instanceof ToolResult.Stopped stopped ? stopped.reason()
+                : ((ToolResult.Failure) result).message();
         boolean truncated = message.length() > max;
         return new AgentEvent.ToolResultEvent(id, name, false, call.durationMs(), null, cut(message, max), outcome,
                 truncated ? Boolean.TRUE : null);
@@ -377,14 +383,16 @@ final class AgentRun {
         }
         Duration took = elapsed();
         setup.metrics().run(stopReason, iterations, took, inputTokens, outputTokens);
-        AgentEvent done = new AgentEvent.Done(iterations, took.toMillis(), new AgentEvent.Usage(inputTokens, outputTokens), stopReason);
+        AgentEvent done = new AgentEvent.Done(iterations, took.toMillis(), new AgentEvent.Usage(inputTokens, outputTokens),
+                stopReason);
         setup.conversations().finish(record(stopReason, null)).subscribe().with(
                 ok -> {
                     emit(done);
                     emitter.complete();
                 },
                 failure -> {
-                    Log.warnf("Run %s of conversation %s could not be recorded: %s", runId, conversationId, failure.getMessage());
+                    Log.warnf("Run %s of conversation %s could not be recorded: %s", runId, conversationId,
+                            failure.getMessage());
                     emit(done);
                     emitter.complete();
                 });
@@ -420,7 +428,8 @@ final class AgentRun {
             current.cancel();
         }
         setup.metrics().run("cancelled", iterations, elapsed(), inputTokens, outputTokens);
-        Log.debugf("Run %s of conversation %s cancelled by its client after %d model call(s)", runId, conversationId, iterations);
+        Log.debugf("Run %s of conversation %s cancelled by its client after %d model call(s)", runId, conversationId,
+                iterations);
         setup.conversations().finish(record("cancelled", null)).subscribe().with(
                 ok -> {
                 },

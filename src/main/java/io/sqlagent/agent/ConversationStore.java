@@ -125,7 +125,8 @@ public class ConversationStore {
             // A model may put NUL anywhere (text, tool names, arguments), which PostgreSQL refuses: cleaned, not fatal.
             batch.add(Tuple.tuple().addUUID(conversationId).addUUID(runId).addString(message.role())
                     .addString(StoredText.clean(message.content()))
-                    .addValue(message.toolCalls() == null ? null : new JsonArray(StoredText.clean(message.toolCalls()).toString()))
+                    .addValue(message.toolCalls() == null ? null
+                            : new JsonArray(StoredText.clean(message.toolCalls()).toString()))
                     .addString(StoredText.clean(message.toolCallId())).addString(StoredText.clean(message.toolName()))
                     .addString(message.outcome())
                     .addLong(message.durationMs()));
@@ -141,9 +142,11 @@ public class ConversationStore {
                 .addOffsetDateTime(OffsetDateTime.ofInstant(run.startedAt(), java.time.ZoneOffset.UTC))
                 .addLong(run.durationMs()).addInteger(run.iterations()).addLong(run.inputTokens())
                 .addLong(run.outputTokens()).addString(run.outcome()).addString(run.errorCode());
-        return ready().flatMap(ok -> store.withTransaction(connection -> connection.preparedQuery("INSERT INTO conversation_run "
-                + "(id, conversation_id, question, started_at, duration_ms, iterations, input_tokens, output_tokens, outcome, "
-                + "error_code) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)").execute(values)
+        return ready().flatMap(ok -> store.withTransaction(connection -> connection
+                .preparedQuery("INSERT INTO conversation_run "
+                        + "(id, conversation_id, question, started_at, duration_ms, iterations, input_tokens, output_tokens, outcome, "
+                        + "error_code) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)")
+                .execute(values)
                 .flatMap(inserted -> connection.preparedQuery("UPDATE conversation SET updated_at = now() WHERE id = $1")
                         .execute(Tuple.of(run.conversationId())))))
                 .replaceWithVoid();
@@ -151,19 +154,22 @@ public class ConversationStore {
 
     /** The whole conversation as {@code GET /api/conversations/{id}} returns it, or empty. */
     public Uni<Optional<JsonNode>> view(UUID id) {
-        return ready().flatMap(ok -> store.preparedQuery("SELECT id, title, created_at, updated_at FROM conversation WHERE id = $1")
-                .execute(Tuple.of(id)))
+        return ready()
+                .flatMap(ok -> store.preparedQuery("SELECT id, title, created_at, updated_at FROM conversation WHERE id = $1")
+                        .execute(Tuple.of(id)))
                 .flatMap(found -> {
                     if (found.size() == 0) {
-                        return Uni.createFrom().item(Optional.<JsonNode>empty());
+                        return Uni.createFrom().item(Optional.<JsonNode> empty());
                     }
                     Row conversation = found.iterator().next();
                     return store.preparedQuery("SELECT run_id, role, content, tool_calls, tool_call_id, tool_name, outcome, "
                             + "duration_ms, created_at FROM conversation_message WHERE conversation_id = $1 ORDER BY id")
                             .execute(Tuple.of(id))
-                            .flatMap(messages -> store.preparedQuery("SELECT id, question, started_at, duration_ms, iterations, "
-                                    + "input_tokens, output_tokens, outcome, error_code FROM conversation_run "
-                                    + "WHERE conversation_id = $1 ORDER BY started_at").execute(Tuple.of(id))
+                            .flatMap(messages -> store
+                                    .preparedQuery("SELECT id, question, started_at, duration_ms, iterations, "
+                                            + "input_tokens, output_tokens, outcome, error_code FROM conversation_run "
+                                            + "WHERE conversation_id = $1 ORDER BY started_at")
+                                    .execute(Tuple.of(id))
                                     .map(runs -> Optional.of(view(conversation, messages, runs))));
                 });
     }
@@ -200,7 +206,8 @@ public class ConversationStore {
             node.put("started_at", row.getOffsetDateTime("started_at").toInstant().toString());
             node.put("duration_ms", row.getLong("duration_ms"));
             node.put("iterations", row.getInteger("iterations"));
-            node.putObject("usage").put("input_tokens", row.getLong("input_tokens")).put("output_tokens", row.getLong("output_tokens"));
+            node.putObject("usage").put("input_tokens", row.getLong("input_tokens")).put("output_tokens",
+                    row.getLong("output_tokens"));
             node.put("outcome", row.getString("outcome"));
             if (row.getString("error_code") != null) {
                 node.put("error_code", row.getString("error_code"));

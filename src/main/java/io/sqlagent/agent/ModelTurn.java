@@ -75,7 +75,9 @@ final class ModelTurn {
     }
 
     private enum Kind {
-        UNDECIDED, THINKING, CONTENT
+        UNDECIDED,
+        THINKING,
+        CONTENT
     }
 
     private final StreamingChatModel model;
@@ -222,7 +224,8 @@ final class ModelTurn {
     /** Nothing came that a model server sends when it answers: every real answer ends with a finish reason. */
     private static boolean unreadable(ChatResponse response) {
         AiMessage message = response.aiMessage();
-        boolean empty = message == null || (message.text() == null || message.text().isEmpty()) && !message.hasToolExecutionRequests();
+        boolean empty = message == null
+                || (message.text() == null || message.text().isEmpty()) && !message.hasToolExecutionRequests();
         return empty && response.finishReason() == null;
     }
 
@@ -271,7 +274,8 @@ final class ModelTurn {
 
     private synchronized void complete(ChatResponse response) {
         if (kind == Kind.UNDECIDED) {
-            release(response.aiMessage() != null && response.aiMessage().hasToolExecutionRequests() ? Kind.THINKING : Kind.CONTENT);
+            release(response.aiMessage() != null && response.aiMessage().hasToolExecutionRequests() ? Kind.THINKING
+                    : Kind.CONTENT);
         }
     }
 

@@ -72,7 +72,8 @@ public final class ToolSpecifications {
             return JsonEnumSchema.builder().enumValues(values).description(description).build();
         }
         return switch (type(schema)) {
-            case "object" -> schema.has("properties") ? object(schema) : JsonObjectSchema.builder().description(description).build();
+            case "object" ->
+                schema.has("properties") ? object(schema) : JsonObjectSchema.builder().description(description).build();
             case "array" -> JsonArraySchema.builder().description(description)
                     .items(schema.has("items") ? element(schema.path("items")) : JsonStringSchema.builder().build()).build();
             case "integer" -> JsonIntegerSchema.builder().description(description).build();

@@ -34,13 +34,10 @@ import io.sqlagent.tool.schema.Param;
  * the sample rows.
  */
 @Singleton
-@ToolDefinition(name = "introspect_schema", title = "Introspect schema", namespace = "sql", tags = { "sql", "schema", "tables" },
-        readOnly = true,
-        description = "Get detailed schema information about database tables. Can inspect a specific table or list all available tables.",
-        returns = "Without table_name: {\"tables\":[...],\"count\"}. With table_name: {\"table\",\"description\",\"columns\":[{\"name\",\"type\",\"nullable\","
+@ToolDefinition(name = "introspect_schema", title = "Introspect schema", namespace = "sql", tags = { "sql", "schema",
+        "tables" }, readOnly = true, description = "Get detailed schema information about database tables. Can inspect a specific table or list all available tables.", returns = "Without table_name: {\"tables\":[...],\"count\"}. With table_name: {\"table\",\"description\",\"columns\":[{\"name\",\"type\",\"nullable\","
                 + "\"primary_key\",\"foreign_key\",\"references\",\"default\",\"description\"}],\"relationships\":[{\"type\",\"related_table\","
-                + "\"foreign_key\",\"local_key\"}],\"sample_data\":[...]}",
-        usage = "Call without table_name to see the tables, then with a table_name before writing SQL against it.")
+                + "\"foreign_key\",\"local_key\"}],\"sample_data\":[...]}", usage = "Call without table_name to see the tables, then with a table_name before writing SQL against it.")
 public class IntrospectSchemaTool extends TypedTool<IntrospectSchemaTool.Arguments> {
 
     private static final int SAMPLE_ROWS = 3;
@@ -64,11 +61,8 @@ public class IntrospectSchemaTool extends TypedTool<IntrospectSchemaTool.Argumen
 
     /** Arguments of {@code introspect_schema}. */
     public record Arguments(
-            @Param(description = "Optional: The name of a specific table to inspect. If not provided, lists all tables.", maxLength = 200)
-            Optional<String> tableName,
-            @Param(description = "Whether to include sample data from the table (up to 3 rows). This data is for understanding the schema only - never use it directly in responses to the user.",
-                    defaultValue = "false")
-            Optional<Boolean> includeSampleData) {
+            @Param(description = "Optional: The name of a specific table to inspect. If not provided, lists all tables.", maxLength = 200) Optional<String> tableName,
+            @Param(description = "Whether to include sample data from the table (up to 3 rows). This data is for understanding the schema only - never use it directly in responses to the user.", defaultValue = "false") Optional<Boolean> includeSampleData) {
     }
 
     @Override
@@ -78,8 +72,9 @@ public class IntrospectSchemaTool extends TypedTool<IntrospectSchemaTool.Argumen
         return introspector.relations(source)
                 .map(all -> all.stream().filter(relation -> tables.permits(relation.schema() + "." + relation.name())).toList())
                 .flatMap(relations -> arguments.tableName().filter(name -> !name.isBlank())
-                .map(name -> describe(source, relations, name, arguments.includeSampleData().orElse(false)).map(Object.class::cast))
-                .orElseGet(() -> Uni.createFrom().item(listing(relations))));
+                        .map(name -> describe(source, relations, name, arguments.includeSampleData().orElse(false))
+                                .map(Object.class::cast))
+                        .orElseGet(() -> Uni.createFrom().item(listing(relations))));
     }
 
     private static Map<String, Object> listing(List<SchemaIntrospector.Relation> relations) {
@@ -90,7 +85,8 @@ public class IntrospectSchemaTool extends TypedTool<IntrospectSchemaTool.Argumen
     private Uni<ObjectNode> describe(Source source, List<SchemaIntrospector.Relation> relations, String name, boolean sample) {
         SchemaIntrospector.Relation relation = SchemaIntrospector.find(relations, name)
                 .orElseThrow(() -> new ToolException("Table '" + name + "' does not exist or cannot be read. Tables: "
-                        + String.join(", ", relations.stream().map(SchemaIntrospector.Relation::displayName).limit(100).toList())));
+                        + String.join(", ",
+                                relations.stream().map(SchemaIntrospector.Relation::displayName).limit(100).toList())));
         return introspector.columns(source, relation).flatMap(all -> {
             Set<String> hidden = hiddenColumns.hidden(List.of(relation.schema() + "." + relation.name()),
                     all.stream().map(column -> (String) column.get("name")).toList());

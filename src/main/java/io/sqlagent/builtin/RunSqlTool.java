@@ -30,13 +30,10 @@ import io.sqlagent.tool.schema.Param;
  * position, and are announced as {@link SqlErrorOccurred}.
  */
 @Singleton
-@ToolDefinition(name = "run_sql", title = "Run SQL", namespace = "sql", tags = { "sql", "query", "database" }, readOnly = true,
-        auditArguments = true,
-        description = "Execute a SQL query against the database. Only SELECT and WITH statements are allowed. Returns query results as JSON.",
-        returns = "{\"columns\":[{\"name\",\"type\",\"key\"}],\"rows\":[{key: value}],\"row_count\":n,\"total_rows\":n,"
+@ToolDefinition(name = "run_sql", title = "Run SQL", namespace = "sql", tags = { "sql", "query",
+        "database" }, readOnly = true, auditArguments = true, description = "Execute a SQL query against the database. Only SELECT and WITH statements are allowed. Returns query results as JSON.", returns = "{\"columns\":[{\"name\",\"type\",\"key\"}],\"rows\":[{key: value}],\"row_count\":n,\"total_rows\":n,"
                 + "\"truncated\":bool}; each row holds a column's value under that column's key (a repeated name gets name_2, name_3, ...); "
-                + "total_rows counts the rows read, which stops one past the row limit or at the size cap",
-        usage = "Inspect the schema first; add LIMIT for exploratory queries.")
+                + "total_rows counts the rows read, which stops one past the row limit or at the size cap", usage = "Inspect the schema first; add LIMIT for exploratory queries.")
 public class RunSqlTool extends TypedTool<RunSqlTool.Arguments> {
 
     private final SourceRegistry sources;
@@ -58,8 +55,7 @@ public class RunSqlTool extends TypedTool<RunSqlTool.Arguments> {
 
     /** Arguments of {@code run_sql}. */
     public record Arguments(
-            @Param(description = "The SQL query to execute. Must be a SELECT or WITH statement.", minLength = 1, maxLength = 100_000)
-            String sql) {
+            @Param(description = "The SQL query to execute. Must be a SELECT or WITH statement.", minLength = 1, maxLength = 100_000) String sql) {
     }
 
     @Override
@@ -68,16 +64,17 @@ public class RunSqlTool extends TypedTool<RunSqlTool.Arguments> {
                 .orElseThrow(() -> new ToolException("No source named '" + config.source() + "' is configured"));
         // The verdict comes back on a worker thread, as the caller's cancel may: CancelSafe keeps that cancel.
         return CancelSafe.then(guard.checkOffEventLoop(arguments.sql()), verdict -> {
-                    if (!verdict.allowed()) {
-                        return Uni.createFrom().failure(new ToolRefusedException(verdict.reason()));
-                    }
-                    Optional<String> refused = tables.refusal(verdict.tables());
-                    if (refused.isPresent()) {
-                        return Uni.createFrom().failure(new ToolRefusedException(refused.get()));
-                    }
-                    return runner.run(source, arguments.sql());
-                })
-                .onFailure(SqlExecutionException.class).invoke(failure -> announce(source, (SqlExecutionException) failure, context))
+            if (!verdict.allowed()) {
+                return Uni.createFrom().failure(new ToolRefusedException(verdict.reason()));
+            }
+            Optional<String> refused = tables.refusal(verdict.tables());
+            if (refused.isPresent()) {
+                return Uni.createFrom().failure(new ToolRefusedException(refused.get()));
+            }
+            return runner.run(source, arguments.sql());
+        })
+                .onFailure(SqlExecutionException.class)
+                .invoke(failure -> announce(source, (SqlExecutionException) failure, context))
                 .map(QueryResult::toJson);
     }
 

@@ -20,11 +20,8 @@ import io.sqlagent.tool.schema.Param;
  * once; saving it again fails with the stored one's id. Not a CDI bean: the knowledge tool source
  * registers it only while {@code sqlagent.learning.enabled} is true.
  */
-@ToolDefinition(name = "save_learning", title = "Save learning", namespace = "knowledge",
-        tags = { "knowledge", "learning", "save" }, auditArguments = true,
-        description = "Save a new learning to the knowledge base. Use this when you discover something important about the database schema, business logic, or query patterns that would be useful for future queries.",
-        returns = "{\"success\":true,\"message\":\"Learning saved successfully.\",\"learning_id\":n,\"title\":...,\"category\":...}",
-        usage = "Save after recovering from a SQL error or when the user corrects you; search_knowledge first to avoid repeats.")
+@ToolDefinition(name = "save_learning", title = "Save learning", namespace = "knowledge", tags = { "knowledge", "learning",
+        "save" }, auditArguments = true, description = "Save a new learning to the knowledge base. Use this when you discover something important about the database schema, business logic, or query patterns that would be useful for future queries.", returns = "{\"success\":true,\"message\":\"Learning saved successfully.\",\"learning_id\":n,\"title\":...,\"category\":...}", usage = "Save after recovering from a SQL error or when the user corrects you; search_knowledge first to avoid repeats.")
 public class SaveLearningTool extends TypedTool<SaveLearningTool.Arguments> {
 
     static final String DISABLED = "Learning is disabled (sqlagent.learning.enabled=false)";
@@ -40,15 +37,11 @@ public class SaveLearningTool extends TypedTool<SaveLearningTool.Arguments> {
 
     /** Arguments of {@code save_learning}. */
     public record Arguments(
-            @Param(description = "A short, descriptive title for the learning (max 100 characters).", maxLength = 100)
-            String title,
-            @Param(description = "A detailed description of what was learned and why it matters.", maxLength = 20_000)
-            String description,
-            @Param(description = "The category of this learning.",
-                    allowed = { "type_error", "schema_fix", "query_pattern", "data_quality", "business_logic" })
-            String category,
-            @Param(description = "Optional: The SQL query related to this learning.", maxLength = 100_000)
-            Optional<String> sql) {
+            @Param(description = "A short, descriptive title for the learning (max 100 characters).", maxLength = 100) String title,
+            @Param(description = "A detailed description of what was learned and why it matters.", maxLength = 20_000) String description,
+            @Param(description = "The category of this learning.", allowed = {
+                    "type_error", "schema_fix", "query_pattern", "data_quality", "business_logic" }) String category,
+            @Param(description = "Optional: The SQL query related to this learning.", maxLength = 100_000) Optional<String> sql){
     }
 
     @Override
@@ -62,7 +55,7 @@ public class SaveLearningTool extends TypedTool<SaveLearningTool.Arguments> {
         String title = arguments.title().strip();
         String sql = arguments.sql().filter(text -> !text.isBlank()).orElse(null);
         return store.saveLearning(title, arguments.description().strip(), arguments.category(), sql,
-                        context.caller(), context.conversationId().orElse(null))
+                context.caller(), context.conversationId().orElse(null))
                 .map(id -> {
                     Map<String, Object> answer = new LinkedHashMap<>();
                     answer.put("success", true);

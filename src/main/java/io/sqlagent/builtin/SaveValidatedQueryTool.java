@@ -24,14 +24,13 @@ import io.sqlagent.tool.schema.Param;
 /**
  * {@code save_validated_query}: stores a query that answered a question, so similar questions
  * find proven SQL. The SQL must pass what {@code run_sql} checks before running — the guard, the
- * table policy, hidden columns — since a pattern is SQL the agent will run again; a second pattern for the same question or with the same name is refused. Not a
+ * table policy, hidden columns — since a pattern is SQL the agent will run again; a second pattern for the same question or
+ * with the same name is refused. Not a
  * CDI bean: the knowledge tool source registers it only while {@code sqlagent.learning.enabled} is true.
  */
-@ToolDefinition(name = "save_validated_query", title = "Save validated query", namespace = "knowledge",
-        tags = { "knowledge", "pattern", "save" }, auditArguments = true,
-        description = "Save a validated query pattern to the knowledge base. Use this when you have successfully executed a SQL query that correctly answers a user question. This helps future queries by providing proven patterns.",
-        returns = "{\"success\":true,\"message\":\"Query pattern saved successfully.\",\"pattern_id\":n,\"name\":...,\"tables_used\":[...]}",
-        usage = "Save only SQL that ran and answered the question correctly.")
+@ToolDefinition(name = "save_validated_query", title = "Save validated query", namespace = "knowledge", tags = { "knowledge",
+        "pattern",
+        "save" }, auditArguments = true, description = "Save a validated query pattern to the knowledge base. Use this when you have successfully executed a SQL query that correctly answers a user question. This helps future queries by providing proven patterns.", returns = "{\"success\":true,\"message\":\"Query pattern saved successfully.\",\"pattern_id\":n,\"name\":...,\"tables_used\":[...]}", usage = "Save only SQL that ran and answered the question correctly.")
 public class SaveValidatedQueryTool extends TypedTool<SaveValidatedQueryTool.Arguments> {
 
     private final KnowledgeStore store;
@@ -56,19 +55,12 @@ public class SaveValidatedQueryTool extends TypedTool<SaveValidatedQueryTool.Arg
 
     /** Arguments of {@code save_validated_query}. */
     public record Arguments(
-            @Param(description = "A short, descriptive name for the query pattern (max 100 characters).", maxLength = 100)
-            String name,
-            @Param(description = "The natural language question this query answers.", maxLength = 2000)
-            String question,
-            @Param(description = "The validated SQL query that correctly answers the question.", maxLength = 100_000)
-            String sql,
-            @Param(description = "A brief summary of what the query does and what data it returns.", maxLength = 5000)
-            String summary,
-            @Param(description = "List of table names used in the query.", maxItems = 100)
-            List<String> tablesUsed,
-            @Param(description = "Optional: Notes about data quality issues, edge cases, or important considerations for this query.",
-                    maxLength = 5000)
-            Optional<String> dataQualityNotes) {
+            @Param(description = "A short, descriptive name for the query pattern (max 100 characters).", maxLength = 100) String name,
+            @Param(description = "The natural language question this query answers.", maxLength = 2000) String question,
+            @Param(description = "The validated SQL query that correctly answers the question.", maxLength = 100_000) String sql,
+            @Param(description = "A brief summary of what the query does and what data it returns.", maxLength = 5000) String summary,
+            @Param(description = "List of table names used in the query.", maxItems = 100) List<String> tablesUsed,
+            @Param(description = "Optional: Notes about data quality issues, edge cases, or important considerations for this query.", maxLength = 5000) Optional<String> dataQualityNotes) {
     }
 
     @Override

@@ -26,12 +26,10 @@ import io.sqlagent.tool.schema.Param;
  * rules of the knowledge files; saved learnings only while learning is enabled.
  */
 @Singleton
-@ToolDefinition(name = "search_knowledge", title = "Search knowledge", namespace = "knowledge",
-        tags = { "knowledge", "search", "patterns", "learnings" }, readOnly = true, auditArguments = true,
-        description = "Search the knowledge base for relevant query patterns and learnings. Use this to find similar queries, understand business logic, or discover past learnings about the database.",
-        returns = "{\"query_patterns\":[{name,question,sql,summary,tables_used,relevance_score}],"
-                + "\"learnings\":[{title,description,category,sql,relevance_score}],\"total_found\":n}; best first",
-        usage = "Search before writing SQL: reuse proven patterns and avoid known pitfalls.")
+@ToolDefinition(name = "search_knowledge", title = "Search knowledge", namespace = "knowledge", tags = { "knowledge", "search",
+        "patterns",
+        "learnings" }, readOnly = true, auditArguments = true, description = "Search the knowledge base for relevant query patterns and learnings. Use this to find similar queries, understand business logic, or discover past learnings about the database.", returns = "{\"query_patterns\":[{name,question,sql,summary,tables_used,relevance_score}],"
+                + "\"learnings\":[{title,description,category,sql,relevance_score}],\"total_found\":n}; best first", usage = "Search before writing SQL: reuse proven patterns and avoid known pitfalls.")
 public class SearchKnowledgeTool extends TypedTool<SearchKnowledgeTool.Arguments> {
 
     private static final int DEFAULT_LIMIT = 5;
@@ -46,13 +44,10 @@ public class SearchKnowledgeTool extends TypedTool<SearchKnowledgeTool.Arguments
 
     /** Arguments of {@code search_knowledge}. */
     public record Arguments(
-            @Param(description = "The search query to find relevant knowledge.", maxLength = 2000)
-            String query,
-            @Param(description = "Filter results: 'all' (default), 'patterns' (saved query patterns), or 'learnings' (discovered fixes/gotchas).",
-                    allowed = { "all", "patterns", "learnings" })
-            Optional<String> type,
-            @Param(description = "Maximum number of results to return.", minimum = 1, maximum = 20)
-            Optional<Integer> limit) {
+            @Param(description = "The search query to find relevant knowledge.", maxLength = 2000) String query,
+            @Param(description = "Filter results: 'all' (default), 'patterns' (saved query patterns), or 'learnings' (discovered fixes/gotchas).", allowed = {
+                    "all", "patterns", "learnings" }) Optional<String> type,
+            @Param(description = "Maximum number of results to return.", minimum = 1, maximum = 20) Optional<Integer> limit){
     }
 
     @Override

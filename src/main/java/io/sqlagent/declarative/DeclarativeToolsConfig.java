@@ -29,7 +29,10 @@ public interface DeclarativeToolsConfig {
     @WithDefault("2s")
     Duration watchInterval();
 
-    /** Most rows a {@code fetchAllRows} tool returns (and the ceiling of {@code rowsToFetch}); past it the result is marked truncated. */
+    /**
+     * Most rows a {@code fetchAllRows} tool returns (and the ceiling of {@code rowsToFetch}); past it the result is marked
+     * truncated.
+     */
     @WithDefault("30000")
     int maxFetchRows();
 }

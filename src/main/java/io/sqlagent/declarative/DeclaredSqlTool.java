@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 
 import io.smallrye.mutiny.Uni;
@@ -18,7 +17,6 @@ import io.sqlagent.tool.ToolCall;
 import io.sqlagent.tool.ToolCallContext;
 import io.sqlagent.tool.ToolDescriptor;
 import io.sqlagent.tool.ToolException;
-import io.sqlagent.tool.ToolJson;
 import io.sqlagent.tool.ToolMetadata;
 import io.sqlagent.tool.ToolResult;
 
@@ -66,8 +64,10 @@ final class DeclaredSqlTool implements Tool {
         String title = String.valueOf(tool.metadata().getOrDefault("title", tool.name()));
         @SuppressWarnings("unchecked")
         List<String> keywords = tool.metadata().get("keywords") instanceof List<?> list
-                ? list.stream().map(String::valueOf).toList() : List.of();
-        ToolMetadata metadata = new ToolMetadata(title, keywords, Optional.of(DeclarativeTools.GROUP), tool.security().readOnly(),
+                ? list.stream().map(String::valueOf).toList()
+                : List.of();
+        ToolMetadata metadata = new ToolMetadata(title, keywords, Optional.of(DeclarativeTools.GROUP),
+                tool.security().readOnly(),
                 tool.security().audit(), extra);
         String description = tool.description()
                 + tool.security().warning().map(warning -> "\nWarning: " + warning).orElse("");

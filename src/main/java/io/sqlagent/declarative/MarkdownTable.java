@@ -58,6 +58,7 @@ final class MarkdownTable {
     }
 
     private static String escape(String text) {
-        return text.replace("\\", "\\\\").replace("|", "\\|").replace("\r\n", "<br>").replace("\n", "<br>").replace("\r", "<br>");
+        return text.replace("\\", "\\\\").replace("|", "\\|").replace("\r\n", "<br>").replace("\n", "<br>").replace("\r",
+                "<br>");
     }
 }

@@ -26,7 +26,8 @@ final class ParameterDeclarations {
         ParameterType type = ParameterType.of(node.get("type").textValue());
         Optional<ParameterType> itemType = text(node, "itemType").map(ParameterType::of);
         if (type == ParameterType.ARRAY && itemType.isEmpty()) {
-            problems.add(tree.problem(YamlTree.child(path, "type"), "an array needs an itemType (string, integer, float or boolean)"));
+            problems.add(tree.problem(YamlTree.child(path, "type"),
+                    "an array needs an itemType (string, integer, float or boolean)"));
         }
         if (type != ParameterType.ARRAY && itemType.isPresent()) {
             problems.add(tree.problem(YamlTree.child(path, "itemType"), "only an array has an itemType"));
@@ -41,7 +42,8 @@ final class ParameterDeclarations {
         }
         Optional<Integer> minLength = Optional.ofNullable(node.get("minLength")).map(JsonNode::intValue);
         Optional<Integer> maxLength = Optional.ofNullable(node.get("maxLength")).map(JsonNode::intValue);
-        if (valueType != ParameterType.STRING && type != ParameterType.ARRAY && (minLength.isPresent() || maxLength.isPresent())) {
+        if (valueType != ParameterType.STRING && type != ParameterType.ARRAY
+                && (minLength.isPresent() || maxLength.isPresent())) {
             problems.add(tree.problem(YamlTree.child(path, minLength.isPresent() ? "minLength" : "maxLength"),
                     "minLength and maxLength apply to strings and arrays only"));
         }

@@ -47,7 +47,8 @@ final class ParameterSchemas {
             schema.put("description", parameter.description());
         }
         if (parameter.type() == ParameterType.ARRAY) {
-            schema.set("items", values(parameter, ToolJson.MAPPER.createObjectNode().put("type", parameter.valueType().jsonType())));
+            schema.set("items",
+                    values(parameter, ToolJson.MAPPER.createObjectNode().put("type", parameter.valueType().jsonType())));
             // IN () is a syntax error, so an empty list can never run.
             schema.put("minItems", parameter.minLength().orElse(1));
             schema.put("maxItems", parameter.maxLength().orElse(DEFAULT_MAX_ITEMS));

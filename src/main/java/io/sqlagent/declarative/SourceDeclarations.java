@@ -60,7 +60,8 @@ final class SourceDeclarations {
     }
 
     /** {@code text} with its references replaced; empty, and a problem reported, when a variable is unset. */
-    static Optional<String> expand(String text, UnaryOperator<String> environment, java.util.function.Consumer<String> problem) {
+    static Optional<String> expand(String text, UnaryOperator<String> environment,
+            java.util.function.Consumer<String> problem) {
         Matcher matcher = REFERENCE.matcher(text);
         StringBuilder out = new StringBuilder();
         boolean missing = false;

@@ -143,7 +143,8 @@ final class ToolDeclarations {
         security.path("scopes").forEach(scope -> scopes.add(scope.asText()));
         return new ToolSecurity(security.path("readOnly").asBoolean(true),
                 security.path("maxQueryLength").asInt(ToolSecurity.DEFAULT_MAX_QUERY_LENGTH), forbidden,
-                security.path("audit").asBoolean(false), scopes, text(security, "requiredAuthority"), text(security, "warning"));
+                security.path("audit").asBoolean(false), scopes, text(security, "requiredAuthority"),
+                text(security, "warning"));
     }
 
     private Map<String, Object> metadata() {

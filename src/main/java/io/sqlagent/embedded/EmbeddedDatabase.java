@@ -155,7 +155,8 @@ public final class EmbeddedDatabase {
                 FileLock lock = channel.tryLock()) {
             if (lock == null) {
                 throw new IllegalStateException("the data directory is in use by another running process (postmaster pid "
-                        + postmaster.get().pid() + "); stop that service or set sqlagent.embedded.data-dir to another directory");
+                        + postmaster.get().pid()
+                        + "); stop that service or set sqlagent.embedded.data-dir to another directory");
             }
         }
         Log.warnf("Stopping PostgreSQL (pid %d) left running on %s by a previous run",

@@ -1,7 +1,6 @@
 package io.sqlagent.embedded;
 
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;

@@ -13,7 +13,8 @@ import java.util.concurrent.TimeUnit;
  * JVM shutdown hook that stops the embedded postmaster (fast shutdown: sessions are ended, data is
  * flushed) and removes a throwaway data directory.
  *
- * <p>It runs after Quarkus may have closed the application class loader, so it uses JDK classes
+ * <p>
+ * It runs after Quarkus may have closed the application class loader, so it uses JDK classes
  * only: no library calls and no lambdas that would need new classes loaded.
  */
 final class PostmasterStopper extends Thread {

@@ -14,8 +14,8 @@ import io.quarkus.logging.Log;
 import io.sqlagent.sql.SqlErrorOccurred;
 import io.sqlagent.tool.Outcome;
 import io.sqlagent.tool.ToolCallListener;
-import io.sqlagent.tool.ToolExecution;
 import io.sqlagent.tool.ToolException;
+import io.sqlagent.tool.ToolExecution;
 
 /**
  * Learns from mistakes the agent fixed: a statement PostgreSQL rejected ({@link SqlErrorOccurred})
@@ -88,7 +88,8 @@ public class AutoLearning implements ToolCallListener {
         String category = category(error.sqlState());
         String problem = firstLine(error.message());
         String title = truncate(problem, 100);
-        String description = "A query failed with SQLSTATE " + error.sqlState() + " (" + problem + ") and worked once rewritten. "
+        String description = "A query failed with SQLSTATE " + error.sqlState() + " (" + problem
+                + ") and worked once rewritten. "
                 + "The failing query was: " + truncate(error.sql().strip(), MAX_SQL_IN_DESCRIPTION)
                 + " — the query that worked is attached.";
         store.saveLearning(title, description, category, fixed, SOURCE, conversationId).subscribe().with(

@@ -20,10 +20,10 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.quarkus.logging.Log;
-import io.sqlagent.ClasspathText;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
+import io.sqlagent.ClasspathText;
 import io.sqlagent.sql.guard.SqlGuard;
 import io.sqlagent.sql.guard.SqlVerdict;
 import io.sqlagent.store.StoreMigrations;
@@ -114,7 +114,8 @@ public class KnowledgeLoader {
     static List<Document> fromFilesystem(Path path) {
         List<Document> documents = new ArrayList<>();
         if (!Files.isDirectory(path)) {
-            Log.warnf("sqlagent.knowledge.path %s is not a directory; no knowledge files loaded from it", path.toAbsolutePath());
+            Log.warnf("sqlagent.knowledge.path %s is not a directory; no knowledge files loaded from it",
+                    path.toAbsolutePath());
             return documents;
         }
         try (Stream<Path> files = Files.list(path)) {

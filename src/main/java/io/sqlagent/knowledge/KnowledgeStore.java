@@ -111,7 +111,8 @@ public class KnowledgeStore {
                     List<LearningHit> hits = new ArrayList<>();
                     for (Row row : rows) {
                         hits.add(new LearningHit(row.getString("title"), row.getString("description"),
-                                row.getString("category"), row.getString("sql"), row.getDouble("score"), row.getDouble("rank")));
+                                row.getString("category"), row.getString("sql"), row.getDouble("score"),
+                                row.getDouble("rank")));
                     }
                     return hits;
                 });
@@ -130,7 +131,8 @@ public class KnowledgeStore {
                 .execute(values))
                 .flatMap(rows -> rows.size() > 0 ? Uni.createFrom().item(rows.iterator().next().getLong("id"))
                         .invoke(id -> countSaved("learning", category))
-                        : store.preparedQuery("SELECT id, title FROM learning WHERE dedup_key = md5(lower(btrim($1)) || '|' || $2)")
+                        : store.preparedQuery(
+                                "SELECT id, title FROM learning WHERE dedup_key = md5(lower(btrim($1)) || '|' || $2)")
                                 .execute(Tuple.of(title, category))
                                 .map(found -> {
                                     Row row = found.iterator().next();

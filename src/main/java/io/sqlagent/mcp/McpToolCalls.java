@@ -163,6 +163,7 @@ public class McpToolCalls {
     private static Throwable serviceFailure(Throwable failure) {
         String errorId = UUID.randomUUID().toString().substring(0, 8);
         Log.errorf(failure, "MCP tool call failed inside the service [error id %s]", errorId);
-        return new McpException("The call failed inside the service [error id " + errorId + "]", JsonRpcErrorCodes.INTERNAL_ERROR);
+        return new McpException("The call failed inside the service [error id " + errorId + "]",
+                JsonRpcErrorCodes.INTERNAL_ERROR);
     }
 }

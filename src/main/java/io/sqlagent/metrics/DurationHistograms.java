@@ -18,7 +18,8 @@ import io.micrometer.core.instrument.distribution.DistributionStatisticConfig;
  * registries; one filter keeps all bounds in one place, and also reaches the library's timer,
  * whose builder the service does not own.
  *
- * <p>Fixed bounds rather than Micrometer's percentile histogram: a few buckets per series around
+ * <p>
+ * Fixed bounds rather than Micrometer's percentile histogram: a few buckets per series around
  * the range each duration lives in (well under one per series of the default 70-odd), which keeps
  * the scrape small with one series per tool, outcome and caller.
  */
@@ -29,7 +30,8 @@ public class DurationHistograms implements MeterFilter {
     static final String MODEL_CALLS = "gen_ai.client.operation.duration";
 
     /** From a cheap catalogue read to the statement timeout (30 s by default) and a little beyond. */
-    static final List<Duration> STATEMENT = millis(1, 2.5, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10_000, 30_000, 60_000);
+    static final List<Duration> STATEMENT = millis(1, 2.5, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10_000, 30_000,
+            60_000);
     /** Tool calls: statements plus validation, files and embeddings; up to a slow statement with margin. */
     static final List<Duration> TOOL = millis(1, 2.5, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10_000, 30_000, 60_000,
             120_000);

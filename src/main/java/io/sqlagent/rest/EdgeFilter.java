@@ -61,7 +61,8 @@ public class EdgeFilter {
             @ConfigProperty(name = "quarkus.http.limits.max-initial-line-length", defaultValue = "4096") int maxInitialLineLength,
             @ConfigProperty(name = "quarkus.http.limits.max-header-size", defaultValue = "20K") MemorySize maxHeaderSize,
             @ConfigProperty(name = "quarkus.http.limits.max-chunk-size", defaultValue = "8192") MemorySize maxChunkSize) {
-        this.framing = new StrictFraming(maxInitialLineLength, (int) maxHeaderSize.asLongValue(), (int) maxChunkSize.asLongValue());
+        this.framing = new StrictFraming(maxInitialLineLength, (int) maxHeaderSize.asLongValue(),
+                (int) maxChunkSize.asLongValue());
         this.origins = new OriginPolicy(config.allowedOrigins().orElse(List.of()), bindHost);
         this.maxBodyBytes = maxBodySize.asLongValue();
         this.budgetBytes = config.maxBodiesInFlight().asLongValue();
@@ -118,9 +119,11 @@ public class EdgeFilter {
     }
 
     private static boolean framingAllowed(HttpServerRequest request, EdgeRefusal refusal) {
-        boolean both = request.getHeader(HttpHeaders.CONTENT_LENGTH) != null && request.getHeader(HttpHeaders.TRANSFER_ENCODING) != null;
+        boolean both = request.getHeader(HttpHeaders.CONTENT_LENGTH) != null
+                && request.getHeader(HttpHeaders.TRANSFER_ENCODING) != null;
         if (both || request.getHeader(StrictFraming.MARKER) != null) {
-            refusal.send(400, "ambiguous_framing", "The request has both Content-Length and Transfer-Encoding; send one of them");
+            refusal.send(400, "ambiguous_framing",
+                    "The request has both Content-Length and Transfer-Encoding; send one of them");
             return false;
         }
         return true;
@@ -142,7 +145,8 @@ public class EdgeFilter {
             return false;
         }
         String origin = request.getHeader(HttpHeaders.ORIGIN);
-        if (origin != null && !origins.originAllowed(origin, request.scheme(), host, authority == null ? -1 : authority.port())) {
+        if (origin != null
+                && !origins.originAllowed(origin, request.scheme(), host, authority == null ? -1 : authority.port())) {
             refusal.send(403, "foreign_origin", "Requests from the origin '" + shorten(origin)
                     + "' are refused: only the service's own origin and those in sqlagent.http.allowed-origins may call it from a browser");
             return false;
@@ -156,7 +160,8 @@ public class EdgeFilter {
         // A body without a type is taken as JSON: only programs send one (quarkus-mcp-server's own test
         // client does), and a browser that could sends Origin with it, which was checked before.
         if (type != null && !isJson(type)) {
-            refusal.send(415, "unsupported_media_type", "The body must be sent as application/json, not '" + shorten(type) + "'");
+            refusal.send(415, "unsupported_media_type",
+                    "The body must be sent as application/json, not '" + shorten(type) + "'");
             return false;
         }
         if (declared > maxBodyBytes) {
@@ -175,7 +180,8 @@ public class EdgeFilter {
     private void admitBody(RoutingContext ctx, long reserved, EdgeRefusal refusal) {
         if (!reserve(reserved)) {
             ctx.response().putHeader(HttpHeaders.RETRY_AFTER, "1");
-            refusal.send(503, "busy", "The service is receiving too many request bodies at once (sqlagent.http.max-bodies-in-flight); retry in a moment");
+            refusal.send(503, "busy",
+                    "The service is receiving too many request bodies at once (sqlagent.http.max-bodies-in-flight); retry in a moment");
             return;
         }
         AtomicBoolean released = new AtomicBoolean();
@@ -197,7 +203,8 @@ public class EdgeFilter {
         }
         long timer = ctx.vertx().setTimer(readTimeoutMillis, id -> {
             if (!request.isEnded() && !ctx.response().headWritten()) {
-                Log.debugf("Request body of %s %s did not arrive within %d ms", request.method(), request.path(), readTimeoutMillis);
+                Log.debugf("Request body of %s %s did not arrive within %d ms", request.method(), request.path(),
+                        readTimeoutMillis);
                 release.run();
                 refusal.send(408, "request_timeout", "The request's body did not arrive within " + readTimeoutMillis
                         + " ms (sqlagent.http.read-timeout)");

@@ -31,12 +31,14 @@ final class OriginPolicy {
             }
             try {
                 URI uri = new URI(trimmed);
-                if (uri.getScheme() == null || uri.getHost() == null || (uri.getRawPath() != null && !uri.getRawPath().isEmpty())
+                if (uri.getScheme() == null || uri.getHost() == null
+                        || (uri.getRawPath() != null && !uri.getRawPath().isEmpty())
                         || uri.getRawQuery() != null || uri.getRawUserInfo() != null) {
                     return Optional.empty();
                 }
                 String scheme = uri.getScheme().toLowerCase(Locale.ROOT);
-                return Optional.of(new Origin(scheme, normalHost(uri.getHost()), uri.getPort() == -1 ? defaultPort(scheme) : uri.getPort()));
+                return Optional.of(new Origin(scheme, normalHost(uri.getHost()),
+                        uri.getPort() == -1 ? defaultPort(scheme) : uri.getPort()));
             } catch (URISyntaxException e) {
                 return Optional.empty();
             }

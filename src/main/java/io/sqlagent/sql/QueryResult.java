@@ -18,13 +18,15 @@ import io.sqlagent.sql.result.ResultColumn;
  * its rows as values in column order, so that columns sharing a name never overwrite each other.
  *
  * @param columns the columns, in order
- * @param rows the rows, each a list of values in column order, already rendered (see {@link io.sqlagent.sql.result.ResultValues})
+ * @param rows the rows, each a list of values in column order, already rendered (see
+ *        {@link io.sqlagent.sql.result.ResultValues})
  * @param rowCount how many rows are in {@code rows}
  * @param totalRows how many rows the service read: it stops one row past the row limit, or as soon
  *        as the result-size cap is reached; not a count of everything the query would produce
  * @param truncated whether rows were left out (row limit or result size)
  */
-public record QueryResult(List<ResultColumn> columns, List<List<JsonNode>> rows, int rowCount, int totalRows, boolean truncated) {
+public record QueryResult(List<ResultColumn> columns, List<List<JsonNode>> rows, int rowCount, int totalRows,
+        boolean truncated) {
 
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 

@@ -18,10 +18,10 @@ import io.quarkus.logging.Log;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.sqlagent.sql.guard.PlanReferences;
+import io.sqlagent.sql.guard.SqlGuard;
 import io.sqlagent.sql.result.DriverTypes;
 import io.sqlagent.sql.result.ResultColumn;
 import io.sqlagent.sql.result.ResultValues;
-import io.sqlagent.sql.guard.SqlGuard;
 import io.sqlagent.tool.CancelSafe;
 import io.sqlagent.tool.ToolJson;
 import io.sqlagent.tool.ToolRefusedException;
@@ -75,7 +75,8 @@ public class QueryRunner {
 
     /** Runs {@code sql} on {@code source}; fails with {@link SqlExecutionException} when PostgreSQL refuses it. */
     public Uni<QueryResult> run(Source source, String sql) {
-        return metrics.timed(source, onOwnConnection(source, sql, (connection, timeout) -> inReadOnlyTransaction(connection, sql, timeout)));
+        return metrics.timed(source,
+                onOwnConnection(source, sql, (connection, timeout) -> inReadOnlyTransaction(connection, sql, timeout)));
     }
 
     /**
@@ -87,16 +88,16 @@ public class QueryRunner {
         Duration timeout = config.timeout();
         // The connection is handed over on an event loop while a cancel may come from elsewhere.
         return CancelSafe.<SqlConnection, T> then(source.connection(), connection -> {
-                    AtomicBoolean released = new AtomicBoolean();
-                    Uni<T> running = work.apply(connection, timeout)
-                            .ifNoItem().after(timeout.plusSeconds(5)).failWith(() -> new SqlExecutionException(
-                                    "The statement did not finish within " + timeout.toSeconds() + " s and was cancelled", "57014",
-                                    Optional.empty(), sql))
-                            .onFailure(PgException.class).transform(failure -> translate((PgException) failure, sql))
-                            .eventually(() -> connection.close().onFailure().recoverWithNull().invoke(() -> released.set(true)));
-                    return detached(running, () -> cancelUntilReleased(connection, released, timeout));
-                }, connection -> connection.close().subscribe().with(done -> {
-                }, failure -> Log.debugf("A connection could not be handed back: %s", failure.toString())));
+            AtomicBoolean released = new AtomicBoolean();
+            Uni<T> running = work.apply(connection, timeout)
+                    .ifNoItem().after(timeout.plusSeconds(5)).failWith(() -> new SqlExecutionException(
+                            "The statement did not finish within " + timeout.toSeconds() + " s and was cancelled", "57014",
+                            Optional.empty(), sql))
+                    .onFailure(PgException.class).transform(failure -> translate((PgException) failure, sql))
+                    .eventually(() -> connection.close().onFailure().recoverWithNull().invoke(() -> released.set(true)));
+            return detached(running, () -> cancelUntilReleased(connection, released, timeout));
+        }, connection -> connection.close().subscribe().with(done -> {
+        }, failure -> Log.debugf("A connection could not be handed back: %s", failure.toString())));
     }
 
     /**
@@ -108,7 +109,7 @@ public class QueryRunner {
      * connection, and the cancel is repeated until it does.
      */
     private static <T> Uni<T> detached(Uni<T> running, Runnable onCancel) {
-        return Uni.createFrom().<T>emitter(emitter -> running.subscribe().with(emitter::complete, emitter::fail))
+        return Uni.createFrom().<T> emitter(emitter -> running.subscribe().with(emitter::complete, emitter::fail))
                 .onCancellation().invoke(onCancel);
     }
 
@@ -143,7 +144,8 @@ public class QueryRunner {
         int start = SqlGuard.explainedStatementStart(sql).orElse(0);
         String query = sql.substring(start);
         return connection.preparedQuery(EXPLAIN + query).execute()
-                .onFailure(PgException.class).transform(failure -> translate((PgException) failure, sql, start - EXPLAIN.length()))
+                .onFailure(PgException.class)
+                .transform(failure -> translate((PgException) failure, sql, start - EXPLAIN.length()))
                 .map(rows -> readPlan(rows))
                 .flatMap(plan -> plan.scans().isEmpty() ? Uni.createFrom().voidItem() : refuseHiddenReads(connection, plan));
     }
@@ -179,7 +181,8 @@ public class QueryRunner {
                         }
                     }
                     if (!refused.isEmpty()) {
-                        throw new ToolRefusedException((refused.size() == 1 ? "Column " : "Columns ") + String.join(", ", refused)
+                        throw new ToolRefusedException((refused.size() == 1 ? "Column " : "Columns ")
+                                + String.join(", ", refused)
                                 + (refused.size() == 1 ? " is" : " are") + " hidden and cannot be read, also not through *, "
                                 + "a whole-row reference such as row_to_json(t), a view or a condition; name the columns you need "
                                 + "and leave the hidden ones out");
@@ -236,7 +239,8 @@ public class QueryRunner {
 
     /** {@code shift} moves PostgreSQL's position into {@code sql} when the server saw a different text. */
     private static SqlExecutionException translate(PgException failure, String sql, int shift) {
-        Optional<Integer> shifted = Optional.ofNullable(failure.getPosition()).flatMap(QueryRunner::integer).map(p -> p + shift);
+        Optional<Integer> shifted = Optional.ofNullable(failure.getPosition()).flatMap(QueryRunner::integer)
+                .map(p -> p + shift);
         Optional<Integer> position = shifted.filter(p -> p >= 1 && p <= sql.length() + 1);
         String text = failure.getErrorMessage();
         if (shift < 0 && "42601".equals(failure.getSqlState()) && shifted.filter(p -> p > sql.length()).isPresent()) {
@@ -295,12 +299,14 @@ public class QueryRunner {
      * cap does not apply: the row limits in {@code options} bound the result.
      */
     public Uni<QueryResult> run(Source source, String sql, Tuple params, FetchOptions options) {
-        return metrics.timed(source, onOwnConnection(source, sql, (connection, timeout) -> inTransaction(connection, sql, params, options, timeout)));
+        return metrics.timed(source, onOwnConnection(source, sql,
+                (connection, timeout) -> inTransaction(connection, sql, params, options, timeout)));
     }
 
     private Uni<QueryResult> inTransaction(SqlConnection connection, String sql, Tuple params, FetchOptions options,
             Duration timeout) {
-        Reading reading = new Reading(options.maxRows(), Math.min(options.pageSize(), MAX_BATCH), Long.MAX_VALUE, options.readOnly());
+        Reading reading = new Reading(options.maxRows(), Math.min(options.pageSize(), MAX_BATCH), Long.MAX_VALUE,
+                options.readOnly());
         return connection.begin().flatMap(transaction -> {
             Uni<QueryResult> work = connection
                     .query(sessionSettings(options.readOnly(), timeout)).execute()
@@ -327,7 +333,8 @@ public class QueryRunner {
     /**
      * Reads a statement's result. A read-only statement is run as a subquery whose rows PostgreSQL
      * itself renders as JSON ({@code to_json}), after a cheap statement that learns its column
-     * names and types ({@code LIMIT 0}; {@code pg_typeof} for types the driver does not know); see {@link ResultValues} for why the
+     * names and types ({@code LIMIT 0}; {@code pg_typeof} for types the driver does not know); see {@link ResultValues} for why
+     * the
      * driver's own decoding is not used. An EXPLAIN (its plan is text or JSON already) and a
      * statement that writes (it cannot be a subquery) are read through the driver's values.
      */
@@ -341,8 +348,10 @@ public class QueryRunner {
         }
         return describe(connection, sql, body.get(), params)
                 .flatMap(columns -> connection.prepare(ROWS_PREFIX + body.get() + ROWS_SUFFIX)
-                        .onFailure(PgException.class).transform(failure -> translate((PgException) failure, sql, -ROWS_PREFIX.length()))
-                        .flatMap(statement -> readRows(statement.cursor(params), columns, reading, sql, -ROWS_PREFIX.length())));
+                        .onFailure(PgException.class)
+                        .transform(failure -> translate((PgException) failure, sql, -ROWS_PREFIX.length()))
+                        .flatMap(
+                                statement -> readRows(statement.cursor(params), columns, reading, sql, -ROWS_PREFIX.length())));
     }
 
     private static final String NAMES_PREFIX = "SELECT * FROM (";
@@ -360,7 +369,8 @@ public class QueryRunner {
     /** The statement's columns: names from a {@code LIMIT 0} run, types from {@code pg_typeof} over an empty outer join. */
     private static Uni<List<ResultColumn>> describe(SqlConnection connection, String sql, String body, Tuple params) {
         return connection.preparedQuery(NAMES_PREFIX + body + NAMES_SUFFIX).execute(params)
-                .onFailure(PgException.class).transform(failure -> translate((PgException) failure, sql, -NAMES_PREFIX.length()))
+                .onFailure(PgException.class)
+                .transform(failure -> translate((PgException) failure, sql, -NAMES_PREFIX.length()))
                 .flatMap(empty -> {
                     List<String> names = empty.columnsNames() == null ? List.of() : empty.columnsNames();
                     List<String> types = new ArrayList<>(names.size());
@@ -433,7 +443,8 @@ public class QueryRunner {
         int wanted = reading.maxRows() + 1 - gathered.seen;
         int batch = gathered.seen == 0
                 ? FIRST_BATCH
-                : (int) Math.max(1, Math.min(reading.maxBatch(), BATCH_CHARS / Math.max(1, gathered.readChars / gathered.seen)));
+                : (int) Math.max(1,
+                        Math.min(reading.maxBatch(), BATCH_CHARS / Math.max(1, gathered.readChars / gathered.seen)));
         return cursor.read(Math.min(wanted, Math.min(batch, reading.maxBatch())))
                 .flatMap(rowSet -> {
                     keep(rowSet, reading, gathered);
@@ -442,7 +453,8 @@ public class QueryRunner {
                     }
                     boolean truncated = gathered.full || gathered.seen > reading.maxRows();
                     List<ResultColumn> columns = gathered.columns == null ? List.of() : gathered.columns;
-                    return Uni.createFrom().item(new QueryResult(columns, gathered.rows, gathered.rows.size(), gathered.seen, truncated));
+                    return Uni.createFrom()
+                            .item(new QueryResult(columns, gathered.rows, gathered.rows.size(), gathered.seen, truncated));
                 });
     }
 

@@ -71,7 +71,10 @@ public class SchemaIntrospector {
         });
     }
 
-    /** The relation a name refers to: {@code table} or {@code schema.table}, matched as PostgreSQL would (case-insensitively when unquoted). */
+    /**
+     * The relation a name refers to: {@code table} or {@code schema.table}, matched as PostgreSQL would (case-insensitively
+     * when unquoted).
+     */
     public static Optional<Relation> find(List<Relation> relations, String name) {
         String wanted = name.trim();
         for (Relation relation : relations) {
@@ -80,7 +83,8 @@ public class SchemaIntrospector {
             }
         }
         for (Relation relation : relations) {
-            if (relation.displayName().equalsIgnoreCase(wanted) || (relation.schema() + "." + relation.name()).equalsIgnoreCase(wanted)) {
+            if (relation.displayName().equalsIgnoreCase(wanted)
+                    || (relation.schema() + "." + relation.name()).equalsIgnoreCase(wanted)) {
                 return Optional.of(relation);
             }
         }
@@ -112,7 +116,10 @@ public class SchemaIntrospector {
         }));
     }
 
-    /** Relationships in both directions: {@code belongsTo} for this table's foreign keys, {@code hasMany} for keys pointing at it. */
+    /**
+     * Relationships in both directions: {@code belongsTo} for this table's foreign keys, {@code hasMany} for keys pointing at
+     * it.
+     */
     public Uni<List<Map<String, Object>>> relationships(Source source, Relation relation) {
         return foreignKeys(source.requirePool(), relation).map(keys -> {
             List<Map<String, Object>> relationships = new ArrayList<>();

@@ -3,7 +3,6 @@ package io.sqlagent.sql;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Optional;
-
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.micrometer.core.instrument.Metrics;
@@ -28,7 +27,8 @@ import io.vertx.mutiny.sqlclient.SqlConnection;
  * @param limits how the pool hands out connections
  * @param waiting calls in the pool's wait queue now (the gauge {@code sqlagent_source_waiting})
  */
-public record Source(String name, String displayUrl, Optional<Pool> pool, Optional<String> configurationProblem, PoolLimits limits,
+public record Source(String name, String displayUrl, Optional<Pool> pool, Optional<String> configurationProblem,
+        PoolLimits limits,
         AtomicInteger waiting) {
 
     /**
@@ -94,9 +94,10 @@ public record Source(String name, String displayUrl, Optional<Pool> pool, Option
         String setting = "sqlagent.sources." + name + ".";
         if (failure instanceof ConnectionPoolTooBusyException) {
             busy("queue_full").increment();
-            return new ToolUnavailableException("Source '" + name + "' is busy: all " + limits.maxSize() + " connections are in use and "
-                    + limits.maxWaitQueueSize() + " calls are already waiting (" + setting + "max-pool-size, " + setting
-                    + "max-wait-queue-size); try again shortly");
+            return new ToolUnavailableException(
+                    "Source '" + name + "' is busy: all " + limits.maxSize() + " connections are in use and "
+                            + limits.maxWaitQueueSize() + " calls are already waiting (" + setting + "max-pool-size, " + setting
+                            + "max-wait-queue-size); try again shortly");
         }
         // The pool fails a wait past its connection timeout with a bare "Timeout" (no type of its own).
         if ("Timeout".equals(failure.getMessage())) {
@@ -123,7 +124,8 @@ public record Source(String name, String displayUrl, Optional<Pool> pool, Option
                     Row row = rows.iterator().next();
                     return SourceStatus.up(name, displayUrl, "PostgreSQL " + row.getString(0));
                 })
-                .ifNoItem().after(timeout).failWith(() -> new IllegalStateException("no answer within " + timeout.toMillis() + " ms"))
+                .ifNoItem().after(timeout)
+                .failWith(() -> new IllegalStateException("no answer within " + timeout.toMillis() + " ms"))
                 .onFailure().recoverWithItem(failure -> SourceStatus.down(name, displayUrl, reason(failure)));
     }
 

@@ -19,9 +19,9 @@ import jakarta.enterprise.event.Observes;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Metrics;
 import io.quarkus.logging.Log;
-import io.sqlagent.Redaction;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Uni;
+import io.sqlagent.Redaction;
 import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.pgclient.PgBuilder;
@@ -62,7 +62,8 @@ public class SourceRegistry {
      * replaced keeps one gauge. (Connections in use are Vert.x's own {@code sql_pool_active}.)
      */
     private void registerGauge(String name) {
-        Gauge.builder("sqlagent.source.waiting", this, registry -> registry.find(name).map(source -> source.waiting().get()).orElse(0))
+        Gauge.builder("sqlagent.source.waiting", this,
+                registry -> registry.find(name).map(source -> source.waiting().get()).orElse(0))
                 .description("Calls waiting for a connection of the source's pool")
                 .tag("source", name)
                 .register(Metrics.globalRegistry);
@@ -84,7 +85,8 @@ public class SourceRegistry {
     public synchronized void replaceDeclared(Map<String, SourceSettings> settings) {
         for (String name : settings.keySet()) {
             if (configured.contains(name)) {
-                throw new IllegalArgumentException("Source '" + name + "' is configured in sqlagent.sources and cannot be declared again");
+                throw new IllegalArgumentException(
+                        "Source '" + name + "' is configured in sqlagent.sources and cannot be declared again");
             }
         }
         Map<String, Source> next = new TreeMap<>(sources);
@@ -133,7 +135,7 @@ public class SourceRegistry {
         source.probe(STARTUP_PROBE_TIMEOUT)
                 .invoke(SourceRegistry::log)
                 .flatMap(status -> status.up() ? roles.logLine(source, STARTUP_PROBE_TIMEOUT)
-                        : Uni.createFrom().item(Optional.<String>empty()))
+                        : Uni.createFrom().item(Optional.<String> empty()))
                 .subscribe().with(warning -> warning.ifPresent(Log::warn));
     }
 
@@ -141,8 +143,10 @@ public class SourceRegistry {
         if (status.up()) {
             Log.infof("Source '%s' is UP: %s at %s", status.name(), Redaction.redact(status.detail()), status.url());
         } else {
-            Log.warnf("Source '%s' is DOWN at %s: %s. Readiness stays DOWN until it answers; check %s (sqlagent.sources.%s.url and its username/password).",
-                    status.name(), status.url(), Redaction.redact(status.detail()), Source.urlVariable(status.name()), status.name());
+            Log.warnf(
+                    "Source '%s' is DOWN at %s: %s. Readiness stays DOWN until it answers; check %s (sqlagent.sources.%s.url and its username/password).",
+                    status.name(), status.url(), Redaction.redact(status.detail()), Source.urlVariable(status.name()),
+                    status.name());
         }
     }
 
@@ -150,7 +154,8 @@ public class SourceRegistry {
         settings.password().ifPresent(Redaction::secret);
         Redaction.secret(Redaction.urlPassword(settings.url()));
         String displayUrl = SourceUrls.redact(settings.url());
-        Source.PoolLimits limits = new Source.PoolLimits(settings.maxPoolSize(), settings.maxWaitQueueSize(), settings.acquireTimeout());
+        Source.PoolLimits limits = new Source.PoolLimits(settings.maxPoolSize(), settings.maxWaitQueueSize(),
+                settings.acquireTimeout());
         try {
             PgConnectOptions options = PgConnectOptions.fromUri(SourceUrls.normalise(settings.url()));
             settings.username().ifPresent(options::setUser);

@@ -64,7 +64,7 @@ public class SourceRoleCheck {
             return Uni.createFrom().item(known.warning());
         }
         return pool.query(PRIVILEGES).execute()
-                .map(rows -> rows.iterator().hasNext() ? warning(rows.iterator().next()) : Optional.<String>empty())
+                .map(rows -> rows.iterator().hasNext() ? warning(rows.iterator().next()) : Optional.<String> empty())
                 .invoke(warning -> checked.put(pool, new Checked(warning, System.nanoTime())))
                 .ifNoItem().after(timeout).recoverWithItem(Optional.empty())
                 .onFailure().recoverWithItem(failure -> {

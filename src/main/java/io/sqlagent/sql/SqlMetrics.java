@@ -44,7 +44,8 @@ public class SqlMetrics {
         return Uni.createFrom().deferred(() -> {
             Timer.Sample started = Timer.start(meters);
             return statement
-                    .onItemOrFailure().invoke((item, failure) -> started.stop(timer(source, failure == null ? "success" : "error")))
+                    .onItemOrFailure()
+                    .invoke((item, failure) -> started.stop(timer(source, failure == null ? "success" : "error")))
                     .onCancellation().invoke(() -> started.stop(timer(source, "cancelled")));
         });
     }

@@ -8,7 +8,8 @@ import java.util.List;
  * {@code psql} reads it: semicolons inside string literals, quoted identifiers, dollar-quoted bodies
  * and comments do not end a statement, and psql meta-commands ({@code \c chinook}) are dropped.
  *
- * <p>This is a loader for scripts we ship, not a guard for untrusted SQL: the agent's SQL goes
+ * <p>
+ * This is a loader for scripts we ship, not a guard for untrusted SQL: the agent's SQL goes
  * through the parser-based guard of the {@code sql} package.
  */
 public final class SqlScript {
@@ -157,7 +158,10 @@ public final class SqlScript {
         return j < 0 || s.charAt(j) == '\n';
     }
 
-    /** Index of the first character that is neither whitespace nor part of a comment: comments before a statement are not part of it. */
+    /**
+     * Index of the first character that is neither whitespace nor part of a comment: comments before a statement are not part
+     * of it.
+     */
     private static int codeStart(CharSequence statement) {
         String s = statement.toString();
         int i = 0;

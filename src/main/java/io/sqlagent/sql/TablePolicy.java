@@ -78,7 +78,8 @@ public class TablePolicy {
             return Optional.empty();
         }
         return Optional.of((refused.size() == 1 ? "Table " : "Tables ") + String.join(", ", refused)
-                + (refused.size() == 1 ? " is" : " are") + " not available to the agent; use introspect_schema to see the tables it may query");
+                + (refused.size() == 1 ? " is" : " are")
+                + " not available to the agent; use introspect_schema to see the tables it may query");
     }
 
     private static boolean matches(Set<String> patterns, String name) {
@@ -89,7 +90,10 @@ public class TablePolicy {
         return name.startsWith("pg_catalog.") || name.startsWith("information_schema.");
     }
 
-    /** {@code schema.table}, lower-cased; unqualified {@code pg_*} names resolve to the catalog as PostgreSQL's search path does. */
+    /**
+     * {@code schema.table}, lower-cased; unqualified {@code pg_*} names resolve to the catalog as PostgreSQL's search path
+     * does.
+     */
     private static String qualified(String table) {
         String name = table.trim().toLowerCase(Locale.ROOT);
         if (name.contains(".")) {

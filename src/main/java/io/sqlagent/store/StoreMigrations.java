@@ -7,9 +7,9 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
 import io.quarkus.logging.Log;
-import io.sqlagent.ClasspathText;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Uni;
+import io.sqlagent.ClasspathText;
 import io.sqlagent.sql.SqlScript;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.SqlConnection;
@@ -50,7 +50,8 @@ public class StoreMigrations {
             }
         } catch (RuntimeException e) {
             // The store may be down now and up later: readiness reports it; the next start migrates.
-            Log.errorf("The store schema could not be updated: %s. Tool calls are not audited until the service restarts with the store reachable.",
+            Log.errorf(
+                    "The store schema could not be updated: %s. Tool calls are not audited until the service restarts with the store reachable.",
                     e.getMessage());
         }
     }

@@ -15,12 +15,9 @@ import io.sqlagent.tool.schema.Param;
  * never builds the tools it shows.
  */
 @Singleton
-@ToolDefinition(name = BrowseTools.NAME, title = "Browse tools", namespace = "tools", tags = { "tools", "discovery", "help" },
-        readOnly = true,
-        description = "Discover the tools available to you. action=list returns every tool's name and summary; "
-                + "action=search finds tools matching a query; action=help returns one tool's full description and parameters.",
-        returns = "list/search: {\"tools\":[{\"name\",\"summary\",\"namespace\"}],\"count\"}; help: the tool's full descriptor",
-        usage = "Use search or list first, then help on the tool you want, then call it.")
+@ToolDefinition(name = BrowseTools.NAME, title = "Browse tools", namespace = "tools", tags = { "tools", "discovery",
+        "help" }, readOnly = true, description = "Discover the tools available to you. action=list returns every tool's name and summary; "
+                + "action=search finds tools matching a query; action=help returns one tool's full description and parameters.", returns = "list/search: {\"tools\":[{\"name\",\"summary\",\"namespace\"}],\"count\"}; help: the tool's full descriptor", usage = "Use search or list first, then help on the tool you want, then call it.")
 public class BrowseTools extends TypedTool<BrowseTools.Arguments> {
 
     /** The tool's name. */
@@ -36,7 +33,9 @@ public class BrowseTools extends TypedTool<BrowseTools.Arguments> {
 
     /** What to browse. */
     public enum Action {
-        LIST, SEARCH, HELP
+        LIST,
+        SEARCH,
+        HELP
     }
 
     /** Arguments of {@code browse_tools}. */
@@ -65,7 +64,8 @@ public class BrowseTools extends TypedTool<BrowseTools.Arguments> {
         String name = arguments.name().orElseThrow(() -> new ToolException("action=help needs the name of a tool"));
         return registry.descriptor(name)
                 .map(ToolFormats::fullForm)
-                .orElseThrow(() -> new ToolException("No tool is named '" + name + "'; use action=list or action=search to find one"));
+                .orElseThrow(() -> new ToolException(
+                        "No tool is named '" + name + "'; use action=list or action=search to find one"));
     }
 
     private static Map<String, Object> listing(List<ToolDescriptor> descriptors) {

@@ -30,7 +30,8 @@ public final class CancelSafe {
      * As {@link #then(Uni, Function)}; an item that arrives after the cancel goes to {@code dropped}
      * (a connection to close, say), since nothing else will see it.
      */
-    public static <T, R> Uni<R> then(Uni<T> upstream, Function<? super T, Uni<? extends R>> mapper, Consumer<? super T> dropped) {
+    public static <T, R> Uni<R> then(Uni<T> upstream, Function<? super T, Uni<? extends R>> mapper,
+            Consumer<? super T> dropped) {
         return Uni.createFrom().<R> emitter(emitter -> {
             AtomicBoolean cancelled = new AtomicBoolean();
             AtomicReference<Cancellable> current = new AtomicReference<>();

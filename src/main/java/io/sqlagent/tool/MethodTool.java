@@ -21,7 +21,7 @@ import io.sqlagent.tool.schema.SchemaGenerator;
  * alternative to an arguments record when a tool is one small function.
  *
  * <pre>{@code
- * @ToolDefinition(name = "add", description = "Adds two numbers.", readOnly = true)
+ * &#64;ToolDefinition(name = "add", description = "Adds two numbers.", readOnly = true)
  * public int add(@Param(description = "first") int a, @Param(description = "second") int b) { return a + b; }
  * ...
  * registry.register(MethodTool.all(calculator));
@@ -48,7 +48,8 @@ public final class MethodTool implements Tool {
         this.descriptor = TypedTool.descriptor(definition, SchemaGenerator.forMethod(method));
         for (Parameter parameter : method.getParameters()) {
             JsonProperty renamed = parameter.getAnnotation(JsonProperty.class);
-            argumentNames.add(renamed != null && !renamed.value().isEmpty() ? renamed.value() : SchemaGenerator.snakeCase(parameter.getName()));
+            argumentNames.add(renamed != null && !renamed.value().isEmpty() ? renamed.value()
+                    : SchemaGenerator.snakeCase(parameter.getName()));
             argumentTypes.add(ToolJson.MAPPER.getTypeFactory().constructType(parameter.getParameterizedType()));
         }
     }
@@ -81,7 +82,8 @@ public final class MethodTool implements Tool {
         if (blocking) {
             result = result.runSubscriptionOn(Infrastructure.getDefaultWorkerPool());
         }
-        return result.map(value -> ToolResult.success(value instanceof JsonNode node ? node : ToolJson.MAPPER.valueToTree(value)));
+        return result
+                .map(value -> ToolResult.success(value instanceof JsonNode node ? node : ToolJson.MAPPER.valueToTree(value)));
     }
 
     private Object[] bind(ToolCall call) {

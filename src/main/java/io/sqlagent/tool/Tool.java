@@ -7,7 +7,8 @@ import io.smallrye.mutiny.Uni;
  * asynchronous invocation. Callers never invoke a tool directly; they go through
  * {@link ToolExecutor}, which validates arguments, runs hooks, and records metrics and audit.
  *
- * <p>{@code invoke} receives arguments that already match the descriptor's schema. It returns a
+ * <p>
+ * {@code invoke} receives arguments that already match the descriptor's schema. It returns a
  * result, or fails: a {@link ToolException} becomes a failure with its message, any other
  * exception a generic failure, and a {@link ToolStopException} ends the agent run. It must not
  * block the calling thread; blocking work moves to a worker pool.

@@ -16,8 +16,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.quarkus.arc.All;
 import io.quarkus.logging.Log;
-import io.sqlagent.Redaction;
 import io.smallrye.mutiny.Uni;
+import io.sqlagent.Redaction;
 import io.sqlagent.tool.schema.Violation;
 
 /**

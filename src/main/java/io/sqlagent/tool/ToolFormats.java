@@ -82,6 +82,9 @@ public final class ToolFormats {
 
     /** The available forms. */
     public enum Format {
-        SHORT, FULL, OPENAI, ANTHROPIC
+        SHORT,
+        FULL,
+        OPENAI,
+        ANTHROPIC
     }
 }

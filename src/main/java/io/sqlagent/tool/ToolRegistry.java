@@ -9,8 +9,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
@@ -143,7 +143,8 @@ public class ToolRegistry {
                             + "', not '" + group + "'");
                 }
                 if (nextToolsets.putIfAbsent(toolset.name(), toolset) != null) {
-                    throw new IllegalStateException("Two toolsets are named '" + toolset.name() + "'; toolset names must be unique");
+                    throw new IllegalStateException(
+                            "Two toolsets are named '" + toolset.name() + "'; toolset names must be unique");
                 }
             }
             next.putAll(fresh);
@@ -201,8 +202,9 @@ public class ToolRegistry {
         Map<String, Toolset> known = toolsets;
         List<String> unknown = toolsetNames.stream().filter(name -> !known.containsKey(name)).sorted().toList();
         if (!unknown.isEmpty()) {
-            throw new UnknownToolsetException("Unknown toolset" + (unknown.size() == 1 ? " " : "s ") + String.join(", ", unknown)
-                    + "; known: " + (known.isEmpty() ? "none" : String.join(", ", known.keySet())));
+            throw new UnknownToolsetException(
+                    "Unknown toolset" + (unknown.size() == 1 ? " " : "s ") + String.join(", ", unknown)
+                            + "; known: " + (known.isEmpty() ? "none" : String.join(", ", known.keySet())));
         }
         Set<String> names = new HashSet<>();
         toolsetNames.forEach(name -> names.addAll(known.get(name).tools()));

@@ -23,18 +23,22 @@ import io.sqlagent.tool.schema.Violation;
  * implement {@link #run}. The JSON Schema is derived from the record; arguments arrive bound to it;
  * whatever {@code run} returns is turned into JSON (snake_case).
  *
- * <pre>{@code
- * @Singleton
- * @ToolDefinition(name = "echo", description = "Repeats a text.", readOnly = true)
- * public class EchoTool extends TypedTool<EchoTool.Arguments> {
- *     public record Arguments(@Param(description = "What to repeat", maxLength = 100) String text) {}
+ * <pre>
+ * {
+ *     &#64;code
+ *     &#64;Singleton
+ *     &#64;ToolDefinition(name = "echo", description = "Repeats a text.", readOnly = true)
+ *     public class EchoTool extends TypedTool<EchoTool.Arguments> {
+ *         public record Arguments(@Param(description = "What to repeat", maxLength = 100) String text) {
+ *         }
  *
- *     @Override
- *     protected Uni<?> run(Arguments arguments, ToolCallContext context) {
- *         return Uni.createFrom().item(Map.of("text", arguments.text()));
+ *         @Override
+ *         protected Uni<?> run(Arguments arguments, ToolCallContext context) {
+ *             return Uni.createFrom().item(Map.of("text", arguments.text()));
+ *         }
  *     }
  * }
- * }</pre>
+ * </pre>
  *
  * @param <A> the arguments record
  */
@@ -74,8 +78,9 @@ public abstract class TypedTool<A extends Record> implements Tool {
                     }
                 }
                 String problem = "is out of range (" + coercion.getOriginalMessage() + ")";
-                return Uni.createFrom().item(ToolResult.invalidArguments("Invalid arguments for tool '" + descriptor().name() + "': "
-                        + argument + " " + problem, List.of(new Violation(argument.toString(), problem))));
+                return Uni.createFrom()
+                        .item(ToolResult.invalidArguments("Invalid arguments for tool '" + descriptor().name() + "': "
+                                + argument + " " + problem, List.of(new Violation(argument.toString(), problem))));
             }
             throw new ToolException("The arguments could not be read: " + e.getOriginalMessage());
         } catch (JsonProcessingException e) {
@@ -153,6 +158,7 @@ public abstract class TypedTool<A extends Record> implements Tool {
                 }
             }
         }
-        throw new IllegalArgumentException(toolClass.getName() + " must extend TypedTool<SomeRecord> with a concrete record type");
+        throw new IllegalArgumentException(
+                toolClass.getName() + " must extend TypedTool<SomeRecord> with a concrete record type");
     }
 }

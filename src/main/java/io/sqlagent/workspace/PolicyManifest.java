@@ -91,7 +91,8 @@ public record PolicyManifest(Path file, List<Path> sqlite, List<Path> readDirs, 
                             .ifPresent(list -> sqlite.addAll(paths(yaml, list, "policy.data.sqlite.allow", base)));
                 });
                 Optional.ofNullable(data.get("filesystem")).ifPresent(node -> {
-                    Map<String, Node> entries = yaml.mapping(node, "policy.data.filesystem", List.of("allow_read", "allow_write"));
+                    Map<String, Node> entries = yaml.mapping(node, "policy.data.filesystem",
+                            List.of("allow_read", "allow_write"));
                     Optional.ofNullable(entries.get("allow_read"))
                             .ifPresent(list -> read.addAll(paths(yaml, list, "policy.data.filesystem.allow_read", base)));
                     Optional.ofNullable(entries.get("allow_write"))
@@ -138,28 +139,34 @@ public record PolicyManifest(Path file, List<Path> sqlite, List<Path> readDirs, 
                 FileSystems.getDefault().getPathMatcher("glob:" + entry);
                 globs.add(entry);
             } catch (PatternSyntaxException e) {
-                yaml.problem(node, field, "'" + entry + "' is not a valid glob pattern (" + e.getDescription() + " at character "
-                        + (e.getIndex() + 1) + ")");
+                yaml.problem(node, field,
+                        "'" + entry + "' is not a valid glob pattern (" + e.getDescription() + " at character "
+                                + (e.getIndex() + 1) + ")");
             }
         }
         return globs;
     }
 
     private static Limits limits(YamlDocument yaml, Node node) {
-        Map<String, Node> entries = yaml.mapping(node, "policy.limits", List.of("max_rows", "max_bytes", "default_top_k", "max_top_k",
-                "timeout_seconds"));
+        Map<String, Node> entries = yaml.mapping(node, "policy.limits",
+                List.of("max_rows", "max_bytes", "default_top_k", "max_top_k",
+                        "timeout_seconds"));
         Limits defaults = Limits.DEFAULTS;
         int maxRows = Optional.ofNullable(entries.get("max_rows"))
-                .flatMap(n -> yaml.number(n, "policy.limits.max_rows", 1, 100_000)).map(Long::intValue).orElse(defaults.maxRows());
+                .flatMap(n -> yaml.number(n, "policy.limits.max_rows", 1, 100_000)).map(Long::intValue)
+                .orElse(defaults.maxRows());
         long maxBytes = Optional.ofNullable(entries.get("max_bytes"))
                 .flatMap(n -> yaml.number(n, "policy.limits.max_bytes", 1, 1L << 30)).orElse(defaults.maxBytes());
         int topK = Optional.ofNullable(entries.get("default_top_k"))
-                .flatMap(n -> yaml.number(n, "policy.limits.default_top_k", 1, 1000)).map(Long::intValue).orElse(defaults.defaultTopK());
+                .flatMap(n -> yaml.number(n, "policy.limits.default_top_k", 1, 1000)).map(Long::intValue)
+                .orElse(defaults.defaultTopK());
         int maxTopK = Optional.ofNullable(entries.get("max_top_k"))
-                .flatMap(n -> yaml.number(n, "policy.limits.max_top_k", 1, 1000)).map(Long::intValue).orElse(defaults.maxTopK());
+                .flatMap(n -> yaml.number(n, "policy.limits.max_top_k", 1, 1000)).map(Long::intValue)
+                .orElse(defaults.maxTopK());
         if (topK > maxTopK) {
-            yaml.problem(entries.getOrDefault("default_top_k", node), "policy.limits.default_top_k", "must not exceed max_top_k ("
-                    + maxTopK + ")");
+            yaml.problem(entries.getOrDefault("default_top_k", node), "policy.limits.default_top_k",
+                    "must not exceed max_top_k ("
+                            + maxTopK + ")");
         }
         int timeout = Optional.ofNullable(entries.get("timeout_seconds"))
                 .flatMap(n -> yaml.number(n, "policy.limits.timeout_seconds", 1, 3600)).map(Long::intValue)

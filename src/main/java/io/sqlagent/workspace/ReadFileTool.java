@@ -22,10 +22,8 @@ import io.sqlagent.tool.schema.Param;
  * symlinks resolved). Larger than {@code max_bytes}: refused without being read. Binary: refused.
  * Text is decoded by its byte-order mark, else as UTF-8 with bad bytes replaced.
  */
-@ToolDefinition(name = "read_file", title = "Read file", namespace = "workspace", tags = { "file", "read", "local" },
-        readOnly = true, auditArguments = true, blocking = true,
-        description = "Read the contents of a file on the local filesystem.",
-        returns = "the file's text", usage = "Only files inside the policy's allow_read directories can be read.")
+@ToolDefinition(name = "read_file", title = "Read file", namespace = "workspace", tags = { "file", "read",
+        "local" }, readOnly = true, auditArguments = true, blocking = true, description = "Read the contents of a file on the local filesystem.", returns = "the file's text", usage = "Only files inside the policy's allow_read directories can be read.")
 public class ReadFileTool extends TypedTool<ReadFileTool.Arguments> {
 
     private static final int SNIFF_BYTES = 8192;
@@ -37,7 +35,8 @@ public class ReadFileTool extends TypedTool<ReadFileTool.Arguments> {
     }
 
     /** Arguments of {@code read_file}. */
-    public record Arguments(@Param(description = "Absolute or relative file path to read.", minLength = 1, maxLength = 4096) String path) {
+    public record Arguments(
+            @Param(description = "Absolute or relative file path to read.", minLength = 1, maxLength = 4096) String path) {
     }
 
     @Override
@@ -90,7 +89,8 @@ public class ReadFileTool extends TypedTool<ReadFileTool.Arguments> {
             throw new ToolException("'" + argument + "' is a binary file; read_file reads text only");
         }
         try {
-            return charset.newDecoder().onMalformedInput(CodingErrorAction.REPLACE).onUnmappableCharacter(CodingErrorAction.REPLACE)
+            return charset.newDecoder().onMalformedInput(CodingErrorAction.REPLACE)
+                    .onUnmappableCharacter(CodingErrorAction.REPLACE)
                     .decode(ByteBuffer.wrap(bytes, skip, bytes.length - skip)).toString();
         } catch (java.nio.charset.CharacterCodingException e) {
             throw new ToolException("'" + argument + "' cannot be decoded: " + e.getMessage());

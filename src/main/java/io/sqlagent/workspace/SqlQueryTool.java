@@ -42,11 +42,8 @@ import io.sqlagent.tool.schema.Param;
  * {@code max_bytes} of them. No single value larger than {@code max_bytes} (at least 1 MiB) is
  * ever materialised: SQLite itself refuses it.
  */
-@ToolDefinition(name = "sql_query", title = "SQLite query", namespace = "workspace", tags = { "sqlite", "sql", "query", "local" },
-        readOnly = true, auditArguments = true, blocking = true,
-        description = "Run a read-only SQL query against a local SQLite database.",
-        returns = "{\"columns\":[...],\"column_types\":[...],\"rows\":[[...]],\"truncated\":bool}; a row holds its values in column order",
-        usage = "Only a single SELECT, WITH … SELECT or VALUES runs; list the tables with "
+@ToolDefinition(name = "sql_query", title = "SQLite query", namespace = "workspace", tags = { "sqlite", "sql", "query",
+        "local" }, readOnly = true, auditArguments = true, blocking = true, description = "Run a read-only SQL query against a local SQLite database.", returns = "{\"columns\":[...],\"column_types\":[...],\"rows\":[[...]],\"truncated\":bool}; a row holds its values in column order", usage = "Only a single SELECT, WITH … SELECT or VALUES runs; list the tables with "
                 + "SELECT name FROM sqlite_schema WHERE type = 'table'.")
 public class SqlQueryTool extends TypedTool<SqlQueryTool.Arguments> {
 
@@ -87,7 +84,8 @@ public class SqlQueryTool extends TypedTool<SqlQueryTool.Arguments> {
             statement.setQueryTimeout(timeout);
             statement.setMaxRows(policy.limits().maxRows() + 1);
             running.started(statement);
-            ScheduledFuture<?> deadline = Infrastructure.getDefaultWorkerPool().schedule(running::timeUp, timeout, TimeUnit.SECONDS);
+            ScheduledFuture<?> deadline = Infrastructure.getDefaultWorkerPool().schedule(running::timeUp, timeout,
+                    TimeUnit.SECONDS);
             try (ResultSet results = statement.executeQuery(arguments.query())) {
                 return read(results);
             } finally {
@@ -103,8 +101,10 @@ public class SqlQueryTool extends TypedTool<SqlQueryTool.Arguments> {
                 throw new ToolException("The query was cancelled");
             }
             if (e.getErrorCode() == SQLiteErrorCode.SQLITE_TOOBIG.code) {
-                throw new ToolException("A value is larger than " + valueLimit() + " bytes, the most sql_query reads in one value "
-                        + "(policy.limits.max_bytes, at least " + MIN_VALUE_LIMIT + "); select a part of it, e.g. substr(x, 1, 1000) or length(x)");
+                throw new ToolException(
+                        "A value is larger than " + valueLimit() + " bytes, the most sql_query reads in one value "
+                                + "(policy.limits.max_bytes, at least " + MIN_VALUE_LIMIT
+                                + "); select a part of it, e.g. substr(x, 1, 1000) or length(x)");
             }
             throw new ToolException("SQLite: " + e.getMessage());
         }
@@ -195,7 +195,10 @@ public class SqlQueryTool extends TypedTool<SqlQueryTool.Arguments> {
         return connection;
     }
 
-    /** A {@code file:} URI for the path with {@code mode=ro}; characters a URI reads specially are escaped, so a name cannot add parameters. */
+    /**
+     * A {@code file:} URI for the path with {@code mode=ro}; characters a URI reads specially are escaped, so a name cannot add
+     * parameters.
+     */
     static String uri(Path file) {
         StringBuilder uri = new StringBuilder("file:");
         for (byte b : file.toString().getBytes(StandardCharsets.UTF_8)) {

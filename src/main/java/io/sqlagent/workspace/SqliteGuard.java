@@ -24,7 +24,13 @@ final class SqliteGuard {
             "sqlite_dbpage");
 
     private enum Kind {
-        WORD, STRING, QUOTED, NUMBER, PARAMETER, SEMICOLON, OTHER
+        WORD,
+        STRING,
+        QUOTED,
+        NUMBER,
+        PARAMETER,
+        SEMICOLON,
+        OTHER
     }
 
     private record Token(Kind kind, String text) {
@@ -74,8 +80,9 @@ final class SqliteGuard {
             String word = token.text().toLowerCase(Locale.ROOT);
             boolean call = i + 1 < tokens.size() && tokens.get(i + 1).text().equals("(");
             if (WRITING.contains(word) || (word.equals("replace") && !call)) {
-                return Optional.of(word.toUpperCase(Locale.ROOT) + " is not allowed: sql_query only reads (quote a column named "
-                        + word + " as \"" + word + "\")");
+                return Optional
+                        .of(word.toUpperCase(Locale.ROOT) + " is not allowed: sql_query only reads (quote a column named "
+                                + word + " as \"" + word + "\")");
             }
             if (FUNCTIONS.contains(word) && call) {
                 return Optional.of("Function " + word + " is not allowed: it reaches outside the database");

@@ -50,8 +50,10 @@ public class WorkspaceTools implements ToolSource {
                 new ToolRegistration(TypedTool.describe(SqlQueryTool.class), () -> new SqlQueryTool(manifest)),
                 new ToolRegistration(TypedTool.describe(ReadFileTool.class), () -> new ReadFileTool(manifest)),
                 new ToolRegistration(TypedTool.describe(WriteFileTool.class), () -> new WriteFileTool(manifest)),
-                new ToolRegistration(TypedTool.describe(VectorSearchTool.class), () -> new VectorSearchTool(manifest, vectors, embeddings)),
-                new ToolRegistration(TypedTool.describe(VectorManageTool.class), () -> new VectorManageTool(manifest, vectors, embeddings))))
+                new ToolRegistration(TypedTool.describe(VectorSearchTool.class),
+                        () -> new VectorSearchTool(manifest, vectors, embeddings)),
+                new ToolRegistration(TypedTool.describe(VectorManageTool.class),
+                        () -> new VectorManageTool(manifest, vectors, embeddings))))
                 .orElse(List.of());
     }
 }

@@ -25,11 +25,8 @@ import io.sqlagent.tool.schema.Param;
  * target and is moved over it in one step, so a reader sees the old file or the new one, never
  * half of it; a symlink at the target is replaced, never followed.
  */
-@ToolDefinition(name = "write_file", title = "Write file", namespace = "workspace", tags = { "file", "write", "local" },
-        auditArguments = false, blocking = true,
-        description = "Write content to a file on the local filesystem.",
-        returns = "{\"path\":\"the file's real path\",\"bytes\":n}",
-        usage = "Only inside the policy's allow_write directories; an existing file is replaced.")
+@ToolDefinition(name = "write_file", title = "Write file", namespace = "workspace", tags = { "file", "write",
+        "local" }, auditArguments = false, blocking = true, description = "Write content to a file on the local filesystem.", returns = "{\"path\":\"the file's real path\",\"bytes\":n}", usage = "Only inside the policy's allow_write directories; an existing file is replaced.")
 public class WriteFileTool extends TypedTool<WriteFileTool.Arguments> {
 
     private final PolicyManifest policy;
@@ -76,7 +73,9 @@ public class WriteFileTool extends TypedTool<WriteFileTool.Arguments> {
         }
     }
 
-    /** A new file is readable by all, as an editor would leave it (temporary files start private); a replaced one keeps its own. */
+    /**
+     * A new file is readable by all, as an editor would leave it (temporary files start private); a replaced one keeps its own.
+     */
     private static void permissions(Path temporary, Path target) throws IOException {
         try {
             Files.setPosixFilePermissions(temporary, Files.isRegularFile(target, LinkOption.NOFOLLOW_LINKS)

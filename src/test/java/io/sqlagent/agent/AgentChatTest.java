@@ -130,7 +130,8 @@ class AgentChatTest {
 
         JsonNode event = result.first("tool_result").data();
         assertEquals("AC/DC", event.path("result").path("rows").get(0).path("name").asText(), event.toString());
-        assertEquals("For Those About To Rock (We Salute You)", event.path("result").path("rows").get(0).path("name_2").asText());
+        assertEquals("For Those About To Rock (We Salute You)",
+                event.path("result").path("rows").get(0).path("name_2").asText());
         assertEquals("name_2", event.path("result").path("columns").get(1).path("key").asText());
         String seenByModel = messages(1).get(messages(1).size() - 1).path("content").asText();
         assertTrue(seenByModel.contains("\"rows\":[{\"name\":\"AC/DC\",\"name_2\":\"For Those About To Rock (We Salute You)\","
@@ -172,7 +173,8 @@ class AgentChatTest {
     @Test
     void aLongAnswerStreamsAsItComesAndTextBeforeToolCallsIsThinking() throws Exception {
         String sentence = "Chinook has many tracks across its genres, and rock is by far the largest of them all here. ";
-        model.then(toolCalls("Let me count the tracks first.", call("c1", "run_sql", "{\"sql\":\"SELECT count(*) FROM track\"}")),
+        model.then(
+                toolCalls("Let me count the tracks first.", call("c1", "run_sql", "{\"sql\":\"SELECT count(*) FROM track\"}")),
                 text(sentence, sentence, sentence, "The end."));
 
         SseClient.Result result = SseClient.chat(chat, ask("Tell me about the tracks"));
@@ -200,7 +202,8 @@ class AgentChatTest {
         List<SseClient.Event> results = result.named("tool_result");
         assertFalse(results.get(0).data().path("ok").asBoolean());
         assertEquals("failure", results.get(0).data().path("outcome").asText());
-        assertTrue(results.get(0).data().path("error").asText().contains("column \"trackname\" does not exist"), results.get(0).toString());
+        assertTrue(results.get(0).data().path("error").asText().contains("column \"trackname\" does not exist"),
+                results.get(0).toString());
         assertTrue(results.get(1).data().path("ok").asBoolean(), results.get(1).toString());
         assertEquals("schema_fix", results.get(1).data().path("result").path("category").asText());
         assertEquals("For Those About To Rock (We Salute You)",
@@ -215,8 +218,10 @@ class AgentChatTest {
         JsonPath found = awaitLearning("trackname", "column \"trackname\" does not exist");
         assertTrue(found.getList("result.learnings.title").contains("Track names are in track.name"), found.prettify());
         // Provenance: who saved each, in which conversation.
-        var rows = store.preparedQuery("SELECT title, source, conversation_id, created_at FROM learning WHERE conversation_id = $1 ORDER BY id")
-                .execute(io.vertx.mutiny.sqlclient.Tuple.of(result.conversationId())).await().atMost(java.time.Duration.ofSeconds(5));
+        var rows = store.preparedQuery(
+                "SELECT title, source, conversation_id, created_at FROM learning WHERE conversation_id = $1 ORDER BY id")
+                .execute(io.vertx.mutiny.sqlclient.Tuple.of(result.conversationId())).await()
+                .atMost(java.time.Duration.ofSeconds(5));
         List<String> provenance = new ArrayList<>();
         rows.forEach(row -> provenance.add(row.getString("source") + ": " + row.getString("title")));
         assertEquals(List.of("agent: Track names are in track.name", "auto: column \"trackname\" does not exist"), provenance);
@@ -226,7 +231,8 @@ class AgentChatTest {
         SseClient.chat(chat, ask("What is a track called?"));
         Thread.sleep(500); // the auto-learning is saved behind the call; give a duplicate the time to appear
         JsonPath again = searchLearnings("trackname");
-        assertEquals(1, again.getList("result.learnings.title").stream().filter("column \"trackname\" does not exist"::equals).count(),
+        assertEquals(1,
+                again.getList("result.learnings.title").stream().filter("column \"trackname\" does not exist"::equals).count(),
                 again.prettify());
     }
 
@@ -262,7 +268,8 @@ class AgentChatTest {
         SseClient.Result first = SseClient.chat(chat, ask("Remember how to count tracks per genre"));
         assertTrue(first.first("tool_result").data().path("ok").asBoolean(), first.events().toString());
 
-        model.then(toolCalls(call("s2", "save_validated_query", save.replace("tracks_per_genre_test", "tracks_per_genre_again"))),
+        model.then(
+                toolCalls(call("s2", "save_validated_query", save.replace("tracks_per_genre_test", "tracks_per_genre_again"))),
                 text("It was already known."));
         SseClient.Result second = SseClient.chat(chat, ask("Remember it again"));
 
@@ -319,7 +326,8 @@ class AgentChatTest {
 
     @Test
     void aLargeToolResultIsCutInTheEventButNotForTheModel() throws Exception {
-        model.then(toolCalls(call("l1", "run_sql", "{\"sql\":\"SELECT track_id, name FROM track ORDER BY track_id LIMIT 200\"}")),
+        model.then(
+                toolCalls(call("l1", "run_sql", "{\"sql\":\"SELECT track_id, name FROM track ORDER BY track_id LIMIT 200\"}")),
                 text("Listed."));
 
         SseClient.Result result = SseClient.chat(chat, ask("List tracks"));
@@ -329,7 +337,8 @@ class AgentChatTest {
         assertTrue(event.path("result").isTextual());
         assertTrue(event.path("result").asText().length() < 2100);
         JsonNode sent = messages(1);
-        JsonNode rows = new com.fasterxml.jackson.databind.ObjectMapper().readTree(sent.get(sent.size() - 1).path("content").asText());
+        JsonNode rows = new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(sent.get(sent.size() - 1).path("content").asText());
         assertEquals(200, rows.path("rows").size());
     }
 
@@ -364,7 +373,8 @@ class AgentChatTest {
 
     private static double metric(String prefix) {
         String text = given().accept("text/plain").when().get("/q/metrics").then().statusCode(200).extract().asString();
-        return text.lines().filter(line -> line.startsWith(prefix)).mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)))
+        return text.lines().filter(line -> line.startsWith(prefix))
+                .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)))
                 .sum();
     }
 
@@ -393,17 +403,22 @@ class AgentChatTest {
     @Test
     void aChatThatNamesToolsetsOffersOnlyTheirToolsAndRunsNoOther() throws Exception {
         registry.replaceGroup("chat-test", List.of(), List.of(
-                new io.sqlagent.tool.Toolset("chat_test_schema", "Schema only", null, List.of("introspect_schema"), "chat-test")));
+                new io.sqlagent.tool.Toolset("chat_test_schema", "Schema only", null, List.of("introspect_schema"),
+                        "chat-test")));
         try {
-            model.then(toolCalls(call("c1", "run_sql", "{\"sql\":\"SELECT 1 AS one\"}")), text("I may only look at the schema."));
+            model.then(toolCalls(call("c1", "run_sql", "{\"sql\":\"SELECT 1 AS one\"}")),
+                    text("I may only look at the schema."));
 
-            SseClient.Result result = SseClient.chat(chat, "{\"question\":\"Count the tracks\",\"toolsets\":[\"chat_test_schema\"]}");
+            SseClient.Result result = SseClient.chat(chat,
+                    "{\"question\":\"Count the tracks\",\"toolsets\":[\"chat_test_schema\"]}");
 
             assertEquals(List.of("introspect_schema"), toolNames(model.requests().get(0)));
             JsonNode refused = result.first("tool_result").data();
             assertEquals("unknown_tool", refused.path("outcome").asText());
-            assertTrue(refused.path("error").asText().contains("No tool named 'run_sql' is offered in this chat. Available tools: "
-                    + "introspect_schema"), refused.toString());
+            assertTrue(
+                    refused.path("error").asText().contains("No tool named 'run_sql' is offered in this chat. Available tools: "
+                            + "introspect_schema"),
+                    refused.toString());
             assertEquals("answer", result.first("done").data().path("stop_reason").asText());
         } finally {
             registry.replaceGroup("chat-test", List.of(), List.of());

@@ -38,7 +38,8 @@ class AgentLimitsTest {
     public static class Limits implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
-            return Map.of("sqlagent.agent.max-iterations", "3", "sqlagent.agent.timeout", "3s", "sqlagent.agent.model-timeout", "1s",
+            return Map.of("sqlagent.agent.max-iterations", "3", "sqlagent.agent.timeout", "3s", "sqlagent.agent.model-timeout",
+                    "1s",
                     "sqlagent.agent.max-buffered-events", "16", "sqlagent.agent.max-answer-chars", "5000000");
         }
     }
@@ -59,7 +60,8 @@ class AgentLimitsTest {
 
     @Test
     void atTheIterationCapTheModelIsAskedToAnswerWithoutTools() throws Exception {
-        model.then(toolCalls(call("i1", "introspect_schema", "{}")), toolCalls(call("i2", "introspect_schema", "{\"table_name\":\"album\"}")),
+        model.then(toolCalls(call("i1", "introspect_schema", "{}")),
+                toolCalls(call("i2", "introspect_schema", "{\"table_name\":\"album\"}")),
                 text("Albums belong to artists."));
 
         SseClient.Result result = SseClient.chat(chat, AgentChatTest.ask("Explain the albums"));
@@ -111,7 +113,8 @@ class AgentLimitsTest {
             socket.connect(new java.net.InetSocketAddress(chat.getHost(), chat.getPort()));
             byte[] body = AgentChatTest.ask(question).getBytes(java.nio.charset.StandardCharsets.UTF_8);
             socket.getOutputStream().write(("POST /api/chat HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
-                    + "Accept: text/event-stream\r\nContent-Length: " + body.length + "\r\n\r\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                    + "Accept: text/event-stream\r\nContent-Length: " + body.length + "\r\n\r\n")
+                    .getBytes(java.nio.charset.StandardCharsets.UTF_8));
             socket.getOutputStream().write(body);
             socket.getOutputStream().flush();
 
@@ -124,7 +127,8 @@ class AgentLimitsTest {
                         .execute(io.vertx.mutiny.sqlclient.Tuple.of(question)).await().atMost(Duration.ofSeconds(5));
                 if (rows.size() > 0) {
                     var row = rows.iterator().next();
-                    outcome = row.getString("outcome") + (row.getString("error_code") == null ? "" : " " + row.getString("error_code"));
+                    outcome = row.getString("outcome")
+                            + (row.getString("error_code") == null ? "" : " " + row.getString("error_code"));
                 } else {
                     Thread.sleep(100);
                 }
@@ -142,7 +146,8 @@ class AgentLimitsTest {
         assertEquals("error", result.last().name(), result.events().toString());
         assertEquals("timeout", result.last().data().path("code").asText(), result.events().toString());
         assertTrue(result.last().data().path("message").asText().contains("sqlagent.agent.timeout"));
-        long running = store.preparedQuery("SELECT count(*) AS n FROM pg_stat_activity WHERE state = 'active' AND query LIKE $1")
+        long running = store
+                .preparedQuery("SELECT count(*) AS n FROM pg_stat_activity WHERE state = 'active' AND query LIKE $1")
                 .execute(io.vertx.mutiny.sqlclient.Tuple.of("%track a CROSS JOIN track b%"))
                 .await().atMost(Duration.ofSeconds(5)).iterator().next().getLong("n");
         for (int attempt = 0; running > 0 && attempt < 100; attempt++) {

@@ -76,7 +76,8 @@ class ChatRequestsTest {
         refused("{\"question\":\"hi\",\"toolsets\":[]}", 400, "invalid_toolsets", "an array of toolset names");
         refused("{\"question\":\"hi\",\"toolsets\":[1]}", 400, "invalid_toolsets", "an array of toolset names");
         refused("{\"question\":\"hi\",\"toolsets\":[\"no_such_set\"]}", 400, "unknown_toolset", "Unknown toolset no_such_set");
-        refused("{\"question\":\"" + "x".repeat(2 * 1024 * 1024) + "\"}", 413, "body_too_large", "sqlagent.tools.max-request-size");
+        refused("{\"question\":\"" + "x".repeat(2 * 1024 * 1024) + "\"}", 413, "body_too_large",
+                "sqlagent.tools.max-request-size");
     }
 
     @Test
@@ -106,7 +107,8 @@ class ChatRequestsTest {
     void awaitStatement(boolean running) throws InterruptedException {
         long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
         while (true) {
-            long count = store.preparedQuery("SELECT count(*) AS n FROM pg_stat_activity WHERE state = 'active' AND query LIKE $1")
+            long count = store
+                    .preparedQuery("SELECT count(*) AS n FROM pg_stat_activity WHERE state = 'active' AND query LIKE $1")
                     .execute(io.vertx.mutiny.sqlclient.Tuple.of("%track a CROSS JOIN track b%"))
                     .await().atMost(Duration.ofSeconds(5)).iterator().next().getLong("n");
             // The monitoring query itself contains the text too, but as a parameter, not in its own query text.

@@ -53,9 +53,11 @@ class ChatStreamBoundsTest {
 
         assertEquals("error", result.last().name(), result.names().stream().distinct().toList().toString());
         assertEquals("answer_too_long", result.last().data().path("code").asText());
-        assertTrue(result.last().data().path("message").asText().contains("sqlagent.agent.max-answer-chars"), result.last().toString());
+        assertTrue(result.last().data().path("message").asText().contains("sqlagent.agent.max-answer-chars"),
+                result.last().toString());
         assertTrue(result.content().length() <= CAP, "content sent: " + result.content().length());
-        assertTrue(Duration.ofNanos(System.nanoTime() - started).compareTo(Duration.ofSeconds(10)) < 0, "stopped, not read to the end");
+        assertTrue(Duration.ofNanos(System.nanoTime() - started).compareTo(Duration.ofSeconds(10)) < 0,
+                "stopped, not read to the end");
     }
 
     @Test
@@ -65,7 +67,8 @@ class ChatStreamBoundsTest {
 
         SseClient.Result result = SseClient.chat(chat, AgentChatTest.ask("Run a huge statement"));
 
-        assertEquals("answer_too_long", result.last().data().path("code").asText(), result.events().toString().substring(0, 200));
+        assertEquals("answer_too_long", result.last().data().path("code").asText(),
+                result.events().toString().substring(0, 200));
         assertTrue(result.named("tool_call").isEmpty(), "the call was never run");
     }
 }

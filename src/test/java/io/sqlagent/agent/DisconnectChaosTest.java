@@ -22,8 +22,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -90,7 +90,8 @@ class DisconnectChaosTest {
                 return text("Done.");
             }
             String question = last.path("content").asText();
-            String sql = marked(question.contains("slow") ? SLOW : question.contains("rows") ? ROWS : QUICK, Transport.CHAT.name());
+            String sql = marked(question.contains("slow") ? SLOW : question.contains("rows") ? ROWS : QUICK,
+                    Transport.CHAT.name());
             return toolCalls(call("c1", "run_sql", ToolJson.MAPPER.createObjectNode().put("sql", sql).toString()));
         });
     }
@@ -102,7 +103,9 @@ class DisconnectChaosTest {
     }
 
     private enum Transport {
-        REST, MCP, CHAT
+        REST,
+        MCP,
+        CHAT
     }
 
     @Test
@@ -135,13 +138,15 @@ class DisconnectChaosTest {
         }
         CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new)).get(120, TimeUnit.SECONDS);
         clients.shutdownNow();
-        System.out.printf("Chaos: %d calls in %d ms: %s%n", CALLS, Duration.ofNanos(System.nanoTime() - started).toMillis(), seen);
+        System.out.printf("Chaos: %d calls in %d ms: %s%n", CALLS, Duration.ofNanos(System.nanoTime() - started).toMillis(),
+                seen);
         assertEquals(0, unexpected.get(), "calls that failed in the test client itself: " + problems);
         assertTrue(seen.getOrDefault("dropped", new AtomicInteger()).get() > CALLS / 2, seen.toString());
 
         // Then nothing of the source is left running or inside a transaction
         // (a statement's tag names its transport, when its caller dropped, after how many bytes, and the call)
-        awaitTrue(() -> busySourceBackends() == 0, Duration.ofSeconds(10), () -> "source backends still busy: " + busySourceBackendsShown());
+        awaitTrue(() -> busySourceBackends() == 0, Duration.ofSeconds(10),
+                () -> "source backends still busy: " + busySourceBackendsShown());
         // the pool's own gauges show nothing checked out and nobody waiting
         awaitTrue(() -> poolGauges().values().stream().allMatch(value -> value == 0.0), Duration.ofSeconds(10),
                 () -> "pool gauges: " + poolGauges());
@@ -158,7 +163,8 @@ class DisconnectChaosTest {
             assertEquals(200, response.statusCode(), response.body());
             assertTrue(response.body().contains("\"one\":1"), response.body());
         }
-        assertTrue(Duration.ofNanos(System.nanoTime() - quick).compareTo(Duration.ofSeconds(3)) < 0, "SELECT 1 answers at once");
+        assertTrue(Duration.ofNanos(System.nanoTime() - quick).compareTo(Duration.ofSeconds(3)) < 0,
+                "SELECT 1 answers at once");
         // and readiness is UP
         HttpResponse<String> ready = HTTP.send(HttpRequest.newBuilder(base.resolve("/q/health/ready")).build(),
                 HttpResponse.BodyHandlers.ofString());
@@ -292,7 +298,8 @@ class DisconnectChaosTest {
     // ---------------------------------------------------------------------------------------------
 
     private static Map<String, String> mcpHeaders(String session) {
-        return Map.of("Content-Type", "application/json", "Accept", "application/json, text/event-stream", "Mcp-Session-Id", session);
+        return Map.of("Content-Type", "application/json", "Accept", "application/json, text/event-stream", "Mcp-Session-Id",
+                session);
     }
 
     private static String mcpCall(int id, String sql) {
@@ -304,7 +311,8 @@ class DisconnectChaosTest {
     private String mcpSession() throws IOException, InterruptedException {
         HttpResponse<String> initialized = HTTP.send(json(base.resolve("/mcp"), """
                 {"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},
-                 "clientInfo":{"name":"chaos","version":"1"}}}""").header("Accept", "application/json, text/event-stream").build(),
+                 "clientInfo":{"name":"chaos","version":"1"}}}""").header("Accept", "application/json, text/event-stream")
+                .build(),
                 HttpResponse.BodyHandlers.ofString());
         assertEquals(200, initialized.statusCode(), initialized.body());
         String session = initialized.headers().firstValue("Mcp-Session-Id").orElseThrow();
@@ -335,7 +343,8 @@ class DisconnectChaosTest {
         store.query("SELECT state, now() - state_change AS since, query FROM pg_stat_activity WHERE datname = 'chinook'"
                 + " AND pid <> pg_backend_pid() AND state IN ('active', 'idle in transaction', 'idle in transaction (aborted)')")
                 .execute().await().atMost(Duration.ofSeconds(5))
-                .forEach(row -> shown.add(row.getString("state") + " for " + row.getValue("since") + ": " + row.getString("query")));
+                .forEach(row -> shown
+                        .add(row.getString("state") + " for " + row.getValue("since") + ": " + row.getString("query")));
         return shown.toString();
     }
 
@@ -352,7 +361,9 @@ class DisconnectChaosTest {
      */
     private Map<String, Double> poolGauges() {
         try {
-            String metrics = HTTP.send(HttpRequest.newBuilder(base.resolve("/q/metrics")).build(), HttpResponse.BodyHandlers.ofString()).body();
+            String metrics = HTTP
+                    .send(HttpRequest.newBuilder(base.resolve("/q/metrics")).build(), HttpResponse.BodyHandlers.ofString())
+                    .body();
             Map<String, Double> gauges = new java.util.TreeMap<>();
             for (String line : metrics.split("\n")) {
                 boolean vertxPool = line.contains("pool_name=\"sqlagent-source-default\"");
@@ -371,7 +382,8 @@ class DisconnectChaosTest {
         }
     }
 
-    private static void awaitTrue(java.util.function.BooleanSupplier condition, Duration within, java.util.function.Supplier<String> failure)
+    private static void awaitTrue(java.util.function.BooleanSupplier condition, Duration within,
+            java.util.function.Supplier<String> failure)
             throws InterruptedException {
         long deadline = System.nanoTime() + within.toNanos();
         while (!condition.getAsBoolean()) {

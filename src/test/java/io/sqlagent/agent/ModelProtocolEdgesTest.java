@@ -78,7 +78,8 @@ class ModelProtocolEdgesTest {
 
         SseClient.Result result = SseClient.chat(chat, ask("Call a strange tool"));
 
-        assertEquals(List.of("conversation", "tool_call", "tool_call", "tool_result", "tool_result", "content", "done"), result.names(),
+        assertEquals(List.of("conversation", "tool_call", "tool_call", "tool_result", "tool_result", "content", "done"),
+                result.names(),
                 result.events().toString());
         JsonNode unknown = result.named("tool_result").get(0).data();
         assertEquals("unknown_tool", unknown.path("outcome").asText());
@@ -105,7 +106,8 @@ class ModelProtocolEdgesTest {
 
     @Test
     void anErrorThatEchoesTheApiKeyReachesNeitherTheClientNorTheLog() throws Exception {
-        model.then(new ScriptedOpenAiServer.Failure(401, "Incorrect API key provided in header Authorization: {authorization}"));
+        model.then(
+                new ScriptedOpenAiServer.Failure(401, "Incorrect API key provided in header Authorization: {authorization}"));
 
         SseClient.Result result = SseClient.chat(chat, ask("Who am I?"));
 

@@ -40,7 +40,8 @@ class NoModelTest {
         assertEquals(List.of("error"), result.names());
         assertEquals("model_not_configured", result.last().data().path("code").asText());
         String message = result.last().data().path("message").asText();
-        assertTrue(message.contains("quarkus.langchain4j.openai.api-key") && message.contains("QUARKUS_LANGCHAIN4J_OPENAI_BASE_URL"), message);
+        assertTrue(message.contains("quarkus.langchain4j.openai.api-key")
+                && message.contains("QUARKUS_LANGCHAIN4J_OPENAI_BASE_URL"), message);
     }
 
     @Test

@@ -73,7 +73,10 @@ public final class ScriptedOpenAiServer implements AutoCloseable {
     public record Failure(int status, String message) implements Turn {
     }
 
-    /** Streams {@code events} as they are (each a whole SSE event, such as {@code "data: {oops\n\n"}): a server that sends what it should not. */
+    /**
+     * Streams {@code events} as they are (each a whole SSE event, such as {@code "data: {oops\n\n"}): a server that sends what
+     * it should not.
+     */
     public record Raw(List<String> events) implements Turn {
     }
 

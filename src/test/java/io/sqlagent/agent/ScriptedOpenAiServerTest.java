@@ -96,7 +96,8 @@ class ScriptedOpenAiServerTest {
         ToolSpecification runSql = ToolSpecification.builder().name("run_sql").description("Execute a SQL query.")
                 .parameters(JsonObjectSchema.builder().addStringProperty("sql", "The SQL").required("sql").build()).build();
 
-        Outcome outcome = chat(ChatRequest.builder().messages(UserMessage.from("How many tracks?")).toolSpecifications(runSql).build());
+        Outcome outcome = chat(
+                ChatRequest.builder().messages(UserMessage.from("How many tracks?")).toolSpecifications(runSql).build());
 
         List<ToolExecutionRequest> calls = outcome.response().aiMessage().toolExecutionRequests();
         assertEquals(2, calls.size());
@@ -158,7 +159,8 @@ class ScriptedOpenAiServerTest {
         // The REST client closes a streamed response's connection when the stream completes; with
         // keep-alive the pool could hand that connection to the next request first, which then
         // failed with "Connection was closed" (found by bench/chat-load.sh).
-        ScriptedModelResource.server.program(request -> text("a", "b", "c")).latency(Duration.ofMillis(20)).recordRequests(false);
+        ScriptedModelResource.server.program(request -> text("a", "b", "c")).latency(Duration.ofMillis(20))
+                .recordRequests(false);
         int callers = 20;
         int callsEach = 5;
         ExecutorService threads = Executors.newFixedThreadPool(callers);
@@ -195,7 +197,8 @@ class ScriptedOpenAiServerTest {
         ScriptedModelResource.server.then(text("ok"));
         List<io.sqlagent.tool.ToolDescriptor> descriptors = registry.list();
 
-        chat(ChatRequest.builder().messages(UserMessage.from("Hi")).toolSpecifications(ToolSpecifications.of(descriptors)).build());
+        chat(ChatRequest.builder().messages(UserMessage.from("Hi")).toolSpecifications(ToolSpecifications.of(descriptors))
+                .build());
 
         JsonNode sent = ScriptedModelResource.server.requests().get(0).path("tools");
         assertEquals(descriptors.size(), sent.size());

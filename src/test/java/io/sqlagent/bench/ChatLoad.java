@@ -104,7 +104,8 @@ public final class ChatLoad {
                 return report.failures().isEmpty() && warmupFailures.isEmpty() ? 0 : 1;
             } finally {
                 stop(service, postmaster);
-                Path log = options.out().resolveSibling(options.out().getFileName().toString().replace(".json", "") + "-service.log");
+                Path log = options.out()
+                        .resolveSibling(options.out().getFileName().toString().replace(".json", "") + "-service.log");
                 Files.copy(service.log, log, StandardCopyOption.REPLACE_EXISTING);
                 System.out.println("service log: " + log);
                 TestFiles.deleteTree(workDir);

@@ -93,13 +93,15 @@ final class LoadReport {
                 .put("cpu_ms_per_question", ok.isEmpty() ? 0 : round(totals.serviceCpu() * 1000 / ok.size()));
         root.putObject("cpu_seconds").put("service", round(totals.serviceCpu())).put("postgres", round(totals.postgresCpu()))
                 .put("driver_and_model", round(totals.driverCpu())).put("machine", round(totals.machineCpu()))
-                .put("rest_of_machine", round(totals.machineCpu() - totals.serviceCpu() - totals.postgresCpu() - totals.driverCpu()))
+                .put("rest_of_machine",
+                        round(totals.machineCpu() - totals.serviceCpu() - totals.postgresCpu() - totals.driverCpu()))
                 .put("available", round(totals.seconds() * Runtime.getRuntime().availableProcessors()));
         ObjectNode errors = root.putObject("errors");
         errors.put("failed", failures().size()).put("warmup_failed", warmupFailures.size());
         causes(failures()).forEach(errors.putObject("by_cause")::put);
         failures().stream().limit(10).forEach(run -> errors.withArray("examples").add(run.question() + ": " + run.failure()));
-        warmupFailures.stream().limit(5).forEach(run -> errors.withArray("warmup_examples").add(run.question() + ": " + run.failure()));
+        warmupFailures.stream().limit(5)
+                .forEach(run -> errors.withArray("warmup_examples").add(run.question() + ": " + run.failure()));
         root.putObject("goals")
                 .put("added_p99_under_50ms", !ok.isEmpty() && added.path("p99").asDouble() < ADDED_P99_GOAL_MS)
                 .put("heap_under_512mb", totals.peakHeapUsed() > 0 && totals.peakHeapUsed() < HEAP_GOAL_BYTES)
@@ -126,9 +128,12 @@ final class LoadReport {
                 String.format("conversations %d x %d questions, %d ms per model turn, heap %s",
                         root.at("/options/conversations").asInt(), root.at("/options/questions").asInt(),
                         root.at("/options/turn_latency_ms").asInt(), root.at("/options/heap").asText()),
-                String.format("wall %.2f s: %.1f questions/s, %.1f model turns/s (%d of %d questions ok); at most %d model calls"
-                        + " in flight", t.path("wall_seconds").asDouble(), t.path("questions_per_second").asDouble(),
-                        t.path("model_turns_per_second").asDouble(), t.path("questions_ok").asInt(), t.path("questions").asInt(),
+                String.format(
+                        "wall %.2f s: %.1f questions/s, %.1f model turns/s (%d of %d questions ok); at most %d model calls"
+                                + " in flight",
+                        t.path("wall_seconds").asDouble(), t.path("questions_per_second").asDouble(),
+                        t.path("model_turns_per_second").asDouble(), t.path("questions_ok").asInt(),
+                        t.path("questions").asInt(),
                         t.path("peak_model_calls_in_flight").asInt()),
                 "end-to-end ms   " + line(root.path("end_to_end_ms")),
                 "model ms        " + line(root.path("model_ms")),
@@ -139,9 +144,12 @@ final class LoadReport {
                 String.format("GC %d pauses, %.3f s; allocated %.0f MB (%.0f KB per question)", s.path("gc_pauses").asLong(),
                         s.path("gc_pause_seconds").asDouble(), s.path("allocated_mb").asDouble(),
                         s.path("allocated_kb_per_question").asDouble()),
-                String.format("CPU s: service %.1f (%.1f ms per question), postgres %.1f, driver+model %.1f, rest of machine %.1f,"
-                        + " of %.1f available", c.path("service").asDouble(), s.path("cpu_ms_per_question").asDouble(),
-                        c.path("postgres").asDouble(), c.path("driver_and_model").asDouble(), c.path("rest_of_machine").asDouble(),
+                String.format(
+                        "CPU s: service %.1f (%.1f ms per question), postgres %.1f, driver+model %.1f, rest of machine %.1f,"
+                                + " of %.1f available",
+                        c.path("service").asDouble(), s.path("cpu_ms_per_question").asDouble(),
+                        c.path("postgres").asDouble(), c.path("driver_and_model").asDouble(),
+                        c.path("rest_of_machine").asDouble(),
                         c.path("available").asDouble()),
                 "errors: " + e.path("failed").asInt() + " failed, " + e.path("warmup_failed").asInt() + " in warm-up "
                         + e.path("by_cause") + (e.has("examples") ? " e.g. " + e.path("examples").get(0).asText() : ""),

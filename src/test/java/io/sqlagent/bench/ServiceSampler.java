@@ -64,7 +64,8 @@ final class ServiceSampler implements AutoCloseable {
         while (running) {
             try {
                 String metrics = metrics();
-                peakHeap.accumulateAndGet((long) sum(metrics, "jvm_memory_used_bytes", line -> line.contains("area=\"heap\"")), Math::max);
+                peakHeap.accumulateAndGet((long) sum(metrics, "jvm_memory_used_bytes", line -> line.contains("area=\"heap\"")),
+                        Math::max);
                 peakLive.accumulateAndGet((long) sum(metrics, "jvm_gc_live_data_size_bytes", line -> true), Math::max);
                 peakRss.accumulateAndGet(status("VmRSS:"), Math::max);
                 samples.incrementAndGet();

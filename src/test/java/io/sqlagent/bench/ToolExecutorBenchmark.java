@@ -7,9 +7,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -23,6 +20,9 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.annotations.Warmup;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -41,11 +41,11 @@ import io.sqlagent.tool.ToolDescriptor;
 import io.sqlagent.tool.ToolExecution;
 import io.sqlagent.tool.ToolExecutor;
 import io.sqlagent.tool.ToolJson;
-import io.sqlagent.tool.audit.AuditQueue;
 import io.sqlagent.tool.ToolMetrics;
 import io.sqlagent.tool.ToolRegistry;
 import io.sqlagent.tool.ToolResult;
 import io.sqlagent.tool.TypedTool;
+import io.sqlagent.tool.audit.AuditQueue;
 import io.sqlagent.tool.schema.Param;
 
 /**
@@ -55,11 +55,13 @@ import io.sqlagent.tool.schema.Param;
  * is the tool alone (binding the arguments, running, turning the result into JSON). Run it with
  * {@code bench/tool-executor.sh}; figures and method are in {@code docs/benchmarks.md}.
  *
- * <p>The executor is built outside CDI with its public constructor, so no Quarkus runtime, Vert.x
+ * <p>
+ * The executor is built outside CDI with its public constructor, so no Quarkus runtime, Vert.x
  * or database is involved and nothing but the executor's path is timed. Sample mode is used
  * because the goal is stated as a median: JMH then reports percentiles, not just a mean.
  *
- * <p>This class has no {@code @Test}, so Surefire never runs it; JMH's annotation processor
+ * <p>
+ * This class has no {@code @Test}, so Surefire never runs it; JMH's annotation processor
  * generates its harness while the tests compile.
  */
 @State(Scope.Thread)
@@ -161,7 +163,8 @@ public class ToolExecutorBenchmark {
     }
 
     enum Tone {
-        CALM, LOUD
+        CALM,
+        LOUD
     }
 
     /** A trivial tool: five constrained arguments, a small map back at once. */

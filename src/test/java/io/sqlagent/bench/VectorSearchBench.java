@@ -68,7 +68,8 @@ public final class VectorSearchBench {
             centres[c] = unit(gaussian(random, DIMENSION, 1.0f));
         }
 
-        System.out.printf("Building a collection of %,d documents (%d dimensions) through vector_manage...%n", documents, DIMENSION);
+        System.out.printf("Building a collection of %,d documents (%d dimensions) through vector_manage...%n", documents,
+                DIMENSION);
         long buildStart = System.nanoTime();
         int batch = 1000;
         for (int start = 0; start < documents; start += batch) {
@@ -86,7 +87,8 @@ public final class VectorSearchBench {
             call(manage, arguments);
         }
         double buildSeconds = (System.nanoTime() - buildStart) / 1e9;
-        System.out.printf("Built in %.1f s (%,.0f documents/s); index %,.1f MB on disk%n", buildSeconds, documents / buildSeconds,
+        System.out.printf("Built in %.1f s (%,.0f documents/s); index %,.1f MB on disk%n", buildSeconds,
+                documents / buildSeconds,
                 size(dir.resolve("vectors/bench")) / 1e6);
 
         List<Map<String, Object>> roundResults = new ArrayList<>();
@@ -103,7 +105,8 @@ public final class VectorSearchBench {
             result.put("query_vector_ms", percentiles(vectorNanos));
             result.put("query_vector_filtered_ms", percentiles(filteredNanos));
             roundResults.add(result);
-            System.out.printf("Round %d: query_vector p50 %.3f ms, p90 %.3f, p99 %.3f; with a metadata filter p50 %.3f, p99 %.3f%n",
+            System.out.printf(
+                    "Round %d: query_vector p50 %.3f ms, p90 %.3f, p99 %.3f; with a metadata filter p50 %.3f, p99 %.3f%n",
                     round - 1, pct(vectorNanos, 50), pct(vectorNanos, 90), pct(vectorNanos, 99), pct(filteredNanos, 50),
                     pct(filteredNanos, 99));
         }
@@ -120,7 +123,8 @@ public final class VectorSearchBench {
             call(search, arguments);
             textNanos[i] = System.nanoTime() - start;
         }
-        System.out.printf("Text queries (embedded in-process, model loaded in %.0f ms): p50 %.2f ms, p90 %.2f, p99 %.2f%n", modelLoadMs,
+        System.out.printf("Text queries (embedded in-process, model loaded in %.0f ms): p50 %.2f ms, p90 %.2f, p99 %.2f%n",
+                modelLoadMs,
                 pct(textNanos, 50), pct(textNanos, 90), pct(textNanos, 99));
 
         System.gc();

@@ -146,7 +146,8 @@ class HiddenColumnsToolsTest {
     @Test
     void sqlErrorsStillPointIntoTheModelsStatement() {
         runSql("SELECT nme FROM customer").statusCode(422)
-                .body("message", startsWith("column \"nme\" does not exist (SQLSTATE 42703) at character 8: 'SELECT nme FROM customer'"));
+                .body("message", startsWith(
+                        "column \"nme\" does not exist (SQLSTATE 42703) at character 8: 'SELECT nme FROM customer'"));
         runSql("EXPLAIN (COSTS off) SELECT nme FROM customer").statusCode(422)
                 .body("message", containsString("at character 28"));
     }
@@ -200,8 +201,9 @@ class HiddenColumnsToolsTest {
                 "SELECT ts_rewrite('a'::tsquery, 'SELECT to_tsquery(''simple'', ''x''), to_tsquery(''simple'', split_part(email, ''@'', 1)) FROM customer')",
                 "SELECT query_to_xml('SELECT email FROM customer', true, false, '')",
                 "SELECT table_to_xml('customer', true, false, '')")) {
-            String function = sql.contains("ts_stat") ? "ts_stat" : sql.contains("ts_rewrite") ? "ts_rewrite"
-                    : sql.contains("query_to_xml") ? "query_to_xml" : "table_to_xml";
+            String function = sql.contains("ts_stat") ? "ts_stat"
+                    : sql.contains("ts_rewrite") ? "ts_rewrite"
+                            : sql.contains("query_to_xml") ? "query_to_xml" : "table_to_xml";
             String body = runSql(sql).statusCode(403).body("error", is("blocked"))
                     .body("message", startsWith("Function " + function + " is not allowed: it can run a query given as text"))
                     .extract().asString();

@@ -20,7 +20,8 @@ class IntrospectSchemaToolTest {
     void keepsTheContractDescriptionAndParameters() {
         given().when().get("/api/tools/introspect_schema")
                 .then().statusCode(200)
-                .body("description", is("Get detailed schema information about database tables. Can inspect a specific table or list all available tables."))
+                .body("description", is(
+                        "Get detailed schema information about database tables. Can inspect a specific table or list all available tables."))
                 .body("parameters.properties.table_name.type", is("string"))
                 .body("parameters.properties.table_name.description",
                         is("Optional: The name of a specific table to inspect. If not provided, lists all tables."))
@@ -64,7 +65,8 @@ class IntrospectSchemaToolTest {
         given().contentType(ContentType.JSON).body("{\"table_name\":\"orders\"}")
                 .when().post("/api/tools/introspect_schema")
                 .then().statusCode(422)
-                .body("message", startsWith("Table 'orders' does not exist or cannot be read. Tables: album, artist, customer"));
+                .body("message",
+                        startsWith("Table 'orders' does not exist or cannot be read. Tables: album, artist, customer"));
     }
 
     @Test

@@ -90,8 +90,10 @@ class RunSqlToolTest {
     @Test
     void keepsTheContractDescriptionAndParameter() {
         given().when().get("/api/tools/run_sql").then().statusCode(200)
-                .body("description", is("Execute a SQL query against the database. Only SELECT and WITH statements are allowed. Returns query results as JSON."))
-                .body("parameters.properties.sql.description", is("The SQL query to execute. Must be a SELECT or WITH statement."))
+                .body("description", is(
+                        "Execute a SQL query against the database. Only SELECT and WITH statements are allowed. Returns query results as JSON."))
+                .body("parameters.properties.sql.description",
+                        is("The SQL query to execute. Must be a SELECT or WITH statement."))
                 .body("parameters.required", is(List.of("sql")));
     }
 
@@ -112,14 +114,16 @@ class RunSqlToolTest {
                 Map.entry("UPDATE track SET unit_price = 0", "UPDATE statements are not allowed"),
                 Map.entry("INSERT INTO genre VALUES (99, 'x')", "INSERT statements are not allowed"),
                 Map.entry("SELECT 1; DROP TABLE track", "Only one statement is allowed"),
-                Map.entry("WITH gone AS (DELETE FROM invoice_line RETURNING *) SELECT count(*) FROM gone", "Data-modifying WITH clauses are not allowed"),
+                Map.entry("WITH gone AS (DELETE FROM invoice_line RETURNING *) SELECT count(*) FROM gone",
+                        "Data-modifying WITH clauses are not allowed"),
                 Map.entry("SELECT * INTO stolen FROM customer", "SELECT INTO is not allowed"),
                 Map.entry("SELECT * FROM track FOR UPDATE", "Locking clauses"),
                 Map.entry("EXPLAIN ANALYZE DELETE FROM track", "EXPLAIN ANALYZE is not allowed"),
                 Map.entry("SELECT pg_sleep(10)", "Function pg_sleep is not allowed"),
                 Map.entry("SELECT pg_read_file('/etc/passwd')", "Function pg_read_file is not allowed"),
                 Map.entry("SELECT set_config('statement_timeout', '0', false)", "Function set_config is not allowed"),
-                Map.entry("SELECT pg_terminate_backend(pid) FROM pg_stat_activity", "Function pg_terminate_backend is not allowed"),
+                Map.entry("SELECT pg_terminate_backend(pid) FROM pg_stat_activity",
+                        "Function pg_terminate_backend is not allowed"),
                 Map.entry("SELECT lo_import('/etc/passwd')", "Function lo_import is not allowed"),
                 Map.entry("SET statement_timeout = 0", "SET statements are not allowed"),
                 Map.entry("COPY track TO '/tmp/x'", "not allowed"));
@@ -185,9 +189,11 @@ class RunSqlToolTest {
         runSql("SELECT rolsuper AS s FROM pg_roles WHERE rolname = current_user").statusCode(200)
                 .body("result.rows[0].s", is(true));
         Map<String, String> closed = Map.ofEntries(
-                Map.entry("SELECT rolname, rolpassword FROM pg_authid", "Table pg_catalog.pg_authid is not available to the agent"),
+                Map.entry("SELECT rolname, rolpassword FROM pg_authid",
+                        "Table pg_catalog.pg_authid is not available to the agent"),
                 Map.entry("SELECT * FROM pg_catalog.\"pg_authid\"", "Table pg_catalog.pg_authid is not available to the agent"),
-                Map.entry("WITH r AS (SELECT * FROM PG_CATALOG.PG_SHADOW) SELECT passwd FROM r", "Table pg_catalog.pg_shadow is not available"),
+                Map.entry("WITH r AS (SELECT * FROM PG_CATALOG.PG_SHADOW) SELECT passwd FROM r",
+                        "Table pg_catalog.pg_shadow is not available"),
                 Map.entry("SELECT umoptions FROM pg_user_mappings", "Table pg_catalog.pg_user_mappings is not available"),
                 Map.entry("SELECT * FROM pg_user_mapping", "Table pg_catalog.pg_user_mapping is not available"),
                 Map.entry("SELECT * FROM pg_hba_file_rules", "Table pg_catalog.pg_hba_file_rules is not available"),

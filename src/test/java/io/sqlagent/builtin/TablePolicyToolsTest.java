@@ -39,9 +39,11 @@ class TablePolicyToolsTest {
 
     @Test
     void runSqlQueriesAllowedTablesOnly() {
-        runSql("SELECT count(*) AS n FROM track JOIN genre USING (genre_id)").statusCode(200).body("result.rows[0].n", is(3503));
+        runSql("SELECT count(*) AS n FROM track JOIN genre USING (genre_id)").statusCode(200).body("result.rows[0].n",
+                is(3503));
         runSql("SELECT * FROM customer").statusCode(403)
-                .body("message", is("Table customer is not available to the agent; use introspect_schema to see the tables it may query"));
+                .body("message", is(
+                        "Table customer is not available to the agent; use introspect_schema to see the tables it may query"));
         runSql("SELECT * FROM invoice i JOIN customer c USING (customer_id)").statusCode(403)
                 .body("message", startsWith("Tables customer, invoice are not available"));
         runSql("SELECT * FROM pg_stats").statusCode(403);
@@ -59,7 +61,8 @@ class TablePolicyToolsTest {
                 .body("result.tables", is(List.of("album", "artist", "genre", "track")))
                 .body("result.count", is(4));
         call("introspect_schema", "{\"table_name\":\"customer\"}").statusCode(422)
-                .body("message", startsWith("Table 'customer' does not exist or cannot be read. Tables: album, artist, genre, track"));
+                .body("message",
+                        startsWith("Table 'customer' does not exist or cannot be read. Tables: album, artist, genre, track"));
     }
 
     @Test
@@ -69,13 +72,15 @@ class TablePolicyToolsTest {
                 .put("sql", "SELECT count(*) FROM customer").put("summary", "Counts customers")
                 .set("tables_used", ToolJson.MAPPER.createArrayNode().add("customer")).toString();
         call("save_validated_query", body).statusCode(403)
-                .body("message", is("Table customer is not available to the agent; use introspect_schema to see the tables it may query"));
+                .body("message", is(
+                        "Table customer is not available to the agent; use introspect_schema to see the tables it may query"));
     }
 
     @Test
     void noSpellingOrFunctionReadsATableOutsideThePolicy() {
         runSql("SELECT * FROM chinook.public.customer").statusCode(403)
-                .body("message", is("Table public.customer is not available to the agent; use introspect_schema to see the tables it may query"));
+                .body("message", is(
+                        "Table public.customer is not available to the agent; use introspect_schema to see the tables it may query"));
         runSql("SELECT count(*) AS n FROM chinook.public.track").statusCode(200).body("result.rows[0].n", is(3503));
         runSql("SELECT * FROM ts_stat('SELECT to_tsvector(''simple'', first_name) FROM customer')").statusCode(403)
                 .body("error", is("blocked")).body("message", startsWith("Function ts_stat is not allowed"));

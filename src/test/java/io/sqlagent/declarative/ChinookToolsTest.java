@@ -17,10 +17,10 @@ import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.Test;
 
-import io.sqlagent.tool.audit.AuditRows;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.sqlagent.tool.audit.AuditLog;
+import io.sqlagent.tool.audit.AuditRows;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 
@@ -63,7 +63,10 @@ class ChinookToolsTest {
     void artistAlbumsIsAMarkdownTable() {
         String table = call("artist_albums", "{\"artist\": \"Led Zeppelin\"}")
                 .statusCode(200).extract().path("result");
-        assertTrue(table.startsWith("### Albums of an artist\n\n| artist | album | tracks | minutes |\n| --- | --- | --- | --- |\n"), table);
+        assertTrue(
+                table.startsWith(
+                        "### Albums of an artist\n\n| artist | album | tracks | minutes |\n| --- | --- | --- | --- |\n"),
+                table);
         assertTrue(table.contains("| Led Zeppelin | IV | 8 |"), table);
         assertTrue(table.endsWith("_14 rows._\n"), table);
     }
@@ -125,7 +128,8 @@ class ChinookToolsTest {
                 .body("error", is("invalid_arguments"))
                 .body("details[0].argument", is("query"));
         call("search_tracks", "{}").statusCode(400).body("details[0].argument", is("query"));
-        call("search_tracks", "{\"query\": \"love\", \"limit\": 1000}").statusCode(400).body("details[0].argument", is("limit"));
+        call("search_tracks", "{\"query\": \"love\", \"limit\": 1000}").statusCode(400).body("details[0].argument",
+                is("limit"));
         call("search_tracks", "{\"query\": \"love\", \"nope\": 1}").statusCode(400).body("details[0].argument", is("nope"));
         call("tracks_by_ids", "{\"track_ids\": []}").statusCode(400).body("details[0].argument", is("track_ids"));
         call("tracks_by_ids", "{\"track_ids\": [\"1\"]}").statusCode(400).body("details[0].argument", is("track_ids[0]"));
@@ -139,7 +143,8 @@ class ChinookToolsTest {
         // 2^64 + 1 wraps to invoice 1 when bound as a bigint, and passes "minimum: 1" unchecked.
         call("invoice_lines", "{\"invoice_id\": 18446744073709551617}").statusCode(400)
                 .body("error", is("invalid_arguments"))
-                .body("message", containsString("invoice_id must be an integer from -9223372036854775808 to 9223372036854775807"))
+                .body("message",
+                        containsString("invoice_id must be an integer from -9223372036854775808 to 9223372036854775807"))
                 .body("details[0].argument", is("invoice_id"))
                 .body("details[0].problem", is("must be an integer from -9223372036854775808 to 9223372036854775807"
                         + " (got 18446744073709551617)"));

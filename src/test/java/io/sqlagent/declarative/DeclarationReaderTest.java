@@ -17,7 +17,8 @@ import io.sqlagent.sql.guard.SqlGuard;
 class DeclarationReaderTest {
 
     private static final String DIR = "src/test/resources/declarative/";
-    private static final Map<String, String> ENVIRONMENT = Map.of("SQLAGENT_TEST_SECRET", "s3cret", "SQLAGENT_TEST_PGPORT", "6544");
+    private static final Map<String, String> ENVIRONMENT = Map.of("SQLAGENT_TEST_SECRET", "s3cret", "SQLAGENT_TEST_PGPORT",
+            "6544");
 
     private static DeclarationReader.Result read(String... files) {
         List<String> paths = Stream.of(files).map(file -> DIR + file).toList();
@@ -89,10 +90,14 @@ class DeclarationReaderTest {
         var schema = DeclaredSqlTool.describe(tool).parameters();
 
         assertEquals("[\"customer\"]", schema.get("required").toString());
-        assertEquals("{\"type\":\"array\",\"items\":{\"type\":\"string\",\"enum\":[\"open\",\"closed\"]},\"minItems\":1,\"maxItems\":2,"
-                + "\"default\":[\"open\"]}", schema.at("/properties/statuses").toString());
-        assertEquals("{\"type\":\"string\",\"description\":\"The customer's code\",\"pattern\":\"^[A-Z]{3}[0-9]+$\",\"minLength\":4,"
-                + "\"maxLength\":12}", schema.at("/properties/customer").toString());
+        assertEquals(
+                "{\"type\":\"array\",\"items\":{\"type\":\"string\",\"enum\":[\"open\",\"closed\"]},\"minItems\":1,\"maxItems\":2,"
+                        + "\"default\":[\"open\"]}",
+                schema.at("/properties/statuses").toString());
+        assertEquals(
+                "{\"type\":\"string\",\"description\":\"The customer's code\",\"pattern\":\"^[A-Z]{3}[0-9]+$\",\"minLength\":4,"
+                        + "\"maxLength\":12}",
+                schema.at("/properties/customer").toString());
         assertFalse(schema.get("additionalProperties").booleanValue());
     }
 
@@ -121,7 +126,8 @@ class DeclarationReaderTest {
 
     @Test
     void anUnknownSourceIsNamed() {
-        assertEquals(List.of(DIR + "bad/unknown-source.yaml:3: tools.lost_tool.source: unknown source 'nowhere'; known sources: default"),
+        assertEquals(List.of(
+                DIR + "bad/unknown-source.yaml:3: tools.lost_tool.source: unknown source 'nowhere'; known sources: default"),
                 problems("bad/unknown-source.yaml"));
     }
 
@@ -149,10 +155,14 @@ class DeclarationReaderTest {
         List<String> problems = problems("bad/not-read-only.yaml");
 
         assertEquals(2, problems.size(), problems.toString());
-        assertTrue(problems.get(0).startsWith(DIR + "bad/not-read-only.yaml:5: tools.deletes.statement: a readOnly tool needs a single"
-                + " read-only query: "), problems.get(0));
-        assertTrue(problems.get(1).startsWith(DIR + "bad/not-read-only.yaml:13: tools.stacked.statement: a readOnly tool needs a single"
-                + " read-only query: Only one statement is allowed; found 2"), problems.get(1));
+        assertTrue(problems.get(0)
+                .startsWith(DIR + "bad/not-read-only.yaml:5: tools.deletes.statement: a readOnly tool needs a single"
+                        + " read-only query: "),
+                problems.get(0));
+        assertTrue(problems.get(1)
+                .startsWith(DIR + "bad/not-read-only.yaml:13: tools.stacked.statement: a readOnly tool needs a single"
+                        + " read-only query: Only one statement is allowed; found 2"),
+                problems.get(1));
     }
 
     @Test

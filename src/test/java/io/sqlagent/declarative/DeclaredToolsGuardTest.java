@@ -75,6 +75,7 @@ class DeclaredToolsGuardTest {
 
         assertTrue(reload.applied(), reload.problems().toString());
         given().contentType(ContentType.JSON).body("{\"years\": 3}").when().post("/api/tools/years_from_now")
-                .then().log().ifValidationFails().statusCode(200).body("result.rows[0].day", org.hamcrest.Matchers.is("2003-01-01"));
+                .then().log().ifValidationFails().statusCode(200)
+                .body("result.rows[0].day", org.hamcrest.Matchers.is("2003-01-01"));
     }
 }

@@ -21,7 +21,10 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.vertx.core.json.JsonObject;
 
-/** A YAML file changed and reloaded reaches a connected MCP client: list_changed, the new tool listed and callable, a bad file changes nothing. */
+/**
+ * A YAML file changed and reloaded reaches a connected MCP client: list_changed, the new tool listed and callable, a bad file
+ * changes nothing.
+ */
 @QuarkusTest
 @TestProfile(DeclaredToolsProfile.class)
 class DeclaredToolsOverMcpTest {
@@ -75,7 +78,8 @@ class DeclaredToolsOverMcpTest {
 
         Thread.sleep(300);
         int before = client.snapshot().notifications().size();
-        Files.writeString(FILE, "tools:\n  mcp_artist_count:\n    source: nowhere\n    description: broken\n    statement: SELECT 1\n");
+        Files.writeString(FILE,
+                "tools:\n  mcp_artist_count:\n    source: nowhere\n    description: broken\n    statement: SELECT 1\n");
         assertFalse(tools.reload().applied());
         Thread.sleep(300);
         assertEquals(before, client.snapshot().notifications().size(), "a bad file changes nothing, so nothing is announced");

@@ -182,7 +182,8 @@ class DeclaredToolsReloadTest {
             DeclarationReader.Result result = DeclarationReader.read(
                     ToolFiles.read(List.of("src/test/resources/declarative/bad/values.yaml",
                             "src/test/resources/declarative/bad/unknown-source.yaml")),
-                    new DeclarationReader.Context(java.util.Set.of("default"), java.util.Set.of(), SqlGuard.defaults(), name -> null));
+                    new DeclarationReader.Context(java.util.Set.of("default"), java.util.Set.of(), SqlGuard.defaults(),
+                            name -> null));
             throw new DeclaredToolsException(result.problems());
         });
 

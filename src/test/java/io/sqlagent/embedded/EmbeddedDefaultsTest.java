@@ -74,7 +74,8 @@ class EmbeddedDefaultsTest {
         assertFalse(loaded);
         try (Connection connection = chinook.getConnection();
                 Statement statement = connection.createStatement();
-                ResultSet rows = statement.executeQuery("SELECT (SELECT count(*) FROM track), (SELECT count(*) FROM invoice_line)")) {
+                ResultSet rows = statement
+                        .executeQuery("SELECT (SELECT count(*) FROM track), (SELECT count(*) FROM invoice_line)")) {
             rows.next();
             assertEquals(3503, rows.getLong(1));
             assertEquals(2240, rows.getLong(2));

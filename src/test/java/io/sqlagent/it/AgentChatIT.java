@@ -47,7 +47,8 @@ class AgentChatIT {
 
                 assertEquals(List.of("conversation", "tool_call", "tool_result", "content", "done"), result.names(),
                         result.events().toString());
-                assertEquals(3503, result.named("tool_result").get(0).data().path("result").path("rows").get(0).path("tracks").asInt());
+                assertEquals(3503,
+                        result.named("tool_result").get(0).data().path("result").path("rows").get(0).path("tracks").asInt());
                 assertEquals("There are 3503 tracks.", result.content());
                 assertEquals("llama3.1", model.requests().get(0).path("model").asText());
                 assertFalse(service.logText().contains("ERROR"), service.logText());

@@ -74,7 +74,8 @@ class KubernetesManifestIT {
         List<String> baked = new ArrayList<>();
         container.path("env").forEach(env -> baked.add(env.path("name").asText()));
         assertTrue(baked.contains("SQLAGENT_EMBEDDED_ENABLED"), baked.toString());
-        assertFalse(baked.stream().anyMatch(name -> name.contains("URL") || name.contains("PASSWORD") || name.contains("USERNAME")),
+        assertFalse(
+                baked.stream().anyMatch(name -> name.contains("URL") || name.contains("PASSWORD") || name.contains("USERNAME")),
                 "connection settings are baked into the manifest: " + baked);
         container.path("env").forEach(env -> {
             if (env.path("name").asText().equals("SQLAGENT_EMBEDDED_ENABLED")) {
@@ -107,7 +108,8 @@ class KubernetesManifestIT {
             assertFalse(selector.isEmpty(), "no selector");
             assertFalse(selector.has("app.kubernetes.io/version"), "the selector pins the version: " + selector);
             selector.properties().forEach(label -> {
-                assertFalse(label.getValue().asText().contains(version), "the selector holds the version " + version + ": " + selector);
+                assertFalse(label.getValue().asText().contains(version),
+                        "the selector holds the version " + version + ": " + selector);
                 assertEquals(label.getValue().asText(), templateLabels.path(label.getKey()).asText(),
                         "the pods do not carry the selector's label " + label.getKey());
             });

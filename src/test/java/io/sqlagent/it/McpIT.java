@@ -38,9 +38,11 @@ class McpIT {
                         assertTrue(page.findByName("run_sql").annotations().orElseThrow().readOnlyHint());
                         assertEquals("sql", page.findByName("run_sql").inputSchema().getJsonArray("required").getString(0));
                     })
-                    .toolsCall("run_sql").withArguments(Map.of("sql", "SELECT count(*) AS n FROM track")).withAssert(response -> {
+                    .toolsCall("run_sql").withArguments(Map.of("sql", "SELECT count(*) AS n FROM track"))
+                    .withAssert(response -> {
                         assertFalse(response.isError());
-                        assertTrue(response.firstContent().asText().text().contains("\"n\":3503"), response.firstContent().asText().text());
+                        assertTrue(response.firstContent().asText().text().contains("\"n\":3503"),
+                                response.firstContent().asText().text());
                     }).send()
                     .thenAssertResults();
             client.disconnect();

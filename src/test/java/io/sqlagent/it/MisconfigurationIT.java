@@ -35,15 +35,20 @@ class MisconfigurationIT {
     @Test
     void aBadToolFileStopsTheStartWithEveryProblemListed() throws Exception {
         Path fixtures = Path.of("src/test/resources/declarative/bad").toAbsolutePath();
-        Map<String, String> env = Map.of("SQLAGENT_TOOLS_PATHS", fixtures.resolve("values.yaml") + "," + fixtures.resolve("unknown-source.yaml"));
+        Map<String, String> env = Map.of("SQLAGENT_TOOLS_PATHS",
+                fixtures.resolve("values.yaml") + "," + fixtures.resolve("unknown-source.yaml"));
         try (ServiceProcess service = ServiceProcess.start(workDir, env)) {
             int exit = service.awaitExit(EXIT_WITHIN);
 
             assertNotEquals(0, exit);
             String log = service.logText();
             assertTrue(log.contains("The tool files have 8 problem(s):"), log);
-            assertTrue(log.contains(fixtures.resolve("values.yaml") + ":9: tools.bad_values.parameters[0].pattern: is not a valid regular expression"), log);
-            assertTrue(log.contains(fixtures.resolve("unknown-source.yaml") + ":3: tools.lost_tool.source: unknown source 'nowhere'"), log);
+            assertTrue(log.contains(fixtures.resolve("values.yaml")
+                    + ":9: tools.bad_values.parameters[0].pattern: is not a valid regular expression"), log);
+            assertTrue(
+                    log.contains(
+                            fixtures.resolve("unknown-source.yaml") + ":3: tools.lost_tool.source: unknown source 'nowhere'"),
+                    log);
         }
     }
 
@@ -61,19 +66,22 @@ class MisconfigurationIT {
 
     @Test
     void aMalformedHiddenColumnIsNamedWithTheFormsThatWork() throws Exception {
-        try (ServiceProcess service = ServiceProcess.start(workDir, Map.of("SQLAGENT_SQL_HIDDEN_COLUMNS", "customer.email,phone"))) {
+        try (ServiceProcess service = ServiceProcess.start(workDir,
+                Map.of("SQLAGENT_SQL_HIDDEN_COLUMNS", "customer.email,phone"))) {
             int exit = service.awaitExit(EXIT_WITHIN);
 
             assertNotEquals(0, exit);
             String log = service.logText();
-            assertTrue(log.contains("sqlagent.sql.hidden-columns: 'phone' is not table.column, schema.table.column, *.column"), log);
+            assertTrue(log.contains("sqlagent.sql.hidden-columns: 'phone' is not table.column, schema.table.column, *.column"),
+                    log);
         }
     }
 
     @Test
     void aBadWorkspacePolicyIsRefusedWithEveryProblemByLine() throws Exception {
         java.nio.file.Path policy = workDir.resolve("policy.yaml");
-        java.nio.file.Files.writeString(policy, "policy:\n  data:\n    filesystem:\n      allow_reed: [data]\n  limits:\n    max_rows: -1\n");
+        java.nio.file.Files.writeString(policy,
+                "policy:\n  data:\n    filesystem:\n      allow_reed: [data]\n  limits:\n    max_rows: -1\n");
         try (ServiceProcess service = ServiceProcess.start(workDir, Map.of("SQLAGENT_POLICY_PATH", policy.toString()))) {
             int exit = service.awaitExit(EXIT_WITHIN);
 

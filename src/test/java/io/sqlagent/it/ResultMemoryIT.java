@@ -36,17 +36,20 @@ class ResultMemoryIT {
 
             // 300 rows of 1 MB each: 300 MB of text (600 MB as Java strings) against a 128 MB heap.
             HttpResponse<String> huge = service.postJson("/api/tools/run_sql",
-                    "{\"sql\":\"SELECT g, repeat('x', 1000000) AS big FROM generate_series(1, 300) g\"}", Duration.ofSeconds(60));
+                    "{\"sql\":\"SELECT g, repeat('x', 1000000) AS big FROM generate_series(1, 300) g\"}",
+                    Duration.ofSeconds(60));
 
             assertEquals(200, huge.statusCode(), huge.body());
             JsonNode result = JSON.readTree(huge.body()).get("result");
             assertTrue(result.get("truncated").asBoolean(), huge.body().substring(0, 300));
             JsonNode first = result.get("rows").get(0);
             assertEquals(1, first.get("g").asInt());
-            assertTrue(first.get("big").asText().endsWith("…[cut: 998000 more characters]"), first.get("big").asText().substring(1990));
+            assertTrue(first.get("big").asText().endsWith("…[cut: 998000 more characters]"),
+                    first.get("big").asText().substring(1990));
             assertTrue(result.get("row_count").asInt() > 10, result.get("row_count").toString());
 
-            HttpResponse<String> next = service.postJson("/api/tools/run_sql", "{\"sql\":\"SELECT 1 AS one\"}", Duration.ofSeconds(10));
+            HttpResponse<String> next = service.postJson("/api/tools/run_sql", "{\"sql\":\"SELECT 1 AS one\"}",
+                    Duration.ofSeconds(10));
             assertEquals(200, next.statusCode(), next.body());
             assertFalse(service.logText().contains("OutOfMemoryError"), service.logText());
         }

@@ -50,7 +50,8 @@ class RunCommandIT {
             // The demo source connects as the embedded superuser: one warning line with the fix, readiness still UP.
             String warning = awaitLogLine(service, "Source 'default': role postgres is a superuser");
             assertTrue(warning.contains("WARN") && warning.contains("Give the agent a read-only role"), warning);
-            assertTrue(service.get("/q/health/ready").orElseThrow().body().contains("\"default warning\": \"role postgres is a superuser"));
+            assertTrue(service.get("/q/health/ready").orElseThrow().body()
+                    .contains("\"default warning\": \"role postgres is a superuser"));
             assertListensOnLoopbackOnly(service.httpPort);
             // Run from a directory without config/tools, the packaged chinook.yaml is what loads.
             service.awaitStatus("/api/tools/search_tracks", 200, Duration.ofSeconds(5));
@@ -68,7 +69,8 @@ class RunCommandIT {
         try (ServiceProcess service = ServiceProcess.start(workDir, Map.of())) {
             service.awaitStatus("/q/health/ready", 200, READY_WITHIN);
 
-            assertEquals(1, count(service.postgresPort, "sqlagent", "SELECT count(*) FROM learned WHERE note = 'the agent remembers this'"));
+            assertEquals(1, count(service.postgresPort, "sqlagent",
+                    "SELECT count(*) FROM learned WHERE note = 'the agent remembers this'"));
             assertEquals(3503, count(service.postgresPort, "chinook", "SELECT count(*) FROM track"));
             assertFalse(service.logText().contains("Loaded the Chinook sample database"), "Chinook was loaded twice");
 
@@ -152,7 +154,8 @@ class RunCommandIT {
         for (InetAddress address : external) {
             try (Socket socket = new Socket()) {
                 socket.connect(new InetSocketAddress(address, port), 2000);
-                throw new AssertionError("the service answers on " + address.getHostAddress() + ":" + port + ", not only on localhost");
+                throw new AssertionError(
+                        "the service answers on " + address.getHostAddress() + ":" + port + ", not only on localhost");
             } catch (ConnectException | SocketTimeoutException expected) {
                 // refused: nothing listens there
             }

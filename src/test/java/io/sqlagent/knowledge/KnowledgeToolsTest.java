@@ -65,7 +65,8 @@ class KnowledgeToolsTest {
     @Test
     void keepsTheContractDescriptionsAndParameters() {
         given().when().get("/api/tools/search_knowledge").then().statusCode(200)
-                .body("description", is("Search the knowledge base for relevant query patterns and learnings. Use this to find similar queries, understand business logic, or discover past learnings about the database."))
+                .body("description", is(
+                        "Search the knowledge base for relevant query patterns and learnings. Use this to find similar queries, understand business logic, or discover past learnings about the database."))
                 .body("parameters.properties.query.description", is("The search query to find relevant knowledge."))
                 .body("parameters.properties.type.enum", is(List.of("all", "patterns", "learnings")))
                 .body("parameters.properties.limit.minimum", is(1))
@@ -73,11 +74,14 @@ class KnowledgeToolsTest {
                 .body("parameters.required", is(List.of("query")))
                 .body("read_only", is(true));
         given().when().get("/api/tools/save_learning").then().statusCode(200)
-                .body("description", is("Save a new learning to the knowledge base. Use this when you discover something important about the database schema, business logic, or query patterns that would be useful for future queries."))
-                .body("parameters.properties.category.enum", is(List.of("type_error", "schema_fix", "query_pattern", "data_quality", "business_logic")))
+                .body("description", is(
+                        "Save a new learning to the knowledge base. Use this when you discover something important about the database schema, business logic, or query patterns that would be useful for future queries."))
+                .body("parameters.properties.category.enum",
+                        is(List.of("type_error", "schema_fix", "query_pattern", "data_quality", "business_logic")))
                 .body("parameters.required", is(List.of("title", "description", "category")));
         given().when().get("/api/tools/save_validated_query").then().statusCode(200)
-                .body("description", is("Save a validated query pattern to the knowledge base. Use this when you have successfully executed a SQL query that correctly answers a user question. This helps future queries by providing proven patterns."))
+                .body("description", is(
+                        "Save a validated query pattern to the knowledge base. Use this when you have successfully executed a SQL query that correctly answers a user question. This helps future queries by providing proven patterns."))
                 .body("parameters.properties.tables_used.type", is("array"))
                 .body("parameters.properties.tables_used.items.type", is("string"))
                 .body("parameters.required", is(List.of("name", "question", "sql", "summary", "tables_used")));
@@ -180,8 +184,10 @@ class KnowledgeToolsTest {
                 .body("result.query_patterns[0].name", is("albums_per_wombat_" + suffix))
                 .body("result.query_patterns[0].question", is(question));
 
-        call("save_validated_query", pattern("another_name_" + suffix, " " + question.toUpperCase(), "SELECT 1")).statusCode(422)
-                .body("message", is("A validated query for this question already exists: 'albums_per_wombat_" + suffix + "' (id " + id + ")"));
+        call("save_validated_query", pattern("another_name_" + suffix, " " + question.toUpperCase(), "SELECT 1"))
+                .statusCode(422)
+                .body("message", is("A validated query for this question already exists: 'albums_per_wombat_" + suffix
+                        + "' (id " + id + ")"));
         call("save_validated_query", pattern("albums_per_wombat_" + suffix, "A different question " + suffix, "SELECT 1"))
                 .statusCode(422).body("message", containsString("already exists (id " + id + ")"));
         assertEquals(1, count("SELECT count(*) FROM query_pattern WHERE name LIKE $1", "%" + suffix));
@@ -191,7 +197,8 @@ class KnowledgeToolsTest {
     @Test
     void sqlTheGuardRefusesIsNotSaved() {
         String suffix = UUID.randomUUID().toString().substring(0, 8);
-        call("save_validated_query", pattern("delete_all_" + suffix, "Remove every invoice line " + suffix, "DELETE FROM invoice_line"))
+        call("save_validated_query",
+                pattern("delete_all_" + suffix, "Remove every invoice line " + suffix, "DELETE FROM invoice_line"))
                 .statusCode(403)
                 .body("error", is("blocked"))
                 .body("message", containsString("DELETE statements are not allowed"));
@@ -219,10 +226,12 @@ class KnowledgeToolsTest {
         assertEquals(1, count("SELECT count(*) FROM knowledge_doc WHERE source_file = 'test-loader.json'"));
         assertEquals(0, count("SELECT count(*) FROM query_pattern WHERE name IN ('loader_delete', 'loader_no_sql')"));
         // Not JSON, or an unknown section: the file is skipped, and the error names it.
-        assertEquals(0, loader.load(new KnowledgeLoader.Document("broken.json", "{\"rules\": [")).await().atMost(Duration.ofSeconds(10)));
+        assertEquals(0, loader.load(new KnowledgeLoader.Document("broken.json", "{\"rules\": [")).await()
+                .atMost(Duration.ofSeconds(10)));
         IllegalArgumentException error = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
                 () -> KnowledgeLoader.parse(new KnowledgeLoader.Document("typo.json", "{\"query_pattern\": []}")));
-        org.junit.jupiter.api.Assertions.assertTrue(error.getMessage().startsWith("Knowledge file typo.json is not valid"), error.getMessage());
+        org.junit.jupiter.api.Assertions.assertTrue(error.getMessage().startsWith("Knowledge file typo.json is not valid"),
+                error.getMessage());
     }
 
     @Test

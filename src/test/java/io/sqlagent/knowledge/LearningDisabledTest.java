@@ -19,14 +19,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
-import io.sqlagent.agent.ScriptedModelResource;
-import io.sqlagent.agent.ScriptedOpenAiServer;
-import io.sqlagent.agent.SseClient;
-
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
+import io.sqlagent.agent.ScriptedModelResource;
+import io.sqlagent.agent.ScriptedOpenAiServer;
+import io.sqlagent.agent.SseClient;
 
 /** With {@code sqlagent.learning.enabled=false} the save tools are neither listed nor callable; search still works. */
 @QuarkusTest

@@ -45,9 +45,12 @@ class McpProtocolEdgesTest {
     void paramsAsAnArrayAreInvalidParamsAnsweredWithTheRequestId() throws Exception {
         JsonObject answer = error(post("{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/list\",\"params\":[1,2]}"), -32602);
         assertEquals(7, answer.getInteger("id"));
-        assertTrue(answer.getJsonObject("error").getString("message").contains("params must be a JSON object"), answer.encode());
+        assertTrue(answer.getJsonObject("error").getString("message").contains("params must be a JSON object"),
+                answer.encode());
 
-        answer = error(post("{\"jsonrpc\":\"2.0\",\"id\":\"call-1\",\"method\":\"tools/call\",\"params\":[\"run_sql\",{\"sql\":\"SELECT 1\"}]}"), -32602);
+        answer = error(post(
+                "{\"jsonrpc\":\"2.0\",\"id\":\"call-1\",\"method\":\"tools/call\",\"params\":[\"run_sql\",{\"sql\":\"SELECT 1\"}]}"),
+                -32602);
         assertEquals("call-1", answer.getString("id"));
     }
 
@@ -66,7 +69,8 @@ class McpProtocolEdgesTest {
 
     @Test
     void bodiesThatAreNotJsonAreParseErrors() throws Exception {
-        for (String body : new String[] { "hello", "{\"jsonrpc\":\"2.0\",", "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"} trailing",
+        for (String body : new String[] { "hello", "{\"jsonrpc\":\"2.0\",",
+                "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"} trailing",
                 "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}{}" }) {
             error(post(body), -32700);
         }

@@ -113,6 +113,7 @@ class McpRegistryChangesTest {
         ToolDescriptor descriptor = new ToolDescriptor("mcp_greeter", description, schema, Optional.empty(), Optional.empty(),
                 ToolMetadata.titled("Greeter").withReadOnly(true));
         return new ToolRegistration(descriptor,
-                () -> FakeTool.computing("mcp_greeter", arguments -> Map.of("greeting", "hello " + arguments.path("name").asText())));
+                () -> FakeTool.computing("mcp_greeter",
+                        arguments -> Map.of("greeting", "hello " + arguments.path("name").asText())));
     }
 }

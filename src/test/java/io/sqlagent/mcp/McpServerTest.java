@@ -15,7 +15,6 @@ import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.Test;
 
-import io.sqlagent.tool.audit.AuditRows;
 import io.quarkiverse.mcp.server.ToolResponse;
 import io.quarkiverse.mcp.server.test.McpAssured;
 import io.quarkiverse.mcp.server.test.McpAssured.McpStreamableTestClient;
@@ -25,6 +24,7 @@ import io.sqlagent.tool.ToolDescriptor;
 import io.sqlagent.tool.ToolJson;
 import io.sqlagent.tool.ToolRegistry;
 import io.sqlagent.tool.audit.AuditLog;
+import io.sqlagent.tool.audit.AuditRows;
 import io.vertx.core.json.JsonObject;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -115,7 +115,8 @@ class McpServerTest {
         JsonObject structured = (JsonObject) response.structuredContent();
         assertEquals(List.of("name", "name_2", "amount"), structured.getJsonArray("columns").stream()
                 .map(column -> ((JsonObject) column).getString("key")).toList());
-        assertEquals("For Those About To Rock (We Salute You)", structured.getJsonArray("rows").getJsonObject(0).getString("name_2"));
+        assertEquals("For Those About To Rock (We Salute You)",
+                structured.getJsonArray("rows").getJsonObject(0).getString("name_2"));
         client.disconnect();
     }
 
@@ -124,7 +125,8 @@ class McpServerTest {
         McpStreamableTestClient client = McpAssured.newConnectedStreamableClient();
 
         // 2^64 + 1 would be bound as invoice 1.
-        ToolResponse wrapped = call(client, "invoice_lines", Map.of("invoice_id", new java.math.BigInteger("18446744073709551617")));
+        ToolResponse wrapped = call(client, "invoice_lines",
+                Map.of("invoice_id", new java.math.BigInteger("18446744073709551617")));
 
         assertTrue(wrapped.isError());
         assertTrue(text(wrapped).contains("invoice_id must be an integer from -9223372036854775808 to 9223372036854775807"),
@@ -189,7 +191,9 @@ class McpServerTest {
         ToolResponse response = call(client, "test_failing", Map.of());
         assertTrue(response.isError());
         String message = text(response);
-        assertTrue(message.startsWith("Tool 'test_failing' failed (IllegalStateException: connection to backend lost) [error id "), message);
+        assertTrue(
+                message.startsWith("Tool 'test_failing' failed (IllegalStateException: connection to backend lost) [error id "),
+                message);
         assertFalse(message.contains("\tat "), message);
         client.disconnect();
     }
@@ -221,8 +225,10 @@ class McpServerTest {
         client.disconnect();
 
         String metrics = given().accept("text/plain").when().get("/q/metrics").then().statusCode(200).extract().asString();
-        assertTrue(metrics.contains("sqlagent_tool_calls_total{caller=\"mcp\",outcome=\"success\",tool=\"test_audited\""), metrics);
-        assertTrue(metrics.contains("sqlagent_tool_calls_total{caller=\"mcp\",outcome=\"failure\",tool=\"test_failing\""), metrics);
+        assertTrue(metrics.contains("sqlagent_tool_calls_total{caller=\"mcp\",outcome=\"success\",tool=\"test_audited\""),
+                metrics);
+        assertTrue(metrics.contains("sqlagent_tool_calls_total{caller=\"mcp\",outcome=\"failure\",tool=\"test_failing\""),
+                metrics);
         assertFalse(metrics.contains("mcp_server_requests"), "the library's per-name timers are left out");
 
         Row audited = AuditRows.await(auditLog, store, "test_audited", "caller = 'mcp'");
@@ -230,7 +236,6 @@ class McpServerTest {
         assertEquals("from mcp", audited.getJsonObject("arguments").getString("note"));
         assertTrue(audited.getString("call_id").startsWith("mcp-"), audited.getString("call_id"));
     }
-
 
     @Test
     void aNullOptionalArgumentCountsAsLeftOut() {

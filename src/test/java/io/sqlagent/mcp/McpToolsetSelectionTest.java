@@ -62,14 +62,16 @@ class McpToolsetSelectionTest {
     void aClientSeesOnlyTheToolsOfTheToolsetsItNames() {
         assertEquals(Set.of("mcp_alpha_tool"), listedBy("/mcp?toolsets=mcp_alpha"));
         assertEquals(Set.of("mcp_alpha_tool", "mcp_beta_tool", "run_sql"), listedBy("/mcp?toolsets=mcp_alpha,mcp_beta"));
-        assertEquals(Set.of("mcp_alpha_tool", "mcp_beta_tool", "run_sql"), listedBy("/mcp?toolsets=mcp_alpha&toolsets=%20mcp_beta,,"));
+        assertEquals(Set.of("mcp_alpha_tool", "mcp_beta_tool", "run_sql"),
+                listedBy("/mcp?toolsets=mcp_alpha&toolsets=%20mcp_beta,,"));
     }
 
     @Test
     void clientsOfTheOlderSseTransportChooseToolsetsTheSameWay() {
         var client = McpAssured.newSseClient().setSsePath("/mcp/sse?toolsets=mcp_alpha").build().connect();
 
-        client.when().toolsList(page -> assertEquals(List.of("mcp_alpha_tool"), page.tools().stream().map(ToolInfo::name).toList()))
+        client.when()
+                .toolsList(page -> assertEquals(List.of("mcp_alpha_tool"), page.tools().stream().map(ToolInfo::name).toList()))
                 .toolsCall("run_sql").withArguments(Map.of("sql", "SELECT 1")).withAssert(response -> {
                     assertTrue(response.isError());
                     assertTrue(text(response).startsWith("Tool 'run_sql' is not in the selected toolsets (mcp_alpha)"));
@@ -87,7 +89,8 @@ class McpToolsetSelectionTest {
 
     @Test
     void aClientCallsOnlyTheToolsOfItsToolsets() throws Exception {
-        McpStreamableTestClient client = McpAssured.newStreamableClient().setMcpPath("/mcp?toolsets=mcp_beta").build().connect();
+        McpStreamableTestClient client = McpAssured.newStreamableClient().setMcpPath("/mcp?toolsets=mcp_beta").build()
+                .connect();
 
         ToolResponse beta = call(client, "mcp_beta_tool", Map.of());
         assertFalse(beta.isError());
@@ -108,13 +111,16 @@ class McpToolsetSelectionTest {
 
         assertNull(answer.getJsonObject("result"));
         // catalog and sales are the shipped Chinook tools' toolsets.
-        assertEquals("Unknown toolsets nada, nope; known: catalog, mcp_alpha, mcp_beta, sales. Choose toolsets with ?toolsets=name1,name2"
-                + " on the MCP URL, or leave it out for all tools.", answer.getJsonObject("error").getString("message"));
+        assertEquals(
+                "Unknown toolsets nada, nope; known: catalog, mcp_alpha, mcp_beta, sales. Choose toolsets with ?toolsets=name1,name2"
+                        + " on the MCP URL, or leave it out for all tools.",
+                answer.getJsonObject("error").getString("message"));
     }
 
     @Test
     void aToolsetRemovedWhileConnectedLeavesNothingToListAndCallsSayWhy() {
-        McpStreamableTestClient client = McpAssured.newStreamableClient().setMcpPath("/mcp?toolsets=mcp_alpha").build().connect();
+        McpStreamableTestClient client = McpAssured.newStreamableClient().setMcpPath("/mcp?toolsets=mcp_alpha").build()
+                .connect();
 
         registry.replaceGroup(GROUP, TOOLS, List.of());
 

@@ -89,11 +89,14 @@ class MetricsEndpointTest {
             assertTrue(bounds.contains("+Inf"), duration + " has no +Inf bucket");
         }
         assertCumulative(scrape, "sqlagent_sql_statement_duration_seconds", "outcome=\"error\"");
-        assertCumulative(scrape, "sqlagent_tool_calls_duration_seconds", "caller=\"agent\",outcome=\"success\",tool=\"run_sql\"");
+        assertCumulative(scrape, "sqlagent_tool_calls_duration_seconds",
+                "caller=\"agent\",outcome=\"success\",tool=\"run_sql\"");
 
         List<String> own = types.keySet().stream().filter(name -> name.startsWith("sqlagent_")).toList();
-        assertTrue(own.containsAll(List.of("sqlagent_tool_calls_total", "sqlagent_agent_runs_total", "sqlagent_agent_tokens_total",
-                "sqlagent_sql_errors_total", "sqlagent_sql_statement_duration_seconds")), own.toString());
+        assertTrue(
+                own.containsAll(List.of("sqlagent_tool_calls_total", "sqlagent_agent_runs_total", "sqlagent_agent_tokens_total",
+                        "sqlagent_sql_errors_total", "sqlagent_sql_statement_duration_seconds")),
+                own.toString());
         for (String name : own) {
             assertFalse(help.getOrDefault(name, "").isBlank(), name + " has no HELP text");
         }

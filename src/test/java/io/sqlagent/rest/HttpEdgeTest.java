@@ -4,8 +4,8 @@ import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.is;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
@@ -130,7 +130,8 @@ class HttpEdgeTest {
     void mcpRefusesForeignOriginsWithAJsonRpcError() throws Exception {
         String initialize = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\","
                 + "\"capabilities\":{},\"clientInfo\":{\"name\":\"page\",\"version\":\"1\"}}}";
-        String body = given().contentType(ContentType.JSON).accept("application/json, text/event-stream").header("Origin", FOREIGN)
+        String body = given().contentType(ContentType.JSON).accept("application/json, text/event-stream")
+                .header("Origin", FOREIGN)
                 .body(initialize).when().post("/mcp")
                 .then().statusCode(403).contentType(ContentType.JSON).extract().asString();
         JsonObject error = new JsonObject(body);
@@ -139,12 +140,14 @@ class HttpEdgeTest {
         assertTrue(error.getJsonObject("error").getString("message").contains("evil.example"), body);
 
         try (RawHttp http = new RawHttp(port())) {
-            RawHttp.Response sse = http.head("GET /mcp/sse HTTP/1.1", "Accept: text/event-stream", "Origin: " + FOREIGN).response();
+            RawHttp.Response sse = http.head("GET /mcp/sse HTTP/1.1", "Accept: text/event-stream", "Origin: " + FOREIGN)
+                    .response();
             assertEquals(403, sse.status());
             assertEquals(-32600, new JsonObject(sse.body()).getJsonObject("error").getInteger("code"));
         }
         // The same request from the service's own origin is served.
-        given().contentType(ContentType.JSON).accept("application/json, text/event-stream").header("Origin", "http://localhost:" + port())
+        given().contentType(ContentType.JSON).accept("application/json, text/event-stream")
+                .header("Origin", "http://localhost:" + port())
                 .body(initialize).when().post("/mcp").then().statusCode(200);
     }
 
@@ -156,10 +159,12 @@ class HttpEdgeTest {
         }
         given().contentType(ContentType.JSON).body("{}{}").when().post("/api/tools/test_echo")
                 .then().body("message", containsString("more after its JSON value"));
-        given().contentType(ContentType.JSON).body("{\"question\":\"How many tracks?\"} {\"question\":\"x\"}").when().post("/api/chat")
+        given().contentType(ContentType.JSON).body("{\"question\":\"How many tracks?\"} {\"question\":\"x\"}").when()
+                .post("/api/chat")
                 .then().statusCode(400).contentType(ContentType.JSON).body("error", is("malformed_json"));
         // Whitespace after the value is not content.
-        given().contentType(ContentType.JSON).body("{\"text\":\"hi\"}\n\t ").when().post("/api/tools/test_echo").then().statusCode(200);
+        given().contentType(ContentType.JSON).body("{\"text\":\"hi\"}\n\t ").when().post("/api/tools/test_echo").then()
+                .statusCode(200);
     }
 
     @Test
@@ -175,7 +180,8 @@ class HttpEdgeTest {
             for (int i = 0; i < clients; i++) {
                 answers.add(pool.submit(() -> {
                     try (RawHttp http = new RawHttp(port())) {
-                        http.head("POST /api/tools/run_sql HTTP/1.1", "Content-Type: application/json", "Content-Length: " + declared)
+                        http.head("POST /api/tools/run_sql HTTP/1.1", "Content-Type: application/json",
+                                "Content-Length: " + declared)
                                 .sendQuietly(firstPart);
                         return http.response();
                     }
@@ -204,16 +210,19 @@ class HttpEdgeTest {
         String chunkHead = Integer.toHexString(chunk.length) + "\r\n";
         for (String path : List.of("/api/tools/test_echo", "/mcp")) {
             try (RawHttp http = new RawHttp(port())) {
-                http.head("POST " + path + " HTTP/1.1", "Content-Type: application/json", "Accept: application/json, text/event-stream",
+                http.head("POST " + path + " HTTP/1.1", "Content-Type: application/json",
+                        "Accept: application/json, text/event-stream",
                         "Transfer-Encoding: chunked");
                 for (int i = 0; i < 40; i++) { // 2.5 MB, the limit is 1 MB
-                    http.sendQuietly(chunkHead.getBytes(StandardCharsets.US_ASCII)).sendQuietly(chunk).sendQuietly("\r\n".getBytes());
+                    http.sendQuietly(chunkHead.getBytes(StandardCharsets.US_ASCII)).sendQuietly(chunk)
+                            .sendQuietly("\r\n".getBytes());
                 }
                 RawHttp.Response response = http.response();
                 assertEquals(413, response.status(), path + ": " + response.body());
             }
         }
-        given().contentType(ContentType.JSON).body("{\"text\":\"still here\"}").when().post("/api/tools/test_echo").then().statusCode(200);
+        given().contentType(ContentType.JSON).body("{\"text\":\"still here\"}").when().post("/api/tools/test_echo").then()
+                .statusCode(200);
     }
 
     @Test
@@ -264,7 +273,8 @@ class HttpEdgeTest {
         // Everything held was given back: a full-size body is taken again.
         Thread.sleep(500);
         String big = "{\"text\":\"" + "x".repeat(1_000_000) + "\"}";
-        int status = given().contentType(ContentType.JSON).body(big).when().post("/api/tools/test_echo").then().extract().statusCode();
+        int status = given().contentType(ContentType.JSON).body(big).when().post("/api/tools/test_echo").then().extract()
+                .statusCode();
         assertNotEquals(503, status);
         assertEquals(400, status); // text is at most 100 characters: the body was read and the tool's validation answered
     }

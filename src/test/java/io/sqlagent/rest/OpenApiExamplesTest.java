@@ -71,7 +71,8 @@ class OpenApiExamplesTest {
                     String body = value.isTextual() ? value.asText() : value.toString();
                     HttpResponse<String> response = send(method, url, body);
                     assertFalse(REFUSED.contains(response.statusCode()),
-                            where + " refused its documented example " + body + ": " + response.statusCode() + " " + response.body());
+                            where + " refused its documented example " + body + ": " + response.statusCode() + " "
+                                    + response.body());
                     tried.add(where + " " + body);
                 }
             }
@@ -83,7 +84,8 @@ class OpenApiExamplesTest {
     /** A body built from the schema as Swagger UI builds one: each property's example, else a value of its type. */
     private static JsonNode sample(JsonNode document, JsonNode schema) {
         ObjectNode body = ToolJson.MAPPER.createObjectNode();
-        schema.path("properties").fields().forEachRemaining(property -> body.set(property.getKey(), value(document, property.getValue())));
+        schema.path("properties").fields()
+                .forEachRemaining(property -> body.set(property.getKey(), value(document, property.getValue())));
         return body;
     }
 
@@ -130,7 +132,8 @@ class OpenApiExamplesTest {
         for (JsonNode parameter : parameters) {
             if ("path".equals(parameter.path("in").asText())) {
                 JsonNode example = parameter.path("example");
-                assertNotNull(example.isMissingNode() ? null : example, where + ": path parameter " + parameter.path("name").asText() + " has no example");
+                assertNotNull(example.isMissingNode() ? null : example,
+                        where + ": path parameter " + parameter.path("name").asText() + " has no example");
                 url = url.replace("{" + parameter.path("name").asText() + "}", example.asText());
             }
         }

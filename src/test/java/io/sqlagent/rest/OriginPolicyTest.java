@@ -43,7 +43,8 @@ class OriginPolicyTest {
     @Test
     void onLoopbackOnlyLoopbackNamesAndAllowedHostsAreServed() {
         assertTrue(loopback.loopbackOnly());
-        for (String host : List.of("localhost", "LocalHost", "127.0.0.1", "127.1.2.3", "[::1]", "::1", "app.localhost", "chat.example.com")) {
+        for (String host : List.of("localhost", "LocalHost", "127.0.0.1", "127.1.2.3", "[::1]", "::1", "app.localhost",
+                "chat.example.com")) {
             assertTrue(loopback.hostAllowed(host), host);
         }
         for (String host : List.of("evil.example", "192.168.1.10", "localhost.evil.example", "127.0.0.1.evil.example")) {
@@ -64,6 +65,7 @@ class OriginPolicyTest {
     void aMalformedAllowedOriginStopsTheStartNamingIt() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> new OriginPolicy(List.of("chat.example.com"), "localhost"));
-        assertEquals("sqlagent.http.allowed-origins: 'chat.example.com' is not an origin such as https://chat.example.com", e.getMessage());
+        assertEquals("sqlagent.http.allowed-origins: 'chat.example.com' is not an origin such as https://chat.example.com",
+                e.getMessage());
     }
 }

@@ -62,8 +62,10 @@ class BrokenSourceTest {
     @Test
     void passwordsHoldingUrlCharactersNeverReachHealthOutputOrTheLog() throws Exception {
         String body = given().when().get("/q/health/ready").then().statusCode(503)
-                .body("checks.find { it.name == 'sqlagent sources' }.data.odd", allOf(startsWith("DOWN: "), containsString("Connection refused")))
-                .body("checks.find { it.name == 'sqlagent sources' }.data.typed", allOf(startsWith("DOWN: "), containsString("Connection refused")))
+                .body("checks.find { it.name == 'sqlagent sources' }.data.odd",
+                        allOf(startsWith("DOWN: "), containsString("Connection refused")))
+                .body("checks.find { it.name == 'sqlagent sources' }.data.typed",
+                        allOf(startsWith("DOWN: "), containsString("Connection refused")))
                 .extract().asString();
         List<String> lines = waitForLines("Source 'odd' is DOWN");
         waitForLines("Source 'typed' is DOWN");

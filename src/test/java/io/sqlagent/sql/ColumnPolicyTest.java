@@ -27,7 +27,8 @@ class ColumnPolicyTest {
     @Test
     void tableColumnMeansSchemaPublicAndWildcardsMatchEveryTable() {
         assertTrue(policy.restricts());
-        assertEquals(Set.of("email", "phone"), policy.hidden(List.of("public.customer"), List.of("customer_id", "email", "phone")));
+        assertEquals(Set.of("email", "phone"),
+                policy.hidden(List.of("public.customer"), List.of("customer_id", "email", "phone")));
         assertEquals(Set.of("phone"), policy.hidden(List.of("sales.customer"), List.of("email", "phone")));
         assertEquals(Set.of("iban", "amount"), policy.hidden(List.of("hr.payslip"), List.of("id", "iban", "amount")));
         assertEquals(Set.of("iban"), policy.hidden(List.of("hr.bonus"), List.of("iban", "amount")));
@@ -35,7 +36,8 @@ class ColumnPolicyTest {
 
     @Test
     void aPartitionHidesWhatItsParentTableHides() {
-        assertEquals(Set.of(), policy.hidden(List.of("hr.payslip_2024"), List.of("amount")), "the partition's own name hides nothing");
+        assertEquals(Set.of(), policy.hidden(List.of("hr.payslip_2024"), List.of("amount")),
+                "the partition's own name hides nothing");
         assertEquals(Set.of("amount"), policy.hidden(List.of("hr.payslip_2024", "hr.payslip"), List.of("id", "amount")));
     }
 
@@ -46,7 +48,8 @@ class ColumnPolicyTest {
 
     @Test
     void malformedEntriesAreRefusedWithTheFormsThatWork() {
-        for (String entry : List.of("email", "customer.*", "*.customer.email", "a.b.c.d", "customer.", ".email", "public..email")) {
+        for (String entry : List.of("email", "customer.*", "*.customer.email", "a.b.c.d", "customer.", ".email",
+                "public..email")) {
             IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
                     () -> new ColumnPolicy(Optional.of(List.of(entry))), entry);
             assertTrue(refused.getMessage().startsWith("sqlagent.sql.hidden-columns: '" + entry + "' is not table.column"),

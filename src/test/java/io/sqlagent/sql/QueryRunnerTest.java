@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.sqlagent.sql.result.ResultColumn;
 import java.time.Duration;
 import java.util.List;
 
@@ -15,6 +14,7 @@ import org.junit.jupiter.api.Test;
 
 import io.quarkus.test.junit.QuarkusTest;
 import io.smallrye.mutiny.subscription.Cancellable;
+import io.sqlagent.sql.result.ResultColumn;
 
 /** The second safety layer and the result shaping, against the real Chinook database. */
 @QuarkusTest
@@ -81,7 +81,8 @@ class QueryRunnerTest {
                 () -> run("WITH gone AS (DELETE FROM invoice_line RETURNING *) SELECT count(*) FROM gone"));
 
         assertEquals("25006", create.sqlState());
-        assertTrue(create.getMessage().startsWith("cannot execute CREATE TABLE in a read-only transaction"), create.getMessage());
+        assertTrue(create.getMessage().startsWith("cannot execute CREATE TABLE in a read-only transaction"),
+                create.getMessage());
         assertEquals("25006", delete.sqlState());
         // Run as a subquery, a data-modifying WITH is refused before it could even reach the read-only check.
         assertTrue(List.of("25006", "0A000").contains(cte.sqlState()), cte.getMessage());
@@ -95,7 +96,8 @@ class QueryRunnerTest {
         SqlExecutionException error = assertThrows(SqlExecutionException.class, () -> run("SELECT 1; SELECT 2"));
 
         assertEquals("42601", error.sqlState());
-        assertTrue(error.getMessage().startsWith("cannot insert multiple commands into a prepared statement"), error.getMessage());
+        assertTrue(error.getMessage().startsWith("cannot insert multiple commands into a prepared statement"),
+                error.getMessage());
     }
 
     @Test
@@ -103,7 +105,8 @@ class QueryRunnerTest {
         SqlExecutionException error = assertThrows(SqlExecutionException.class, () -> run("SELECT 1 +"));
 
         assertEquals("42601", error.sqlState());
-        assertTrue(error.getMessage().startsWith("syntax error at end of input (SQLSTATE 42601) at character 11"), error.getMessage());
+        assertTrue(error.getMessage().startsWith("syntax error at end of input (SQLSTATE 42601) at character 11"),
+                error.getMessage());
     }
 
     @Test
@@ -112,7 +115,9 @@ class QueryRunnerTest {
 
         assertEquals("42703", error.sqlState());
         assertEquals(8, error.position().orElseThrow());
-        assertTrue(error.getMessage().startsWith("column \"nme\" does not exist (SQLSTATE 42703) at character 8: 'SELECT nme FROM artist'"),
+        assertTrue(
+                error.getMessage()
+                        .startsWith("column \"nme\" does not exist (SQLSTATE 42703) at character 8: 'SELECT nme FROM artist'"),
                 error.getMessage());
     }
 

@@ -55,7 +55,8 @@ class SchemaIntrospectorTest {
         Map<String, Object> name = columns.stream().filter(c -> c.get("name").equals("name")).findFirst().orElseThrow();
         assertEquals("character varying(200)", name.get("type"));
         assertEquals(false, name.get("nullable"));
-        Map<String, Object> unitPrice = columns.stream().filter(c -> c.get("name").equals("unit_price")).findFirst().orElseThrow();
+        Map<String, Object> unitPrice = columns.stream().filter(c -> c.get("name").equals("unit_price")).findFirst()
+                .orElseThrow();
         assertEquals("numeric(10,2)", unitPrice.get("type"));
     }
 

@@ -116,7 +116,8 @@ class SourcePoolTest {
                 .body("error", is("busy"))
                 .body("message", containsString("Source 'default' is busy"))
                 .body("message", containsString("sqlagent.sources.default.max-wait-queue-size"));
-        assertEquals(true, Duration.ofNanos(System.nanoTime() - started).compareTo(Duration.ofSeconds(3)) < 0, "refused at once");
+        assertEquals(true, Duration.ofNanos(System.nanoTime() - started).compareTo(Duration.ofSeconds(3)) < 0,
+                "refused at once");
     }
 
     private void awaitActive(String marker, int expected) throws InterruptedException {

@@ -39,7 +39,8 @@ class SourceUrlsTest {
     @Test
     void aPasswordHoldingUrlCharactersIsHiddenWhole() {
         assertEquals("postgresql://app:***@127.0.0.1:1/shop", SourceUrls.redact("postgresql://app:p@ss/w#rd@127.0.0.1:1/shop"));
-        assertEquals("jdbc:postgresql://app:***@db/shop?ssl=true", SourceUrls.redact("jdbc:postgresql://app:a?b:c@d@db/shop?ssl=true"));
+        assertEquals("jdbc:postgresql://app:***@db/shop?ssl=true",
+                SourceUrls.redact("jdbc:postgresql://app:a?b:c@d@db/shop?ssl=true"));
         String message = "Cannot parse invalid connection URI: postgresql://app:p@ss/w#rd@127.0.0.1:1/shop (and more)";
         String redacted = Redaction.redact(message);
         assertEquals("Cannot parse invalid connection URI: postgresql://app:***@127.0.0.1:1/shop (and more)", redacted);
@@ -55,16 +56,19 @@ class SourceUrlsTest {
         assertEquals("127.0.0.1", options.getHost());
         assertEquals("shop", options.getDatabase());
         // An @ in the query is not user info.
-        assertEquals("postgresql://db/shop?application_name=a@b", SourceUrls.normalise("postgresql://db/shop?application_name=a@b"));
+        assertEquals("postgresql://db/shop?application_name=a@b",
+                SourceUrls.normalise("postgresql://db/shop?application_name=a@b"));
     }
 
     @Test
     void bearerTokensApiKeysAndConfiguredSecretsAreHidden() {
         Redaction.secret("p@ss/w#rd-registered");
 
-        assertEquals("{\"authorization\":\"Bearer ***\"}", Redaction.redact("{\"authorization\":\"Bearer test-key-not-secret\"}"));
+        assertEquals("{\"authorization\":\"Bearer ***\"}",
+                Redaction.redact("{\"authorization\":\"Bearer test-key-not-secret\"}"));
         assertEquals("key sk-*** refused", Redaction.redact("key sk-proj-abcdef123456 refused"));
         assertEquals("echo: ***", Redaction.redact("echo: p@ss/w#rd-registered"));
-        assertEquals("postgresql://postgres@localhost:5432/chinook", Redaction.redact("postgresql://postgres@localhost:5432/chinook"));
+        assertEquals("postgresql://postgres@localhost:5432/chinook",
+                Redaction.redact("postgresql://postgres@localhost:5432/chinook"));
     }
 }

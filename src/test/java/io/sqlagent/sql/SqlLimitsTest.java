@@ -64,7 +64,8 @@ class SqlLimitsTest {
 
     @Test
     void rowsPastTheResultSizeAreLeftOutAndTheResultMarkedTruncated() {
-        QueryResult result = run("SELECT t.name, t.composer, a.title FROM track t JOIN album a USING (album_id) ORDER BY track_id LIMIT 5");
+        QueryResult result = run(
+                "SELECT t.name, t.composer, a.title FROM track t JOIN album a USING (album_id) ORDER BY track_id LIMIT 5");
 
         assertTrue(result.truncated());
         assertTrue(result.rowCount() < 5, "rows: " + result.rowCount());

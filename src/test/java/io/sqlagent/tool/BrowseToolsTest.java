@@ -54,7 +54,8 @@ class BrowseToolsTest {
 
     @Test
     void searchFindsToolsByWhatTheyDo() throws Exception {
-        JsonNode value = ((ToolResult.Success) browse("{\"action\":\"search\",\"query\":\"schema tables\",\"limit\":1}")).value();
+        JsonNode value = ((ToolResult.Success) browse("{\"action\":\"search\",\"query\":\"schema tables\",\"limit\":1}"))
+                .value();
 
         assertEquals(1, value.path("count").asInt());
         assertEquals("introspect_schema", value.at("/tools/0/name").asText());
@@ -78,6 +79,7 @@ class BrowseToolsTest {
         assertEquals("action=help needs the name of a tool", noName.message());
         assertEquals("No tool is named 'drop_db'; use action=list or action=search to find one", unknown.message());
         assertEquals(Outcome.INVALID_ARGUMENTS, badAction.outcome());
-        assertTrue(badAction.details().get(0).problem().startsWith("must be one of: list, search, help"), badAction.details().toString());
+        assertTrue(badAction.details().get(0).problem().startsWith("must be one of: list, search, help"),
+                badAction.details().toString());
     }
 }

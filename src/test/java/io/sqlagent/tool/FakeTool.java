@@ -71,7 +71,8 @@ public final class FakeTool implements Tool {
     @Override
     public Uni<ToolResult> invoke(ToolCall call, ToolCallContext context) {
         calls.add(call);
-        Uni<ToolResult> result = Uni.createFrom().item(() -> ToolResult.success(ToolJson.MAPPER.valueToTree(handler.apply(call.arguments()))));
+        Uni<ToolResult> result = Uni.createFrom()
+                .item(() -> ToolResult.success(ToolJson.MAPPER.valueToTree(handler.apply(call.arguments()))));
         return delay.isZero() ? result : result.onItem().delayIt().by(delay);
     }
 

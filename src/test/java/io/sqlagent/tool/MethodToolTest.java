@@ -42,14 +42,16 @@ class MethodToolTest {
     }
 
     private final ToolRegistry registry = new ToolRegistry();
-    private final ToolExecutor executor = new ToolExecutor(registry, List.of(), List.of(), List.of(), ExecutorOptions.defaults());
+    private final ToolExecutor executor = new ToolExecutor(registry, List.of(), List.of(), List.of(),
+            ExecutorOptions.defaults());
 
     MethodToolTest() {
         MethodTool.all(new Calculator()).forEach(registry::register);
     }
 
     private ToolExecution run(String tool, String arguments) throws Exception {
-        return executor.execute(new ToolCall("1", tool, (ObjectNode) ToolJson.MAPPER.readTree(arguments)), ToolCallContext.of("test"))
+        return executor
+                .execute(new ToolCall("1", tool, (ObjectNode) ToolJson.MAPPER.readTree(arguments)), ToolCallContext.of("test"))
                 .await().atMost(WAIT);
     }
 
@@ -64,9 +66,11 @@ class MethodToolTest {
     @Test
     void argumentsBindToParametersAndReturnValuesOrUnisBecomeResults() throws Exception {
         assertEquals(5, ((ToolResult.Success) run("add", "{\"a\":2,\"b\":3}").result()).value().asInt());
-        assertEquals("Hi, Ada", ((ToolResult.Success) run("greet", "{\"person_name\":\"Ada\",\"word\":\"Hi\"}").result()).value()
-                .path("text").asText());
-        assertEquals("Hello, Ada", ((ToolResult.Success) run("greet", "{\"person_name\":\"Ada\"}").result()).value().path("text").asText());
+        assertEquals("Hi, Ada",
+                ((ToolResult.Success) run("greet", "{\"person_name\":\"Ada\",\"word\":\"Hi\"}").result()).value()
+                        .path("text").asText());
+        assertEquals("Hello, Ada",
+                ((ToolResult.Success) run("greet", "{\"person_name\":\"Ada\"}").result()).value().path("text").asText());
     }
 
     @Test

@@ -27,7 +27,8 @@ class ToolDescriptorTest {
     @Test
     void rejectsNamesModelApisRefuse() {
         for (String bad : new String[] { "", "1tool", "has space", "dots.are.out", "x".repeat(65) }) {
-            IllegalArgumentException error = assertThrows(IllegalArgumentException.class, () -> named(bad, "Does things."), bad);
+            IllegalArgumentException error = assertThrows(IllegalArgumentException.class, () -> named(bad, "Does things."),
+                    bad);
             assertEquals("Tool name '" + bad + "' is invalid: use 1-64 letters, digits, '_' or '-', starting with a letter",
                     error.getMessage());
         }
@@ -37,6 +38,7 @@ class ToolDescriptorTest {
     void requiresADescriptionAndAnObjectSchema() {
         assertThrows(IllegalArgumentException.class, () -> named("a", " "));
         assertThrows(IllegalArgumentException.class, () -> new ToolDescriptor("a", "Does.",
-                FakeTool.schema(java.util.Map.of("type", "array")), Optional.empty(), Optional.empty(), ToolMetadata.titled("a")));
+                FakeTool.schema(java.util.Map.of("type", "array")), Optional.empty(), Optional.empty(),
+                ToolMetadata.titled("a")));
     }
 }

@@ -90,7 +90,8 @@ class ToolExecutorTest {
         FakeTool tool = FakeTool.returning("search", "never").withSchema(LIMITED);
         registry.register(tool);
 
-        ToolExecution execution = executor().execute(call("search", "{\"limit\":50,\"extra\":true}"), CONTEXT).await().atMost(WAIT);
+        ToolExecution execution = executor().execute(call("search", "{\"limit\":50,\"extra\":true}"), CONTEXT).await()
+                .atMost(WAIT);
 
         assertEquals(Outcome.INVALID_ARGUMENTS, execution.outcome());
         ToolResult.Failure failure = (ToolResult.Failure) execution.result();
@@ -106,7 +107,8 @@ class ToolExecutorTest {
         FakeTool tool = FakeTool.computing("search", args -> args.has("limit")).withSchema(LIMITED);
         registry.register(tool);
 
-        ToolExecution optional = executor().execute(call("search", "{\"query\":\"x\",\"limit\":null}"), CONTEXT).await().atMost(WAIT);
+        ToolExecution optional = executor().execute(call("search", "{\"query\":\"x\",\"limit\":null}"), CONTEXT).await()
+                .atMost(WAIT);
         ToolExecution required = executor().execute(call("search", "{\"query\":null}"), CONTEXT).await().atMost(WAIT);
 
         assertEquals(false, ((ToolResult.Success) optional.result()).value().asBoolean(), "the tool saw the null");
@@ -123,7 +125,8 @@ class ToolExecutorTest {
         ToolExecution execution = executor().execute(call("gamma", "{}"), CONTEXT).await().atMost(WAIT);
 
         assertEquals(Outcome.UNKNOWN_TOOL, execution.outcome());
-        assertEquals("No tool is named 'gamma'. Available tools: alpha, beta", ((ToolResult.Failure) execution.result()).message());
+        assertEquals("No tool is named 'gamma'. Available tools: alpha, beta",
+                ((ToolResult.Failure) execution.result()).message());
         assertEquals(List.of("started gamma", "completed gamma unknown_tool"), events);
     }
 
@@ -260,7 +263,8 @@ class ToolExecutorTest {
         AfterToolHook redact = execution -> Uni.createFrom().item(
                 execution.withResult(ToolResult.success(ToolJson.MAPPER.valueToTree(Map.of("token", "***")))));
 
-        ToolExecution execution = executor(List.of(), List.of(redact)).execute(call("secret", "{}"), CONTEXT).await().atMost(WAIT);
+        ToolExecution execution = executor(List.of(), List.of(redact)).execute(call("secret", "{}"), CONTEXT).await()
+                .atMost(WAIT);
 
         assertEquals("***", ((ToolResult.Success) execution.result()).value().path("token").asText());
         assertEquals("abc123", ((ToolResult.Success) completed.get(0).result()).value().path("token").asText());
@@ -332,7 +336,8 @@ class ToolExecutorTest {
                 .await().atMost(WAIT);
 
         assertEquals(2, overlap.maxActive.get(), "the two read-only calls did not overlap");
-        assertEquals(List.of("left", "right"), executions.stream().map(e -> e.call().name()).toList(), "results keep call order");
+        assertEquals(List.of("left", "right"), executions.stream().map(e -> e.call().name()).toList(),
+                "results keep call order");
     }
 
     @Test
@@ -401,7 +406,8 @@ class ToolExecutorTest {
         ToolCallListener broken = execution -> {
             throw new IllegalStateException("listener bug");
         };
-        ToolExecutor executor = new ToolExecutor(registry, List.of(), List.of(), List.of(broken, recorder), ExecutorOptions.defaults());
+        ToolExecutor executor = new ToolExecutor(registry, List.of(), List.of(), List.of(broken, recorder),
+                ExecutorOptions.defaults());
 
         ToolExecution execution = executor.execute(call("fine", "{}"), CONTEXT).await().atMost(WAIT);
 

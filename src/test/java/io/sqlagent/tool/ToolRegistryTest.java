@@ -59,7 +59,8 @@ class ToolRegistryTest {
     void rejectsADuplicateName() {
         registry.register(lazy("run_sql", "One."));
 
-        IllegalStateException error = assertThrows(IllegalStateException.class, () -> registry.register(lazy("run_sql", "Two.")));
+        IllegalStateException error = assertThrows(IllegalStateException.class,
+                () -> registry.register(lazy("run_sql", "Two.")));
 
         assertEquals("Two tools are named 'run_sql'; tool names must be unique", error.getMessage());
     }
@@ -100,8 +101,10 @@ class ToolRegistryTest {
         assertEquals(List.of("b", "c", "run_sql"), registry.list().stream().map(ToolDescriptor::name).toList());
         assertEquals("B2", registry.descriptor("b").orElseThrow().description());
         assertTrue(registry.toolsets().isEmpty());
-        assertEquals(new ToolRegistry.Change(java.util.Set.of("a", "b"), java.util.Set.of(), java.util.Set.of()), changes.get(0));
-        assertEquals(new ToolRegistry.Change(java.util.Set.of("c"), java.util.Set.of("a"), java.util.Set.of("b")), changes.get(1));
+        assertEquals(new ToolRegistry.Change(java.util.Set.of("a", "b"), java.util.Set.of(), java.util.Set.of()),
+                changes.get(0));
+        assertEquals(new ToolRegistry.Change(java.util.Set.of("c"), java.util.Set.of("a"), java.util.Set.of("b")),
+                changes.get(1));
     }
 
     @Test
@@ -112,7 +115,8 @@ class ToolRegistryTest {
         IllegalStateException clash = assertThrows(IllegalStateException.class,
                 () -> registry.replaceGroup("yaml", List.of(lazy("run_sql", "again")), List.of()));
         assertTrue(clash.getMessage().contains("'run_sql' already exists outside 'yaml'"), clash.getMessage());
-        assertThrows(IllegalStateException.class, () -> registry.replaceGroup("yaml", List.of(lazy("x", "1"), lazy("x", "2")), List.of()));
+        assertThrows(IllegalStateException.class,
+                () -> registry.replaceGroup("yaml", List.of(lazy("x", "1"), lazy("x", "2")), List.of()));
 
         assertEquals(List.of("a", "run_sql"), registry.list().stream().map(ToolDescriptor::name).toList());
         assertEquals(List.of("s"), List.copyOf(registry.toolsets().keySet()));
@@ -126,9 +130,11 @@ class ToolRegistryTest {
                         new Toolset("two", null, null, List.of("b"), "yaml")));
 
         assertEquals(List.of("a", "run_sql"), registry.list(List.of("one")).stream().map(ToolDescriptor::name).toList());
-        assertEquals(List.of("a", "b", "run_sql"), registry.list(List.of("one", "two")).stream().map(ToolDescriptor::name).toList());
+        assertEquals(List.of("a", "b", "run_sql"),
+                registry.list(List.of("one", "two")).stream().map(ToolDescriptor::name).toList());
         assertEquals(3, registry.list(List.of()).size());
-        IllegalArgumentException unknown = assertThrows(IllegalArgumentException.class, () -> registry.list(List.of("nope", "one")));
+        IllegalArgumentException unknown = assertThrows(IllegalArgumentException.class,
+                () -> registry.list(List.of("nope", "one")));
         assertEquals("Unknown toolset nope; known: one, two", unknown.getMessage());
     }
 }

@@ -21,12 +21,13 @@ class TypedToolTest {
 
     private static final Duration WAIT = Duration.ofSeconds(5);
 
-    @ToolDefinition(name = "search_knowledge", title = "Search knowledge", namespace = "knowledge", tags = { "knowledge", "search" },
-            readOnly = true, description = "Search saved query patterns and learnings. Ranked by relevance.",
-            returns = "{\"total_found\": n}")
+    @ToolDefinition(name = "search_knowledge", title = "Search knowledge", namespace = "knowledge", tags = { "knowledge",
+            "search" }, readOnly = true, description = "Search saved query patterns and learnings. Ranked by relevance.", returns = "{\"total_found\": n}")
     static class SearchTool extends TypedTool<SearchTool.Arguments> {
         enum Kind {
-            ALL, PATTERNS, LEARNINGS
+            ALL,
+            PATTERNS,
+            LEARNINGS
         }
 
         record Arguments(
@@ -84,7 +85,8 @@ class TypedToolTest {
     @Test
     void argumentsArriveBoundAndTheResultIsSnakeCaseJson() {
         SearchTool tool = new SearchTool();
-        ObjectNode arguments = ToolJson.MAPPER.createObjectNode().put("query", "revenue").put("type", "patterns").put("limit", 3);
+        ObjectNode arguments = ToolJson.MAPPER.createObjectNode().put("query", "revenue").put("type", "patterns").put("limit",
+                3);
         arguments.putArray("tables_used").add("invoice");
 
         ToolResult result = tool.invoke(new ToolCall("1", "search_knowledge", arguments), ToolCallContext.of("test"))
@@ -102,13 +104,16 @@ class TypedToolTest {
         // The schema allows any 64-bit integer; limit is an int: 2^32 + 3 would be bound as 3.
         ObjectNode arguments = ToolJson.MAPPER.createObjectNode().put("query", "revenue").put("limit", 4294967299L);
 
-        ToolResult result = new SearchTool().invoke(new ToolCall("1", "search_knowledge", arguments), ToolCallContext.of("test"))
+        ToolResult result = new SearchTool()
+                .invoke(new ToolCall("1", "search_knowledge", arguments), ToolCallContext.of("test"))
                 .await().atMost(WAIT);
 
         ToolResult.Failure failure = (ToolResult.Failure) result;
         assertEquals(Outcome.INVALID_ARGUMENTS, failure.outcome());
         assertEquals("limit", failure.details().get(0).argument());
-        assertTrue(failure.details().get(0).problem().startsWith("is out of range (Numeric value (4294967299) out of range of int"),
+        assertTrue(
+                failure.details().get(0).problem()
+                        .startsWith("is out of range (Numeric value (4294967299) out of range of int"),
                 failure.details().get(0).problem());
     }
 
@@ -118,12 +123,14 @@ class TypedToolTest {
                 ToolCallContext.of("test")).await().atMost(WAIT);
 
         String thread = ((ToolResult.Success) result).value().path("thread").asText();
-        org.junit.jupiter.api.Assertions.assertNotEquals(Thread.currentThread().getName(), thread, "ran on the caller's thread");
+        org.junit.jupiter.api.Assertions.assertNotEquals(Thread.currentThread().getName(), thread,
+                "ran on the caller's thread");
     }
 
     @Test
     void aTypedToolWithoutItsAnnotationIsRefused() {
-        IllegalArgumentException error = assertThrows(IllegalArgumentException.class, () -> TypedTool.describe(Unannotated.class));
+        IllegalArgumentException error = assertThrows(IllegalArgumentException.class,
+                () -> TypedTool.describe(Unannotated.class));
 
         assertTrue(error.getMessage().endsWith("extends TypedTool but has no @ToolDefinition"), error.getMessage());
     }

@@ -90,8 +90,10 @@ class PolicyManifestTest {
         String file = dir.resolve("policy.yaml").toAbsolutePath().toString();
         assertTrue(invalid("policy:\n  data: [unclosed\n").problems().get(0).startsWith(file + ":3: "));
         assertEquals(List.of(file + ":1: policy: the manifest is empty"), invalid("").problems());
-        assertEquals(List.of(file + ":1: policy: missing; the manifest starts with policy:"), invalid("data: {}\n").problems().subList(1, 2));
-        assertEquals(List.of(file + ":3: policy.data: duplicate field"), invalid("policy:\n  data: {}\n  data: {}\n").problems());
+        assertEquals(List.of(file + ":1: policy: missing; the manifest starts with policy:"),
+                invalid("data: {}\n").problems().subList(1, 2));
+        assertEquals(List.of(file + ":3: policy.data: duplicate field"),
+                invalid("policy:\n  data: {}\n  data: {}\n").problems());
         PolicyManifest.InvalidPolicyException missing = assertThrows(PolicyManifest.InvalidPolicyException.class,
                 () -> PolicyManifest.load(dir.resolve("nope.yaml")));
         assertTrue(missing.problems().get(0).contains("nope.yaml: cannot be read"), missing.problems().toString());

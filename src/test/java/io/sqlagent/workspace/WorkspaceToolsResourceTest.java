@@ -15,11 +15,11 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
-import io.sqlagent.TestFiles;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
+import io.sqlagent.TestFiles;
 import io.sqlagent.tool.ToolJson;
 
 /** The workspace tools as the service offers them: listed and callable over REST once a policy is set, refusals as 403. */
@@ -48,7 +48,8 @@ class WorkspaceToolsResourceTest {
         for (int i = 0; i < nameValues.length; i += 2) {
             body.put((String) nameValues[i], (String) nameValues[i + 1]);
         }
-        return given().contentType(ContentType.JSON).body(body.toString()).when().post("/api/tools/" + tool).then().log().ifValidationFails();
+        return given().contentType(ContentType.JSON).body(body.toString()).when().post("/api/tools/" + tool).then().log()
+                .ifValidationFails();
     }
 
     @Test
@@ -71,7 +72,8 @@ class WorkspaceToolsResourceTest {
         call("read_file", "path", workspace.data.resolve("readme.txt").toString()).statusCode(200)
                 .body("result", is("Grüße from the workspace\n"));
         call("read_file", "path", workspace.data.resolve("../outside/secret.txt").toString()).statusCode(403)
-                .body("message", startsWith("'" + workspace.data.resolve("../outside/secret.txt") + "' is outside what read_file may use"));
+                .body("message", startsWith(
+                        "'" + workspace.data.resolve("../outside/secret.txt") + "' is outside what read_file may use"));
         call("write_file", "path", workspace.notes.resolve("a.txt").toString(), "content", "hello").statusCode(200)
                 .body("result.bytes", is(5));
         call("write_file", "path", workspace.notes.resolve("escape/pwned.txt").toString(), "content", "x").statusCode(403);

@@ -30,7 +30,10 @@ import io.sqlagent.tool.ToolJson;
 import io.sqlagent.tool.ToolRefusedException;
 import io.sqlagent.tool.ToolResult;
 
-/** The three file and SQLite tools against a real workspace on disk: what they do, and every attack refused with nothing touched outside. */
+/**
+ * The three file and SQLite tools against a real workspace on disk: what they do, and every attack refused with nothing touched
+ * outside.
+ */
 class WorkspaceToolsTest {
 
     @TempDir
@@ -71,7 +74,8 @@ class WorkspaceToolsTest {
     void readsTextInsideTheAllowedDirectoryByRelativeOrAbsolutePath() {
         ReadFileTool read = new ReadFileTool(policy);
 
-        assertEquals("Grüße from the workspace\n", call(read, "path", workspace.data.resolve("readme.txt").toString()).asText());
+        assertEquals("Grüße from the workspace\n",
+                call(read, "path", workspace.data.resolve("readme.txt").toString()).asText());
         assertEquals("Grüße from the workspace\n",
                 call(read, "path", workspace.data.resolve("notes/../readme.txt").toString()).asText());
         String relative = Path.of("").toAbsolutePath().relativize(workspace.data.resolve("readme.txt")).toString();
@@ -120,7 +124,8 @@ class WorkspaceToolsTest {
     void writesAtomicallyInsideTheWritableDirectoryCreatingParents() throws Exception {
         WriteFileTool write = new WriteFileTool(policy);
 
-        JsonNode written = call(write, "path", workspace.notes.resolve("2026/11/summary.md").toString(), "content", "# Tracks\n3503\n");
+        JsonNode written = call(write, "path", workspace.notes.resolve("2026/11/summary.md").toString(), "content",
+                "# Tracks\n3503\n");
         call(write, "path", workspace.notes.resolve("2026/11/summary.md").toString(), "content", "# Tracks\n3504\n");
 
         Path file = workspace.notes.resolve("2026/11/summary.md");
@@ -178,7 +183,8 @@ class WorkspaceToolsTest {
         JsonNode many = call(sql, "db_path", workspace.chinook.toString(), "query",
                 "WITH a AS (SELECT Name FROM Artist ORDER BY ArtistId) SELECT Name FROM a");
 
-        assertEquals("{\"columns\":[\"total\"],\"column_types\":[\"INTEGER\"],\"rows\":[[3503]],\"truncated\":false}", count.toString());
+        assertEquals("{\"columns\":[\"total\"],\"column_types\":[\"INTEGER\"],\"rows\":[[3503]],\"truncated\":false}",
+                count.toString());
         assertEquals(5, many.path("rows").size());
         assertEquals("AC/DC", many.path("rows").get(0).get(0).asText());
         assertTrue(many.path("truncated").asBoolean());
@@ -204,7 +210,8 @@ class WorkspaceToolsTest {
         String checksum = WorkspaceFixture.sha256(workspace.chinook);
         String db = workspace.chinook.toString();
 
-        refused(sql, "Only SELECT, WITH … SELECT and VALUES statements are allowed; found DELETE", "db_path", db, "query", "DELETE FROM Track");
+        refused(sql, "Only SELECT, WITH … SELECT and VALUES statements are allowed; found DELETE", "db_path", db, "query",
+                "DELETE FROM Track");
         refused(sql, "Only one statement is allowed; found 2", "db_path", db, "query", "SELECT 1; DROP TABLE Track");
         refused(sql, "DELETE is not allowed", "db_path", db, "query",
                 "WITH gone AS (SELECT 1) DELETE FROM Track WHERE TrackId IN (SELECT * FROM gone)");
@@ -238,7 +245,8 @@ class WorkspaceToolsTest {
 
         ToolException timedOut = failure(sql, "db_path", workspace.chinook.toString(), "query", ENDLESS);
 
-        assertEquals("The query ran longer than 1 s (timeout_seconds in the workspace policy) and was stopped", timedOut.getMessage());
+        assertEquals("The query ran longer than 1 s (timeout_seconds in the workspace policy) and was stopped",
+                timedOut.getMessage());
         assertTrue(Duration.ofNanos(System.nanoTime() - started).toMillis() < 5000, "stopped at the timeout, not later");
         assertNoSqliteStatementRuns();
         // The file is free: the next query runs at once.
@@ -249,10 +257,13 @@ class WorkspaceToolsTest {
     @Test
     void cancellingTheCallInterruptsItsStatement() throws Exception {
         SqlQueryTool sql = new SqlQueryTool(policy);
-        ObjectNode arguments = ToolJson.MAPPER.createObjectNode().put("db_path", workspace.chinook.toString()).put("query", ENDLESS);
+        ObjectNode arguments = ToolJson.MAPPER.createObjectNode().put("db_path", workspace.chinook.toString()).put("query",
+                ENDLESS);
         java.util.concurrent.atomic.AtomicReference<Object> outcome = new java.util.concurrent.atomic.AtomicReference<>();
 
-        var subscription = sql.invoke(new ToolCall("c1", "sql_query", arguments), new ToolCallContext("test", Optional.empty(), Optional.empty()))
+        var subscription = sql
+                .invoke(new ToolCall("c1", "sql_query", arguments),
+                        new ToolCallContext("test", Optional.empty(), Optional.empty()))
                 .subscribe().with(outcome::set, outcome::set);
         long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
         while (sqliteStatementThreads().isEmpty() && System.nanoTime() < deadline) {
@@ -289,7 +300,8 @@ class WorkspaceToolsTest {
 
         // 300 MB in one value ended in OutOfMemoryError; SQLite now refuses to make it.
         ToolException blob = failure(sql, "db_path", db, "query", "SELECT zeroblob(300000000)");
-        ToolException text = failure(sql, "db_path", db, "query", "SELECT replace(printf('%.*c', 1000000, 'x'), 'x', 'xx') AS huge");
+        ToolException text = failure(sql, "db_path", db, "query",
+                "SELECT replace(printf('%.*c', 1000000, 'x'), 'x', 'xx') AS huge");
         JsonNode many = call(sql, "db_path", db, "query", "SELECT printf('%.*c', 400, 'x') AS wide FROM Track");
 
         assertTrue(blob.getMessage().startsWith("A value is larger than 1048576 bytes, the most sql_query reads in one value "

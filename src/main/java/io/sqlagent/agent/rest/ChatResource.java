@@ -43,8 +43,8 @@ import io.sqlagent.agent.AgentService;
 import io.sqlagent.tool.ToolJson;
 import io.sqlagent.tool.ToolsConfig;
 import io.sqlagent.tool.UnknownToolsetException;
-import io.sqlagent.tool.rest.ErrorBody;
 import io.sqlagent.tool.rest.ClientConnections;
+import io.sqlagent.tool.rest.ErrorBody;
 import io.sqlagent.tool.rest.JsonBodies;
 import io.vertx.ext.web.RoutingContext;
 
@@ -91,27 +91,19 @@ public class ChatResource {
     @POST
     @Consumes(MediaType.WILDCARD) // io.sqlagent.rest.EdgeFilter refuses a body that is not JSON with the house error; an empty body needs no type
     @Produces(MediaType.SERVER_SENT_EVENTS)
-    @Operation(summary = "Ask the agent",
-            description = "Body {\"question\": \"…\", \"conversation_id\": optional, \"toolsets\": optional [names]}. Answers text/event-stream: conversation "
-                    + "{conversation_id}, thinking {delta}, tool_call {id,name,arguments}, tool_result {id,name,ok,duration_ms,"
-                    + "result|error,outcome,truncated?}, content {delta}, then done {iterations,duration_ms,usage{input_tokens,"
-                    + "output_tokens},stop_reason} or error {code,message}. Closing the connection cancels the run.")
-    @RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ChatRequestBody.class),
-            examples = {
-                @ExampleObject(name = "question", summary = "A new conversation",
-                        value = "{\"question\": \"Which five artists have the most tracks?\"}"),
-                @ExampleObject(name = "toolsets", summary = "Only some tools",
-                        value = "{\"question\": \"How many tracks are there?\", \"toolsets\": [\"catalog\"]}")
-            }))
+    @Operation(summary = "Ask the agent", description = "Body {\"question\": \"…\", \"conversation_id\": optional, \"toolsets\": optional [names]}. Answers text/event-stream: conversation "
+            + "{conversation_id}, thinking {delta}, tool_call {id,name,arguments}, tool_result {id,name,ok,duration_ms,"
+            + "result|error,outcome,truncated?}, content {delta}, then done {iterations,duration_ms,usage{input_tokens,"
+            + "output_tokens},stop_reason} or error {code,message}. Closing the connection cancels the run.")
+    @RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ChatRequestBody.class), examples = {
+            @ExampleObject(name = "question", summary = "A new conversation", value = "{\"question\": \"Which five artists have the most tracks?\"}"),
+            @ExampleObject(name = "toolsets", summary = "Only some tools", value = "{\"question\": \"How many tracks are there?\", \"toolsets\": [\"catalog\"]}")
+    }))
     @APIResponse(responseCode = "200", description = "The run's events")
-    @APIResponse(responseCode = "400", description = "Malformed body, missing or over-long question, bad conversation_id, unknown toolset",
-            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
-    @APIResponse(responseCode = "404", description = "No conversation has this id",
-            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
-    @APIResponse(responseCode = "413", description = "The body is larger than sqlagent.tools.max-request-size",
-            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
-    @APIResponse(responseCode = "415", description = "The body is not sent as application/json",
-            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
+    @APIResponse(responseCode = "400", description = "Malformed body, missing or over-long question, bad conversation_id, unknown toolset", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
+    @APIResponse(responseCode = "404", description = "No conversation has this id", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
+    @APIResponse(responseCode = "413", description = "The body is larger than sqlagent.tools.max-request-size", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
+    @APIResponse(responseCode = "415", description = "The body is not sent as application/json", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
     @Blocking // only to look the conversation up before answering (a 404 cannot follow a 200); the run itself never blocks
     @ResponseHeader(name = "Cache-Control", value = "no-cache")
     @ResponseHeader(name = "X-Accel-Buffering", value = "no")
@@ -141,12 +133,8 @@ public class ChatResource {
     @Schema(name = "ChatRequest")
     public record ChatRequestBody(
             @Schema(required = true, description = "The question, in plain language", example = "How many tracks are there?") String question,
-            @JsonProperty("conversation_id")
-            @Schema(description = "Continue this conversation (its earlier messages are the model's history): the conversation_id of its conversation event",
-                    format = "uuid") Optional<String> conversationId,
-            @Schema(description = "Offer the model only the tools of these toolsets (GET /api/tools?toolset=…); all tools when left out",
-                    example = "[\"catalog\"]")
-            Optional<List<String>> toolsets) {
+            @JsonProperty("conversation_id") @Schema(description = "Continue this conversation (its earlier messages are the model's history): the conversation_id of its conversation event", format = "uuid") Optional<String> conversationId,
+            @Schema(description = "Offer the model only the tools of these toolsets (GET /api/tools?toolset=…); all tools when left out", example = "[\"catalog\"]") Optional<List<String>> toolsets) {
     }
 
     private ChatRequestBody request(byte[] body) {
@@ -186,7 +174,8 @@ public class ChatResource {
         Optional<String> conversationId = Optional.empty();
         if (id != null && !id.isNull()) {
             if (!id.isTextual() || !isUuid(id.asText())) {
-                throw bad("invalid_conversation_id", "conversation_id must be the UUID of a conversation, as the conversation event gave it");
+                throw bad("invalid_conversation_id",
+                        "conversation_id must be the UUID of a conversation, as the conversation event gave it");
             }
             conversationId = Optional.of(id.asText());
         }
@@ -202,7 +191,8 @@ public class ChatResource {
             throw bad("invalid_toolsets", expected);
         }
         if (toolsets.size() > MAX_TOOLSETS) {
-            throw bad("invalid_toolsets", "toolsets names " + toolsets.size() + " toolsets; at most " + MAX_TOOLSETS + " are allowed");
+            throw bad("invalid_toolsets",
+                    "toolsets names " + toolsets.size() + " toolsets; at most " + MAX_TOOLSETS + " are allowed");
         }
         List<String> names = new ArrayList<>();
         for (JsonNode name : toolsets) {
@@ -237,11 +227,13 @@ public class ChatResource {
         } catch (JsonProcessingException e) {
             data = "{\"code\":\"internal_error\",\"message\":\"an event could not be written\"}";
         }
-        return sse.newEventBuilder().name(event.event()).data(String.class, data).mediaType(MediaType.APPLICATION_JSON_TYPE).build();
+        return sse.newEventBuilder().name(event.event()).data(String.class, data).mediaType(MediaType.APPLICATION_JSON_TYPE)
+                .build();
     }
 
     @ServerExceptionMapper
     RestResponse<ErrorBody> refused(BadChatRequest e) {
-        return RestResponse.ResponseBuilder.<ErrorBody>create(e.status).type(MediaType.APPLICATION_JSON_TYPE).entity(e.error).build();
+        return RestResponse.ResponseBuilder.<ErrorBody> create(e.status).type(MediaType.APPLICATION_JSON_TYPE).entity(e.error)
+                .build();
     }
 }

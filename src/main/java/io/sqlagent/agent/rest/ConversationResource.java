@@ -34,10 +34,9 @@ public class ConversationResource {
 
     @GET
     @Path("{id}")
-    @Operation(summary = "Read a conversation",
-            description = "{conversation_id, title, created_at, updated_at, messages:[{run_id, role: user|assistant|tool, content, "
-                    + "tool_calls?, tool_call_id?, tool_name?, outcome?, duration_ms?, created_at}], runs:[{run_id, question, "
-                    + "started_at, duration_ms, iterations, usage, outcome, error_code?}]}")
+    @Operation(summary = "Read a conversation", description = "{conversation_id, title, created_at, updated_at, messages:[{run_id, role: user|assistant|tool, content, "
+            + "tool_calls?, tool_call_id?, tool_name?, outcome?, duration_ms?, created_at}], runs:[{run_id, question, "
+            + "started_at, duration_ms, iterations, usage, outcome, error_code?}]}")
     @APIResponse(responseCode = "200", description = "The conversation")
     @APIResponse(responseCode = "400", description = "The id is not a UUID", content = @Content(schema = @Schema(implementation = ErrorBody.class)))
     @APIResponse(responseCode = "404", description = "No conversation has this id", content = @Content(schema = @Schema(implementation = ErrorBody.class)))
@@ -53,7 +52,7 @@ public class ConversationResource {
                     ErrorBody.of("invalid_conversation_id", "A conversation id is a UUID, as the conversation event gave it")));
         }
         return conversations.view(uuid).map(found -> found
-                .<RestResponse<Object>>map(RestResponse::ok)
+                .<RestResponse<Object>> map(RestResponse::ok)
                 .orElseGet(() -> RestResponse.status(Status.NOT_FOUND,
                         ErrorBody.of("conversation_not_found", "No conversation has the id " + uuid))));
     }

@@ -26,7 +26,7 @@ public final class DeniedFunctions {
             for (String pattern : patterns) {
                 if (pattern.endsWith("*") ? name.startsWith(pattern.substring(0, pattern.length() - 1))
                         : pattern.startsWith("*") ? name.endsWith(pattern.substring(1))
-                        : name.equals(pattern)) {
+                                : name.equals(pattern)) {
                     return true;
                 }
             }

@@ -11,8 +11,7 @@ import java.util.Set;
  */
 final class ExplainHeader {
 
-    static final String ANALYZE_REFUSED =
-            "EXPLAIN ANALYZE is not allowed because it executes the statement; use plain EXPLAIN";
+    static final String ANALYZE_REFUSED = "EXPLAIN ANALYZE is not allowed because it executes the statement; use plain EXPLAIN";
 
     // PostgreSQL turns an option off only with these values; anything else either turns ANALYZE on or is an error.
     private static final Set<String> OFF = Set.of("false", "off", "0");

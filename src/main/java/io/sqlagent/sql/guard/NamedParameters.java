@@ -41,7 +41,7 @@ public final class NamedParameters {
      * Reads {@code sql}.
      *
      * @throws IllegalArgumentException when PostgreSQL could not read it either (an unterminated
-     *     string, say), with the line and column
+     *         string, say), with the line and column
      */
     public static NamedParameters of(String sql) {
         List<PgToken> tokens;

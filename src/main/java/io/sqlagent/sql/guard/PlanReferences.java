@@ -161,6 +161,7 @@ public final class PlanReferences {
     // The plan spells names as quote_ident does: bare when PostgreSQL would read them back unchanged.
     private static String unquoted(String expression, PgToken token) {
         String text = token.text(expression);
-        return token.kind() == PgToken.Kind.QUOTED_IDENTIFIER ? text.substring(1, text.length() - 1).replace("\"\"", "\"") : text;
+        return token.kind() == PgToken.Kind.QUOTED_IDENTIFIER ? text.substring(1, text.length() - 1).replace("\"\"", "\"")
+                : text;
     }
 }

@@ -41,7 +41,10 @@ final class QueryInspector {
 
     /** Kinds of problem, most serious first; the most serious one found is reported. */
     private enum Problem {
-        DATA_MODIFYING, SELECT_INTO, LOCKING, FUNCTION
+        DATA_MODIFYING,
+        SELECT_INTO,
+        LOCKING,
+        FUNCTION
     }
 
     /** The WITH names a table reference here would mean, and whether the walk is inside a WITH item. */

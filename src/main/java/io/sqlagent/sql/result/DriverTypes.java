@@ -37,7 +37,8 @@ public final class DriverTypes {
     /** The PostgreSQL name of a column's type, {@code unknown} where the driver does not know it. */
     public static String name(ColumnDescriptor column) {
         String driverName = column.typeName() == null ? "UNKNOWN" : column.typeName().toUpperCase(Locale.ROOT);
-        String base = driverName.endsWith("_ARRAY") ? driverName.substring(0, driverName.length() - "_ARRAY".length()) : driverName;
+        String base = driverName.endsWith("_ARRAY") ? driverName.substring(0, driverName.length() - "_ARRAY".length())
+                : driverName;
         String name = NAMES.getOrDefault(base, UNKNOWN);
         return driverName.endsWith("_ARRAY") && !name.equals(UNKNOWN) ? name + "[]" : name;
     }

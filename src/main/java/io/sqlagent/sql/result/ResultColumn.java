@@ -4,7 +4,7 @@ package io.sqlagent.sql.result;
  * One column of a result, in order.
  *
  * @param name the name PostgreSQL gave the column; several columns may share it
- * ({@code SELECT ar.name, t.name …})
+ *        ({@code SELECT ar.name, t.name …})
  * @param type the column's PostgreSQL type as {@code pg_typeof} names it ({@code integer},
  *        {@code character varying}, {@code numeric}, {@code timestamp with time zone},
  *        {@code text[]}, an enum's or composite type's own name), or {@code unknown}

@@ -26,7 +26,8 @@ import io.vertx.sqlclient.data.Numeric;
  * The one renderer of result values, used by every path that returns rows ({@code run_sql},
  * declared tools, schema samples) and so by REST, MCP, the {@code tool_result} event and the model.
  *
- * <p>Rows of read-only statements arrive as PostgreSQL's own {@code to_json} text of the row (see
+ * <p>
+ * Rows of read-only statements arrive as PostgreSQL's own {@code to_json} text of the row (see
  * {@code QueryRunner}): every value is then exactly what PostgreSQL means by it — numbers as JSON
  * numbers with PostgreSQL's digits, booleans as booleans, {@code json}/{@code jsonb}, arrays and
  * composite values as JSON, dates and times in ISO 8601 (with the offset where PostgreSQL has one),
@@ -35,7 +36,8 @@ import io.vertx.sqlclient.data.Numeric;
  * string holding PostgreSQL's text output, the same text {@code psql} prints. Strings longer than
  * the cap, and structured values whose JSON is longer, are cut with a marker.
  *
- * <p>Values the driver decoded itself (the plan of an {@code EXPLAIN}, rows a declared write
+ * <p>
+ * Values the driver decoded itself (the plan of an {@code EXPLAIN}, rows a declared write
  * statement returns) go through {@link #fromDriver(Object, int)}.
  */
 public final class ResultValues {

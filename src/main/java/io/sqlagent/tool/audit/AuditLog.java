@@ -52,13 +52,15 @@ public class AuditLog implements ToolCallListener {
     private final Counter written;
     private long timerId = -1;
 
-    AuditLog(AuditConfig config, Pool store, Vertx vertx, StoreMigrations migrations, ToolRegistry registry, MeterRegistry meters) {
+    AuditLog(AuditConfig config, Pool store, Vertx vertx, StoreMigrations migrations, ToolRegistry registry,
+            MeterRegistry meters) {
         this.config = config;
         this.store = store;
         this.vertx = vertx;
         this.migrations = migrations;
         this.queue = new AuditQueue(registry, config.queueCapacity(),
-                Counter.builder("sqlagent.audit.dropped").description("Audit records dropped: the queue was full, or the store refused them")
+                Counter.builder("sqlagent.audit.dropped")
+                        .description("Audit records dropped: the queue was full, or the store refused them")
                         .register(meters));
         this.written = Counter.builder("sqlagent.audit.written").description("Audit records written to the store")
                 .register(meters);

@@ -87,8 +87,10 @@ public final class AuditQueue {
         } else if (result instanceof ToolResult.Stopped stopped) {
             message = stopped.reason();
         }
-        boolean withArguments = registry.descriptor(execution.call().name()).map(d -> d.metadata().auditArguments()).orElse(false);
-        return new AuditRecord(execution.startedAt(), execution.context().caller(), execution.context().principal().orElse(null),
+        boolean withArguments = registry.descriptor(execution.call().name()).map(d -> d.metadata().auditArguments())
+                .orElse(false);
+        return new AuditRecord(execution.startedAt(), execution.context().caller(),
+                execution.context().principal().orElse(null),
                 execution.context().conversationId().orElse(null), execution.call().id(), execution.call().name(),
                 execution.outcome().tag(), execution.duration().toNanos() / 1000, value, message,
                 withArguments ? execution.call().arguments() : null);

@@ -34,11 +34,13 @@ public final class JsonBodies {
             // readTree stops after the first value; a second one or garbage after it would be ignored.
             // Reading one more token makes garbage a parse error and a second value a refusal of its own.
             if (parser.nextToken() != null) {
-                throw new BadBody(ErrorBody.of("malformed_json", "The body has more after its JSON value" + where(parser.currentLocation())
-                        + "; send exactly one JSON object"));
+                throw new BadBody(ErrorBody.of("malformed_json",
+                        "The body has more after its JSON value" + where(parser.currentLocation())
+                                + "; send exactly one JSON object"));
             }
         } catch (JsonProcessingException e) {
-            throw new BadBody(ErrorBody.of("malformed_json", "The body is not valid JSON: " + e.getOriginalMessage() + where(e.getLocation())));
+            throw new BadBody(ErrorBody.of("malformed_json",
+                    "The body is not valid JSON: " + e.getOriginalMessage() + where(e.getLocation())));
         } catch (java.io.IOException e) {
             throw new BadBody(ErrorBody.of("malformed_json", "The body could not be read as JSON"));
         }

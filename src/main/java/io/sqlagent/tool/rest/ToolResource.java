@@ -40,9 +40,9 @@ import io.sqlagent.tool.ToolExecutor;
 import io.sqlagent.tool.ToolFormats;
 import io.sqlagent.tool.ToolJson;
 import io.sqlagent.tool.ToolRegistry;
-import io.sqlagent.tool.UnknownToolsetException;
 import io.sqlagent.tool.ToolResult;
 import io.sqlagent.tool.ToolsConfig;
+import io.sqlagent.tool.UnknownToolsetException;
 import io.vertx.ext.web.RoutingContext;
 
 /**
@@ -70,9 +70,8 @@ public class ToolResource {
     }
 
     @GET
-    @Operation(summary = "List the tools",
-            description = "Short descriptors by default; format=full for complete ones, format=openai or format=anthropic for the forms model APIs take; "
-                    + "toolset=a,b for the tools of those toolsets only.")
+    @Operation(summary = "List the tools", description = "Short descriptors by default; format=full for complete ones, format=openai or format=anthropic for the forms model APIs take; "
+            + "toolset=a,b for the tools of those toolsets only.")
     @APIResponse(responseCode = "200", description = "The tools, by name")
     @APIResponse(responseCode = "400", description = "Unknown format or toolset", content = @Content(schema = @Schema(implementation = ErrorBody.class)))
     public RestResponse<Object> list(
@@ -86,11 +85,12 @@ public class ToolResource {
             return RestResponse.status(Status.BAD_REQUEST, ErrorBody.of("invalid_format",
                     "Unknown format '" + truncate(format) + "'; use short, full, openai or anthropic"));
         }
-        List<String> names = toolsets == null ? List.of() : toolsets.stream()
-                .flatMap(value -> Arrays.stream(value.split(",")))
-                .map(String::strip)
-                .filter(name -> !name.isEmpty())
-                .toList();
+        List<String> names = toolsets == null ? List.of()
+                : toolsets.stream()
+                        .flatMap(value -> Arrays.stream(value.split(",")))
+                        .map(String::strip)
+                        .filter(name -> !name.isEmpty())
+                        .toList();
         try {
             return RestResponse.ok(ToolFormats.all(registry.list(names), chosen));
         } catch (UnknownToolsetException e) {
@@ -105,7 +105,7 @@ public class ToolResource {
     @APIResponse(responseCode = "404", description = "No tool has this name", content = @Content(schema = @Schema(implementation = ErrorBody.class)))
     public RestResponse<Object> describe(@PathParam("name") String name) {
         return registry.descriptor(name)
-                .<RestResponse<Object>>map(descriptor -> RestResponse.ok(ToolFormats.fullForm(descriptor)))
+                .<RestResponse<Object>> map(descriptor -> RestResponse.ok(ToolFormats.fullForm(descriptor)))
                 .orElseGet(() -> RestResponse.status(Status.NOT_FOUND, unknownTool(name)));
     }
 
@@ -113,13 +113,9 @@ public class ToolResource {
     @Path("{name}")
     @Consumes(MediaType.WILDCARD) // io.sqlagent.rest.EdgeFilter refuses a body that is not JSON with the house error; an empty body needs no type
     @Operation(summary = "Call a tool", description = "Runs the tool with the JSON object body as its arguments (an empty body means no arguments).")
-    @RequestBody(description = "The arguments, as a JSON object matching the tool's parameters schema (GET /api/tools/{name})",
-            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(type = SchemaType.OBJECT),
-                    examples = @ExampleObject(name = "run_sql", summary = "Arguments of run_sql",
-                            value = "{\"sql\": \"SELECT name FROM genre ORDER BY name LIMIT 5\"}")))
+    @RequestBody(description = "The arguments, as a JSON object matching the tool's parameters schema (GET /api/tools/{name})", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(type = SchemaType.OBJECT), examples = @ExampleObject(name = "run_sql", summary = "Arguments of run_sql", value = "{\"sql\": \"SELECT name FROM genre ORDER BY name LIMIT 5\"}")))
     @APIResponse(responseCode = "200", description = "{\"result\": ...} — what the tool returned")
-    @APIResponse(responseCode = "400", description = "Malformed JSON, a body that is not an object, or invalid arguments (details per argument)",
-            content = @Content(schema = @Schema(implementation = ErrorBody.class)))
+    @APIResponse(responseCode = "400", description = "Malformed JSON, a body that is not an object, or invalid arguments (details per argument)", content = @Content(schema = @Schema(implementation = ErrorBody.class)))
     @APIResponse(responseCode = "403", description = "A hook or policy blocked the call", content = @Content(schema = @Schema(implementation = ErrorBody.class)))
     @APIResponse(responseCode = "404", description = "No tool has this name", content = @Content(schema = @Schema(implementation = ErrorBody.class)))
     @APIResponse(responseCode = "413", description = "The body is larger than sqlagent.tools.max-request-size", content = @Content(schema = @Schema(implementation = ErrorBody.class)))
@@ -127,10 +123,13 @@ public class ToolResource {
     @APIResponse(responseCode = "422", description = "The tool ran and failed; the message says why", content = @Content(schema = @Schema(implementation = ErrorBody.class)))
     @APIResponse(responseCode = "503", description = "A source the tool needs is busy (all connections in use, its wait queue full or the wait too long); "
             + "retry after the Retry-After seconds", content = @Content(schema = @Schema(implementation = ErrorBody.class)))
-    public Uni<RestResponse<Object>> call(@Parameter(description = "the tool's name", example = "run_sql") @PathParam("name") String name, byte[] body, @Context RoutingContext http) {
+    public Uni<RestResponse<Object>> call(
+            @Parameter(description = "the tool's name", example = "run_sql") @PathParam("name") String name, byte[] body,
+            @Context RoutingContext http) {
         if (body != null && body.length > maxRequestBytes) {
             return Uni.createFrom().item(RestResponse.status(Status.REQUEST_ENTITY_TOO_LARGE, ErrorBody.of("body_too_large",
-                    "The body has " + body.length + " bytes; the limit is " + maxRequestBytes + " (sqlagent.tools.max-request-size)")));
+                    "The body has " + body.length + " bytes; the limit is " + maxRequestBytes
+                            + " (sqlagent.tools.max-request-size)")));
         }
         ObjectNode arguments;
         try {
@@ -155,12 +154,14 @@ public class ToolResource {
         }
         ToolResult.Failure failure = (ToolResult.Failure) result;
         return switch (failure.outcome()) {
-            case INVALID_ARGUMENTS -> RestResponse.status(Status.BAD_REQUEST, ErrorBody.invalidArguments(failure.message(), failure.details()));
+            case INVALID_ARGUMENTS ->
+                RestResponse.status(Status.BAD_REQUEST, ErrorBody.invalidArguments(failure.message(), failure.details()));
             case BLOCKED -> RestResponse.status(Status.FORBIDDEN, ErrorBody.of("blocked", failure.message()));
             case UNKNOWN_TOOL -> RestResponse.status(Status.NOT_FOUND, ErrorBody.of("unknown_tool", failure.message()));
-            case UNAVAILABLE -> RestResponse.ResponseBuilder.<Object>create(Status.SERVICE_UNAVAILABLE)
+            case UNAVAILABLE -> RestResponse.ResponseBuilder.<Object> create(Status.SERVICE_UNAVAILABLE)
                     .header("Retry-After", RETRY_AFTER_SECONDS).entity(ErrorBody.of("busy", failure.message())).build();
-            default -> RestResponse.ResponseBuilder.<Object>create(422).entity(ErrorBody.of("tool_failed", failure.message())).build();
+            default -> RestResponse.ResponseBuilder.<Object> create(422).entity(ErrorBody.of("tool_failed", failure.message()))
+                    .build();
         };
     }
 
@@ -188,7 +189,8 @@ public class ToolResource {
     @ServerExceptionMapper
     RestResponse<ErrorBody> unexpected(RuntimeException e) {
         if (e instanceof jakarta.ws.rs.WebApplicationException http) {
-            return RestResponse.ResponseBuilder.<ErrorBody>create(http.getResponse().getStatus()).entity(ErrorBody.of("http_error", http.getMessage())).build();
+            return RestResponse.ResponseBuilder.<ErrorBody> create(http.getResponse().getStatus())
+                    .entity(ErrorBody.of("http_error", http.getMessage())).build();
         }
         String errorId = UUID.randomUUID().toString().substring(0, 8);
         Log.errorf(e, "Tool request failed [error id %s]", errorId);

@@ -25,8 +25,8 @@ public final class CompiledSchema {
      * Compiles {@code schema}, which must not be modified afterwards.
      *
      * @throws IllegalArgumentException naming the location and keyword when the schema is not an
-     *     object, has a malformed or contradictory keyword value, or uses an unsupported keyword
-     *     such as {@code anyOf}
+     *         object, has a malformed or contradictory keyword value, or uses an unsupported keyword
+     *         such as {@code anyOf}
      */
     public static CompiledSchema compile(JsonNode schema) {
         return new CompiledSchema(schema, SchemaCompiler.compile(schema));

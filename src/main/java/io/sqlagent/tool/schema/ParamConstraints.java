@@ -99,8 +99,9 @@ final class ParamConstraints {
         if (minLength < 0 && maxLength < 0 && pattern.isEmpty() && allowed.length == 0) {
             return;
         }
-        String attribute = !pattern.isEmpty() ? "pattern" : allowed.length > 0 ? "allowed"
-                : minLength >= 0 ? "minLength" : "maxLength";
+        String attribute = !pattern.isEmpty() ? "pattern"
+                : allowed.length > 0 ? "allowed"
+                        : minLength >= 0 ? "minLength" : "maxLength";
         ObjectNode target = target(property, STRINGS, attribute, site);
         checkOrder(minLength, maxLength, "minLength", "maxLength", site);
         putCount(target, "minLength", minLength);

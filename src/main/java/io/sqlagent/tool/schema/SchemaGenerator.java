@@ -23,8 +23,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  */
 public final class SchemaGenerator {
 
-    private static final PropertyNamingStrategies.SnakeCaseStrategy SNAKE_CASE =
-            new PropertyNamingStrategies.SnakeCaseStrategy();
+    private static final PropertyNamingStrategies.SnakeCaseStrategy SNAKE_CASE = new PropertyNamingStrategies.SnakeCaseStrategy();
 
     private SchemaGenerator() {
     }
@@ -34,7 +33,7 @@ public final class SchemaGenerator {
      * order, {@code required} (omitted when empty) and {@code "additionalProperties": false}.
      *
      * @throws IllegalArgumentException naming the record and component when a component's type is
-     *     unsupported or its {@link Param} constraints are malformed or contradictory
+     *         unsupported or its {@link Param} constraints are malformed or contradictory
      */
     public static ObjectNode forRecord(Class<? extends Record> type) {
         Objects.requireNonNull(type, "type");

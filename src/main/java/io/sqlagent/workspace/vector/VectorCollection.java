@@ -168,7 +168,8 @@ final class VectorCollection implements Closeable {
             List<Hit> hits = new ArrayList<>(top.scoreDocs.length);
             for (ScoreDoc scoreDoc : top.scoreDocs) {
                 Document document = stored.document(scoreDoc.doc);
-                hits.add(new Hit(document.get(ID), document.get(TEXT), ToolJson.MAPPER.readTree(document.get(METADATA)), scoreDoc.score));
+                hits.add(new Hit(document.get(ID), document.get(TEXT), ToolJson.MAPPER.readTree(document.get(METADATA)),
+                        scoreDoc.score));
             }
             return hits;
         } finally {
@@ -178,8 +179,9 @@ final class VectorCollection implements Closeable {
 
     private void checkDimension(float[] vector) {
         if (vector.length != info.dimension()) {
-            throw new ToolException("Collection '" + name + "' holds vectors of " + info.dimension() + " dimensions; this one has "
-                    + vector.length);
+            throw new ToolException(
+                    "Collection '" + name + "' holds vectors of " + info.dimension() + " dimensions; this one has "
+                            + vector.length);
         }
         double norm = 0;
         for (float value : vector) {
@@ -199,7 +201,8 @@ final class VectorCollection implements Closeable {
         document.add(new TextField(TEXT, entry.text(), Field.Store.YES));
         document.add(new StoredField(METADATA, entry.metadata().toString()));
         entry.metadata().fields().forEachRemaining(field -> document.add(
-                new StringField(FILTER_PREFIX + field.getKey(), filterValue(field.getKey(), field.getValue()), Field.Store.NO)));
+                new StringField(FILTER_PREFIX + field.getKey(), filterValue(field.getKey(), field.getValue()),
+                        Field.Store.NO)));
         document.add(new KnnFloatVectorField(VECTOR, entry.vector(), VectorSimilarityFunction.COSINE));
         return document;
     }

@@ -31,11 +31,8 @@ import io.sqlagent.workspace.PolicyManifest;
  * Text is embedded unless the document brings its embedding; missing ids are generated. Changes
  * of one call are checked whole before any is written, then committed together.
  */
-@ToolDefinition(name = "vector_manage", title = "Manage vectors", namespace = "workspace", tags = { "vector", "insert", "delete" },
-        auditArguments = false, blocking = true,
-        description = "Insert, update, or delete documents in a local vector database collection.",
-        returns = "{\"collection\",\"operation\",\"inserted\"|\"updated\"|\"deleted\":n,\"ids\":[...],\"not_found\":[...]?}",
-        usage = "documents are {\"id\"?, \"text\", \"metadata\"?, \"embedding\"?}; metadata values are strings, numbers or "
+@ToolDefinition(name = "vector_manage", title = "Manage vectors", namespace = "workspace", tags = { "vector", "insert",
+        "delete" }, auditArguments = false, blocking = true, description = "Insert, update, or delete documents in a local vector database collection.", returns = "{\"collection\",\"operation\",\"inserted\"|\"updated\"|\"deleted\":n,\"ids\":[...],\"not_found\":[...]?}", usage = "documents are {\"id\"?, \"text\", \"metadata\"?, \"embedding\"?}; metadata values are strings, numbers or "
                 + "booleans; insert creates the collection; update replaces documents by id; delete takes ids.")
 public class VectorManageTool extends TypedTool<VectorManageTool.Arguments> {
 
@@ -55,15 +52,16 @@ public class VectorManageTool extends TypedTool<VectorManageTool.Arguments> {
 
     /** The three operations. */
     public enum Operation {
-        INSERT, UPDATE, DELETE
+        INSERT,
+        UPDATE,
+        DELETE
     }
 
     /** Arguments of {@code vector_manage}. */
     public record Arguments(
             @Param(description = "Path to the vector collection.", pattern = VectorStore.NAME_PATTERN) String collection,
             @Param(description = "Operation to perform.") Operation operation,
-            @Param(description = "Documents with text and optional metadata.", minItems = 1, maxItems = MAX_DOCUMENTS)
-            Optional<List<ObjectNode>> documents,
+            @Param(description = "Documents with text and optional metadata.", minItems = 1, maxItems = MAX_DOCUMENTS) Optional<List<ObjectNode>> documents,
             @Param(description = "Document IDs (for update/delete).", minItems = 1, maxItems = MAX_DOCUMENTS) Optional<List<String>> ids) {
     }
 
@@ -92,7 +90,8 @@ public class VectorManageTool extends TypedTool<VectorManageTool.Arguments> {
 
     private List<ObjectNode> documents(Arguments arguments, boolean insert) {
         List<ObjectNode> documents = arguments.documents().orElseThrow(() -> new ToolException(
-                arguments.operation().name().toLowerCase(java.util.Locale.ROOT) + " needs documents: [{\"id\"" + (insert ? "?" : "")
+                arguments.operation().name().toLowerCase(java.util.Locale.ROOT) + " needs documents: [{\"id\""
+                        + (insert ? "?" : "")
                         + ", \"text\", \"metadata\"?, \"embedding\"?}]"));
         if (arguments.ids().isPresent()) {
             throw new ToolException("ids are for delete; give each document's id inside the document");
@@ -224,8 +223,9 @@ public class VectorManageTool extends TypedTool<VectorManageTool.Arguments> {
             vectors.add(vector);
         }
         if (!problems.isEmpty()) {
-            throw new ToolException("Invalid documents: " + String.join("; ", problems.subList(0, Math.min(problems.size(), 20)))
-                    + (problems.size() > 20 ? "; and " + (problems.size() - 20) + " more" : ""));
+            throw new ToolException(
+                    "Invalid documents: " + String.join("; ", problems.subList(0, Math.min(problems.size(), 20)))
+                            + (problems.size() > 20 ? "; and " + (problems.size() - 20) + " more" : ""));
         }
         List<String> toEmbed = new ArrayList<>();
         for (int i = 0; i < vectors.size(); i++) {

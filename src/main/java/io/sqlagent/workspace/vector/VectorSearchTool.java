@@ -22,11 +22,8 @@ import io.sqlagent.workspace.PolicyManifest;
  * collection's model) or to a given vector, best first, scores from 0 to 1, optionally only those
  * whose metadata equals every filter. Searching needs the collection in {@code policy.data.vector.allow}.
  */
-@ToolDefinition(name = "vector_search", title = "Vector search", namespace = "workspace", tags = { "vector", "search", "semantic" },
-        readOnly = true, auditArguments = true, blocking = true,
-        description = "Search a local vector database collection by semantic similarity.",
-        returns = "{\"results\":[{\"id\",\"text\",\"metadata\",\"score\"}]}; score is cosine similarity mapped to 0-1, best first",
-        usage = "collection is a collection name (letters, digits, '.', '_', '-'); give query or query_vector; "
+@ToolDefinition(name = "vector_search", title = "Vector search", namespace = "workspace", tags = { "vector", "search",
+        "semantic" }, readOnly = true, auditArguments = true, blocking = true, description = "Search a local vector database collection by semantic similarity.", returns = "{\"results\":[{\"id\",\"text\",\"metadata\",\"score\"}]}; score is cosine similarity mapped to 0-1, best first", usage = "collection is a collection name (letters, digits, '.', '_', '-'); give query or query_vector; "
                 + "filters match metadata values exactly, e.g. {\"type\": \"running\"}.")
 public class VectorSearchTool extends TypedTool<VectorSearchTool.Arguments> {
 
@@ -44,8 +41,7 @@ public class VectorSearchTool extends TypedTool<VectorSearchTool.Arguments> {
     public record Arguments(
             @Param(description = "Path to the vector collection.", pattern = VectorStore.NAME_PATTERN) String collection,
             @Param(description = "Text to search for (auto-embedded).", minLength = 1, maxLength = 10_000) Optional<String> query,
-            @Param(description = "Raw embedding vector (alternative to text query).", minItems = 1, maxItems = 4096)
-            Optional<List<Float>> queryVector,
+            @Param(description = "Raw embedding vector (alternative to text query).", minItems = 1, maxItems = 4096) Optional<List<Float>> queryVector,
             @Param(description = "Number of results to return.", minimum = 1, maximum = 1000) Optional<Integer> topK,
             @Param(description = "Metadata filters.") Optional<ObjectNode> filters) {
     }
@@ -61,14 +57,16 @@ public class VectorSearchTool extends TypedTool<VectorSearchTool.Arguments> {
                     + "(policy.data.vector.allow in the workspace policy)");
         }
         if (arguments.query().isPresent() == arguments.queryVector().isPresent()) {
-            throw new ToolException("Give either query (text) or query_vector (numbers), not " + (arguments.query().isPresent() ? "both" : "neither"));
+            throw new ToolException("Give either query (text) or query_vector (numbers), not "
+                    + (arguments.query().isPresent() ? "both" : "neither"));
         }
         VectorCollection collection = store.collection(arguments.collection(), Optional.empty());
         float[] vector;
         if (arguments.query().isPresent()) {
             if (!collection.info().embedding().equals(embeddings.name())) {
-                throw new ToolException("Collection '" + arguments.collection() + "' was embedded with " + collection.info().embedding()
-                        + " but the service embeds with " + embeddings.name() + "; search it with query_vector");
+                throw new ToolException(
+                        "Collection '" + arguments.collection() + "' was embedded with " + collection.info().embedding()
+                                + " but the service embeds with " + embeddings.name() + "; search it with query_vector");
             }
             vector = embeddings.embed(arguments.query().get());
         } else {

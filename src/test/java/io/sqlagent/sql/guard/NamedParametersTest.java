@@ -16,8 +16,9 @@ class NamedParametersTest {
 
     @Test
     void findsPlaceholdersInCodeOnly() {
-        NamedParameters parameters = NamedParameters.of("SELECT ':a', E'\\':b', $$:c$$, $q$:d$q$, \":e\", U&\":f\" /* :g /* :h */ */"
-                + " -- :i\n FROM t WHERE x = :real AND y = :other");
+        NamedParameters parameters = NamedParameters
+                .of("SELECT ':a', E'\\':b', $$:c$$, $q$:d$q$, \":e\", U&\":f\" /* :g /* :h */ */"
+                        + " -- :i\n FROM t WHERE x = :real AND y = :other");
 
         assertEquals(List.of("real", "other"), List.copyOf(parameters.names()));
     }

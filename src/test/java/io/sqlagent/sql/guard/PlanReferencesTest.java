@@ -39,7 +39,8 @@ class PlanReferencesTest {
                      "Plans": [{"Node Type": "Seq Scan", "Parent Relationship": "Outer", "Relation Name": "employee",
                                 "Schema": "public", "Alias": "e", "Output": ["e.last_name", "e.employee_id"]}]}]}}]"""));
 
-        assertEquals(List.of(new PlanReferences.Scan("public", "customer", "c"), new PlanReferences.Scan("public", "employee", "e")),
+        assertEquals(
+                List.of(new PlanReferences.Scan("public", "customer", "c"), new PlanReferences.Scan("public", "employee", "e")),
                 plan.scans());
         assertEquals(Set.of("first_name", "support_rep_id"), plan.columnsOf("c"));
         assertEquals(Set.of("last_name", "employee_id"), plan.columnsOf("e"));
@@ -59,17 +60,18 @@ class PlanReferencesTest {
     @Test
     void whatASubqueryOrSubPlanReturnsIsRead() throws Exception {
         // SELECT count(*) FROM (SELECT email FROM customer INTERSECT SELECT 'a') s
-        PlanReferences plan = PlanReferences.of(json("""
-                [{"Plan": {"Node Type": "Aggregate", "Output": ["count(*)"], "Plans": [
-                  {"Node Type": "Subquery Scan", "Parent Relationship": "Outer", "Alias": "s", "Output": ["s.email"], "Plans": [
-                    {"Node Type": "SetOp", "Parent Relationship": "Subquery", "Output": ["('a'::text)", "(1)"], "Plans": [
-                      {"Node Type": "Append", "Parent Relationship": "Outer", "Plans": [
-                        {"Node Type": "Subquery Scan", "Parent Relationship": "Member", "Alias": "*SELECT* 2", "Output": ["'a'::text", "1"],
-                         "Plans": [{"Node Type": "Result", "Parent Relationship": "Subquery", "Output": ["'a'::text"]}]},
-                        {"Node Type": "Subquery Scan", "Parent Relationship": "Member", "Alias": "*SELECT* 1",
-                         "Output": ["\\"*SELECT* 1\\".email", "0"],
-                         "Plans": [{"Node Type": "Seq Scan", "Parent Relationship": "Subquery", "Relation Name": "customer",
-                                    "Schema": "public", "Alias": "customer", "Output": ["customer.email"]}]}]}]}]}]}}]"""));
+        PlanReferences plan = PlanReferences.of(
+                json("""
+                        [{"Plan": {"Node Type": "Aggregate", "Output": ["count(*)"], "Plans": [
+                          {"Node Type": "Subquery Scan", "Parent Relationship": "Outer", "Alias": "s", "Output": ["s.email"], "Plans": [
+                            {"Node Type": "SetOp", "Parent Relationship": "Subquery", "Output": ["('a'::text)", "(1)"], "Plans": [
+                              {"Node Type": "Append", "Parent Relationship": "Outer", "Plans": [
+                                {"Node Type": "Subquery Scan", "Parent Relationship": "Member", "Alias": "*SELECT* 2", "Output": ["'a'::text", "1"],
+                                 "Plans": [{"Node Type": "Result", "Parent Relationship": "Subquery", "Output": ["'a'::text"]}]},
+                                {"Node Type": "Subquery Scan", "Parent Relationship": "Member", "Alias": "*SELECT* 1",
+                                 "Output": ["\\"*SELECT* 1\\".email", "0"],
+                                 "Plans": [{"Node Type": "Seq Scan", "Parent Relationship": "Subquery", "Relation Name": "customer",
+                                            "Schema": "public", "Alias": "customer", "Output": ["customer.email"]}]}]}]}]}]}}]"""));
 
         assertTrue(plan.columnsOf("customer").contains("email"), plan.columnsOf("customer").toString());
         assertEquals(Set.of("email"), plan.columnsOf("*SELECT* 1"));
@@ -87,19 +89,21 @@ class PlanReferencesTest {
         PlanReferences plan = PlanReferences.of(root);
 
         assertTrue(plan.readsWholeRow("Odd Table"));
-        assertTrue(plan.columnsOf("Odd Table").containsAll(Set.of("Mixed\"Case", "addr")), plan.columnsOf("Odd Table").toString());
+        assertTrue(plan.columnsOf("Odd Table").containsAll(Set.of("Mixed\"Case", "addr")),
+                plan.columnsOf("Odd Table").toString());
         assertFalse(plan.columnsOf("Odd Table").contains("street"), "a field of a composite column is not a column");
         assertFalse(plan.columnsOf("Odd Table").contains("row_to_json"), "a function is not a column");
     }
 
     @Test
     void textInsideStringConstantsIsNotAReference() throws Exception {
-        PlanReferences plan = PlanReferences.of(json("""
-                [{"Plan": {"Node Type": "Hash Join", "Output": ["'c.email'::text", "c.first_name", "'c.*'::text", "e.last_name"],
-                  "Plans": [{"Node Type": "Seq Scan", "Parent Relationship": "Outer", "Relation Name": "customer", "Schema": "public",
-                             "Alias": "c", "Output": ["c.email"]},
-                            {"Node Type": "Seq Scan", "Parent Relationship": "Inner", "Relation Name": "employee", "Schema": "public",
-                             "Alias": "e", "Output": ["e.last_name"]}]}}]"""));
+        PlanReferences plan = PlanReferences.of(
+                json("""
+                        [{"Plan": {"Node Type": "Hash Join", "Output": ["'c.email'::text", "c.first_name", "'c.*'::text", "e.last_name"],
+                          "Plans": [{"Node Type": "Seq Scan", "Parent Relationship": "Outer", "Relation Name": "customer", "Schema": "public",
+                                     "Alias": "c", "Output": ["c.email"]},
+                                    {"Node Type": "Seq Scan", "Parent Relationship": "Inner", "Relation Name": "employee", "Schema": "public",
+                                     "Alias": "e", "Output": ["e.last_name"]}]}}]"""));
 
         assertEquals(Set.of("first_name"), plan.columnsOf("c"));
         assertFalse(plan.readsWholeRow("c"));

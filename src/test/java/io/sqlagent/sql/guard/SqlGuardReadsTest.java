@@ -44,7 +44,7 @@ class SqlGuardReadsTest {
                 .tables());
         assertEquals(Set.of(),
                 assertAllowed("WITH RECURSIVE a AS (SELECT * FROM b), b AS (SELECT 1) SELECT * FROM a, b")
-                .tables());
+                        .tables());
         assertEquals(Set.of(), assertAllowed("WITH a AS (SELECT 1), b AS (SELECT * FROM a) SELECT * FROM b").tables());
     }
 

@@ -39,7 +39,8 @@ class SqlGuardServerSecretsTest {
     void refusesEveryCredentialAndServerConfigurationCatalog() {
         String credentials = " is not available to the agent, whatever its database role: it holds credentials";
         String files = " is not available to the agent, whatever its database role: it shows the server's configuration files";
-        assertRefused("SELECT usename, passwd FROM pg_shadow", "Table pg_catalog.pg_shadow" + credentials + " (password hashes)");
+        assertRefused("SELECT usename, passwd FROM pg_shadow",
+                "Table pg_catalog.pg_shadow" + credentials + " (password hashes)");
         assertRefused("SELECT umoptions FROM pg_user_mapping", "Table pg_catalog.pg_user_mapping" + credentials
                 + " (user mapping options)");
         assertRefused("SELECT umoptions FROM pg_catalog.pg_user_mappings", "Table pg_catalog.pg_user_mappings" + credentials

@@ -20,7 +20,9 @@ public final class AuditRows {
         long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
         while (System.nanoTime() < deadline) {
             auditLog.flush().await().atMost(Duration.ofSeconds(5));
-            var rows = store.preparedQuery("SELECT * FROM tool_call_audit WHERE tool = $1 AND (" + condition + ") ORDER BY id DESC LIMIT 1")
+            var rows = store
+                    .preparedQuery(
+                            "SELECT * FROM tool_call_audit WHERE tool = $1 AND (" + condition + ") ORDER BY id DESC LIMIT 1")
                     .execute(Tuple.of(tool)).await().atMost(Duration.ofSeconds(5));
             if (rows.size() > 0) {
                 return rows.iterator().next();

@@ -23,7 +23,8 @@ final class TestTools {
     }
 
     enum Tone {
-        CALM, LOUD
+        CALM,
+        LOUD
     }
 
     /** A trivial tool with a five-property schema. */

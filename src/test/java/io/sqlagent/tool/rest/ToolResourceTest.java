@@ -11,7 +11,6 @@ import static org.hamcrest.Matchers.nullValue;
 import static org.hamcrest.Matchers.startsWith;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.util.List;
@@ -21,13 +20,12 @@ import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.Test;
 
-import io.sqlagent.tool.audit.AuditRows;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.test.junit.QuarkusTest;
-import io.sqlagent.tool.ToolJson;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
 import io.sqlagent.tool.audit.AuditLog;
+import io.sqlagent.tool.audit.AuditRows;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 
@@ -56,16 +54,20 @@ class ToolResourceTest {
 
     @Test
     void listsToolsInTheFormsModelApisTake() {
-        JsonPath openAi = given().queryParam("format", "openai").when().get("/api/tools").then().statusCode(200).extract().jsonPath();
-        JsonPath anthropic = given().queryParam("format", "anthropic").when().get("/api/tools").then().statusCode(200).extract().jsonPath();
+        JsonPath openAi = given().queryParam("format", "openai").when().get("/api/tools").then().statusCode(200).extract()
+                .jsonPath();
+        JsonPath anthropic = given().queryParam("format", "anthropic").when().get("/api/tools").then().statusCode(200).extract()
+                .jsonPath();
 
         Map<String, Object> openAiEcho = openAi.getMap("find { it.function.name == 'test_echo' }");
         Map<String, Object> anthropicEcho = anthropic.getMap("find { it.name == 'test_echo' }");
         assertEquals("function", openAiEcho.get("type"));
         @SuppressWarnings("unchecked")
-        Map<String, Object> parameters = (Map<String, Object>) ((Map<String, Object>) openAiEcho.get("function")).get("parameters");
+        Map<String, Object> parameters = (Map<String, Object>) ((Map<String, Object>) openAiEcho.get("function"))
+                .get("parameters");
         assertEquals(parameters, anthropicEcho.get("input_schema"));
-        assertEquals(List.of("text", "times", "shout", "tone", "tags"), List.copyOf(((Map<?, ?>) parameters.get("properties")).keySet()));
+        assertEquals(List.of("text", "times", "shout", "tone", "tags"),
+                List.copyOf(((Map<?, ?>) parameters.get("properties")).keySet()));
     }
 
     @Test
@@ -91,7 +93,8 @@ class ToolResourceTest {
 
     @Test
     void callsAToolAndReturnsItsResult() {
-        given().contentType(ContentType.JSON).body("{\"text\":\"ab\",\"times\":2,\"shout\":true,\"tone\":\"calm\",\"tags\":[\"x\"]}")
+        given().contentType(ContentType.JSON)
+                .body("{\"text\":\"ab\",\"times\":2,\"shout\":true,\"tone\":\"calm\",\"tags\":[\"x\"]}")
                 .when().post("/api/tools/test_echo")
                 .then().statusCode(200)
                 .body("result.text", is("ABAB"));
@@ -175,8 +178,10 @@ class ToolResourceTest {
         given().when().post("/api/tools/test_failing")
                 .then().statusCode(422)
                 .body("error", is("tool_failed"))
-                .body("message", allOf(startsWith("Tool 'test_failing' failed (IllegalStateException: connection to backend lost) [error id "),
-                        not(containsString("\tat ")), not(containsString("io.sqlagent"))));
+                .body("message",
+                        allOf(startsWith(
+                                "Tool 'test_failing' failed (IllegalStateException: connection to backend lost) [error id "),
+                                not(containsString("\tat ")), not(containsString("io.sqlagent"))));
     }
 
     @Test
@@ -196,20 +201,25 @@ class ToolResourceTest {
 
     @Test
     void callsAreCountedAndTimedInPrometheus() {
-        given().contentType(ContentType.JSON).body("{\"text\":\"m\"}").when().post("/api/tools/test_echo").then().statusCode(200);
+        given().contentType(ContentType.JSON).body("{\"text\":\"m\"}").when().post("/api/tools/test_echo").then()
+                .statusCode(200);
         given().when().post("/api/tools/test_failing").then().statusCode(422);
 
         String metrics = given().accept("text/plain").when().get("/q/metrics").then().statusCode(200).extract().asString();
 
-        assertTrue(metrics.contains("sqlagent_tool_calls_total{caller=\"rest\",outcome=\"success\",tool=\"test_echo\""), metrics);
+        assertTrue(metrics.contains("sqlagent_tool_calls_total{caller=\"rest\",outcome=\"success\",tool=\"test_echo\""),
+                metrics);
         assertTrue(metrics.contains("sqlagent_tool_calls_total{caller=\"rest\",outcome=\"failure\",tool=\"test_failing\""));
-        assertTrue(metrics.contains("sqlagent_tool_calls_duration_seconds_count{caller=\"rest\",outcome=\"success\",tool=\"test_echo\""));
+        assertTrue(metrics
+                .contains("sqlagent_tool_calls_duration_seconds_count{caller=\"rest\",outcome=\"success\",tool=\"test_echo\""));
     }
 
     @Test
     void everyCallIsAuditedInTheStoreWithArgumentsOnlyWhenTheToolAsks() throws Exception {
-        given().contentType(ContentType.JSON).body("{\"note\":\"keep me\"}").when().post("/api/tools/test_audited").then().statusCode(200);
-        given().contentType(ContentType.JSON).body("{\"text\":\"private words\"}").when().post("/api/tools/test_echo").then().statusCode(200);
+        given().contentType(ContentType.JSON).body("{\"note\":\"keep me\"}").when().post("/api/tools/test_audited").then()
+                .statusCode(200);
+        given().contentType(ContentType.JSON).body("{\"text\":\"private words\"}").when().post("/api/tools/test_echo").then()
+                .statusCode(200);
         given().when().post("/api/tools/made_up_tool").then().statusCode(404);
 
         Row audited = AuditRows.await(auditLog, store, "test_audited", "TRUE");
@@ -255,18 +265,22 @@ class ToolResourceTest {
         try {
             double droppedBefore = dropped();
 
-            given().contentType(ContentType.JSON).body("{\"note\":\"refused by the store\"}").when().post("/api/tools/test_audited")
+            given().contentType(ContentType.JSON).body("{\"note\":\"refused by the store\"}").when()
+                    .post("/api/tools/test_audited")
                     .then().statusCode(200);
-            given().contentType(ContentType.JSON).body("{\"note\":\"written beside it\"}").when().post("/api/tools/test_audited")
+            given().contentType(ContentType.JSON).body("{\"note\":\"written beside it\"}").when()
+                    .post("/api/tools/test_audited")
                     .then().statusCode(200);
 
             AuditRows.await(auditLog, store, "test_audited", "arguments->>'note' = 'written beside it'");
             auditLog.flush().await().atMost(Duration.ofSeconds(5));
-            assertEquals(0L, store.query("SELECT count(*) FROM tool_call_audit WHERE arguments->>'note' = 'refused by the store'")
-                    .execute().await().atMost(Duration.ofSeconds(5)).iterator().next().getLong(0));
+            assertEquals(0L,
+                    store.query("SELECT count(*) FROM tool_call_audit WHERE arguments->>'note' = 'refused by the store'")
+                            .execute().await().atMost(Duration.ofSeconds(5)).iterator().next().getLong(0));
             assertEquals(droppedBefore + 1, dropped());
         } finally {
-            store.query("ALTER TABLE tool_call_audit DROP CONSTRAINT test_refuse_note").execute().await().atMost(Duration.ofSeconds(5));
+            store.query("ALTER TABLE tool_call_audit DROP CONSTRAINT test_refuse_note").execute().await()
+                    .atMost(Duration.ofSeconds(5));
         }
     }
 

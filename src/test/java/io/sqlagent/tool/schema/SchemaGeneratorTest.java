@@ -39,7 +39,12 @@ class SchemaGeneratorTest {
             .enable(MapperFeature.ACCEPT_CASE_INSENSITIVE_ENUMS)
             .build();
 
-    enum Scope { ALL, PATTERNS, @JsonProperty("Learned") LEARNINGS }
+    enum Scope {
+        ALL,
+        PATTERNS,
+        @JsonProperty("Learned")
+        LEARNINGS
+    }
 
     record Scalars(String text, CharSequence chars, char letter, int i, long l, short s, byte b, Integer boxedInt,
             Long boxedLong, BigInteger big, double d, float f, Double boxedDouble, BigDecimal decimal, boolean flag,
@@ -75,12 +80,13 @@ class SchemaGeneratorTest {
             @Param(description = "What to look for", minLength = 1, maxLength = 100, pattern = "^[a-z ]+$") String query,
             @Param(minimum = 1, maximum = 20, defaultValue = "5") int limit,
             @Param(minimum = 0.5, maximum = 2) double ratio,
-            @Param(allowed = {"all", "patterns"}, defaultValue = "\"all\"") String kind,
+            @Param(allowed = {
+                    "all", "patterns" }, defaultValue = "\"all\"") String kind,
             @Param(minItems = 1, maxItems = 5, maxLength = 10) List<String> words,
             @Param(defaultValue = "false") boolean verbose,
             @Param(defaultValue = "plain text") String mode,
             @Param(example = "7", minimum = 0) List<Integer> scores,
-            @Param(allowed = {"all"}) Scope scope) {
+            @Param(allowed = { "all" }) Scope scope){
     }
 
     record WithDate(Date when) {
@@ -119,7 +125,8 @@ class SchemaGeneratorTest {
     record DefaultOutOfRange(@Param(minimum = 1, maximum = 20, defaultValue = "50") int n) {
     }
 
-    record AllowedOutsideEnum(@Param(allowed = {"everything"}) Scope scope) {
+    record AllowedOutsideEnum(@Param(allowed = {
+            "everything" }) Scope scope){
     }
 
     record SelfContaining(String name, List<SelfContaining> children) {

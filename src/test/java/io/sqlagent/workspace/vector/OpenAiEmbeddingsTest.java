@@ -13,16 +13,18 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
-import io.sqlagent.TestFiles;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
+import io.sqlagent.TestFiles;
 import io.sqlagent.agent.ScriptedModelResource;
 import io.sqlagent.agent.ScriptedOpenAiServer;
 
-/** With {@code sqlagent.vector.embedding=openai}, text is embedded by the OpenAI-compatible endpoint (here the scripted one). */
+/**
+ * With {@code sqlagent.vector.embedding=openai}, text is embedded by the OpenAI-compatible endpoint (here the scripted one).
+ */
 @QuarkusTest
 @TestProfile(OpenAiEmbeddingsTest.Profile.class)
 @WithTestResource(ScriptedModelResource.class)
@@ -35,7 +37,8 @@ class OpenAiEmbeddingsTest {
             try {
                 TestFiles.deleteTree(root);
                 Files.createDirectories(root);
-                Files.writeString(root.resolve("policy.yaml"), "policy:\n  data:\n    vector: { allow: [\"*\"], allow_write: [\"*\"] }\n");
+                Files.writeString(root.resolve("policy.yaml"),
+                        "policy:\n  data:\n    vector: { allow: [\"*\"], allow_write: [\"*\"] }\n");
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
@@ -47,7 +50,8 @@ class OpenAiEmbeddingsTest {
     }
 
     private static io.restassured.response.ValidatableResponse call(String tool, String json) {
-        return given().contentType(ContentType.JSON).body(json).when().post("/api/tools/" + tool).then().log().ifValidationFails();
+        return given().contentType(ContentType.JSON).body(json).when().post("/api/tools/" + tool).then().log()
+                .ifValidationFails();
     }
 
     @Test
@@ -57,12 +61,15 @@ class OpenAiEmbeddingsTest {
                   {"id": "a", "text": "invoice totals by country"}, {"id": "b", "text": "guitar solo in the last track"}]}""")
                 .statusCode(200).body("result.inserted", is(2));
 
-        call("vector_search", "{\"collection\": \"notes\", \"query\": \"country invoice totals\", \"top_k\": 1}").statusCode(200)
+        call("vector_search", "{\"collection\": \"notes\", \"query\": \"country invoice totals\", \"top_k\": 1}")
+                .statusCode(200)
                 .body("result.results[0].id", is("a"));
-        call("vector_search", "{\"collection\": \"notes\", \"query_vector\": [1, 0, 0, 0, 0, 0, 0, 0], \"top_k\": 2}").statusCode(200)
+        call("vector_search", "{\"collection\": \"notes\", \"query_vector\": [1, 0, 0, 0, 0, 0, 0, 0], \"top_k\": 2}")
+                .statusCode(200)
                 .body("result.results.size()", is(2));
         call("vector_search", "{\"collection\": \"notes\", \"query_vector\": [1, 0, 0]}").statusCode(422)
-                .body("message", startsWith("Collection 'notes' holds vectors of " + ScriptedOpenAiServer.EMBEDDING_DIMENSIONS + " dimensions"));
+                .body("message", startsWith(
+                        "Collection 'notes' holds vectors of " + ScriptedOpenAiServer.EMBEDDING_DIMENSIONS + " dimensions"));
 
         assertTrue(ScriptedModelResource.server.embeddedTexts().containsAll(
                 java.util.List.of("invoice totals by country", "guitar solo in the last track", "country invoice totals")),

@@ -71,8 +71,11 @@ class VectorToolsTest {
     }
 
     private static JsonNode call(Tool tool, String json) {
-        ToolResult result = tool.invoke(new ToolCall("c", tool.descriptor().name(), (com.fasterxml.jackson.databind.node.ObjectNode) read(json)),
-                new ToolCallContext("test", Optional.empty(), Optional.empty())).await().atMost(Duration.ofSeconds(120));
+        ToolResult result = tool
+                .invoke(new ToolCall("c", tool.descriptor().name(),
+                        (com.fasterxml.jackson.databind.node.ObjectNode) read(json)),
+                        new ToolCallContext("test", Optional.empty(), Optional.empty()))
+                .await().atMost(Duration.ofSeconds(120));
         return ((ToolResult.Success) result).value();
     }
 
@@ -89,19 +92,21 @@ class VectorToolsTest {
     }
 
     private void insertActivities() {
-        call(manage, """
-                {"collection": "health-activities", "operation": "insert", "documents": [
-                  {"id": "act-1", "text": "30 minute morning run, 5km", "metadata": {"type": "running", "km": 5}},
-                  {"id": "act-2", "text": "Evening yoga session, 45 minutes", "metadata": {"type": "yoga"}},
-                  {"id": "act-3", "text": "Filed the quarterly sales tax return with the accountant", "metadata": {"type": "admin"}},
-                  {"id": "act-4", "text": "Swam 40 lengths at the public pool before work", "metadata": {"type": "swimming"}}]}""");
+        call(manage,
+                """
+                        {"collection": "health-activities", "operation": "insert", "documents": [
+                          {"id": "act-1", "text": "30 minute morning run, 5km", "metadata": {"type": "running", "km": 5}},
+                          {"id": "act-2", "text": "Evening yoga session, 45 minutes", "metadata": {"type": "yoga"}},
+                          {"id": "act-3", "text": "Filed the quarterly sales tax return with the accountant", "metadata": {"type": "admin"}},
+                          {"id": "act-4", "text": "Swam 40 lengths at the public pool before work", "metadata": {"type": "swimming"}}]}""");
     }
 
     @Test
     void aQueryIsClosestToItsParaphraseWithScoresFromZeroToOneBestFirst() {
         insertActivities();
 
-        JsonNode results = call(search, "{\"collection\": \"health-activities\", \"query\": \"jogging early in the day\"}").path("results");
+        JsonNode results = call(search, "{\"collection\": \"health-activities\", \"query\": \"jogging early in the day\"}")
+                .path("results");
 
         assertEquals(3, results.size(), "default_top_k");
         assertEquals("act-1", results.get(0).path("id").asText());
@@ -112,7 +117,8 @@ class VectorToolsTest {
             double score = result.path("score").asDouble();
             assertTrue(score >= 0 && score <= best, results.toString());
         }
-        JsonNode tax = call(search, "{\"collection\": \"health-activities\", \"query\": \"jogging early in the day\", \"top_k\": 5}")
+        JsonNode tax = call(search,
+                "{\"collection\": \"health-activities\", \"query\": \"jogging early in the day\", \"top_k\": 5}")
                 .path("results").get(3);
         assertEquals("act-3", tax.path("id").asText(), "the unrelated text comes last");
         assertTrue(best - tax.path("score").asDouble() > 0.1, "the paraphrase is clearly closer than unrelated text");
@@ -122,9 +128,12 @@ class VectorToolsTest {
     void filtersMatchMetadataExactlyAndTopKIsCappedByThePolicy() {
         insertActivities();
 
-        JsonNode yoga = call(search, "{\"collection\": \"health-activities\", \"query\": \"exercise\", \"filters\": {\"type\": \"yoga\"}}");
-        JsonNode fiveKm = call(search, "{\"collection\": \"health-activities\", \"query\": \"exercise\", \"filters\": {\"km\": 5.0}}");
-        JsonNode none = call(search, "{\"collection\": \"health-activities\", \"query\": \"exercise\", \"filters\": {\"km\": \"5\"}}");
+        JsonNode yoga = call(search,
+                "{\"collection\": \"health-activities\", \"query\": \"exercise\", \"filters\": {\"type\": \"yoga\"}}");
+        JsonNode fiveKm = call(search,
+                "{\"collection\": \"health-activities\", \"query\": \"exercise\", \"filters\": {\"km\": 5.0}}");
+        JsonNode none = call(search,
+                "{\"collection\": \"health-activities\", \"query\": \"exercise\", \"filters\": {\"km\": \"5\"}}");
         JsonNode capped = call(search, "{\"collection\": \"health-activities\", \"query\": \"exercise\", \"top_k\": 50}");
 
         assertEquals(List.of("act-2"), ids(yoga));
@@ -135,16 +144,19 @@ class VectorToolsTest {
 
     @Test
     void insertUpdateAndDeleteRoundTripAndARestartKeepsTheCollection() {
-        JsonNode inserted = call(manage, """
-                {"collection": "inbox", "operation": "insert", "documents": [{"text": "Buy oat milk"}, {"id": "n2", "text": "Call the plumber"}]}""");
+        JsonNode inserted = call(manage,
+                """
+                        {"collection": "inbox", "operation": "insert", "documents": [{"text": "Buy oat milk"}, {"id": "n2", "text": "Call the plumber"}]}""");
         assertEquals(2, inserted.path("inserted").asInt());
         String generated = inserted.path("ids").get(0).asText();
         assertEquals(36, generated.length(), "an id is generated when absent");
 
-        JsonNode updated = call(manage, """
-                {"collection": "inbox", "operation": "update", "documents": [{"id": "n2", "text": "Call the electrician", "metadata": {"done": true}}]}""");
+        JsonNode updated = call(manage,
+                """
+                        {"collection": "inbox", "operation": "update", "documents": [{"id": "n2", "text": "Call the electrician", "metadata": {"done": true}}]}""");
         assertEquals(1, updated.path("updated").asInt());
-        failure(manage, "{\"collection\": \"inbox\", \"operation\": \"update\", \"documents\": [{\"id\": \"nope\", \"text\": \"x\"}]}");
+        failure(manage,
+                "{\"collection\": \"inbox\", \"operation\": \"update\", \"documents\": [{\"id\": \"nope\", \"text\": \"x\"}]}");
         ToolException duplicate = failure(manage,
                 "{\"collection\": \"inbox\", \"operation\": \"insert\", \"documents\": [{\"id\": \"n2\", \"text\": \"again\"}]}");
         assertTrue(duplicate.getMessage().contains("[n2] already exist in 'inbox'; use update"), duplicate.getMessage());
@@ -153,9 +165,11 @@ class VectorToolsTest {
         open();
 
         // inbox is write-only for this policy: read it back through a policy that may read it.
-        PolicyManifest reader = new PolicyManifest(policy.file(), List.of(), List.of(), List.of(), List.of("inbox"), List.of(), policy.limits());
+        PolicyManifest reader = new PolicyManifest(policy.file(), List.of(), List.of(), List.of(), List.of("inbox"), List.of(),
+                policy.limits());
         VectorSearchTool readerSearch = new VectorSearchTool(reader, store, EMBEDDINGS);
-        JsonNode found = call(readerSearch, "{\"collection\": \"inbox\", \"query\": \"electrician\", \"top_k\": 1}").path("results").get(0);
+        JsonNode found = call(readerSearch, "{\"collection\": \"inbox\", \"query\": \"electrician\", \"top_k\": 1}")
+                .path("results").get(0);
         assertEquals("n2", found.path("id").asText());
         assertEquals("Call the electrician", found.path("text").asText());
         assertTrue(found.path("metadata").path("done").asBoolean());
@@ -172,7 +186,8 @@ class VectorToolsTest {
                 "'inbox' is not a collection vector_search may search (policy.data.vector.allow in the workspace policy)");
         assertRefused(manage, "{\"collection\": \"shared\", \"operation\": \"insert\", \"documents\": [{\"text\": \"x\"}]}",
                 "'shared' is not a collection vector_manage may change (policy.data.vector.allow_write in the workspace policy)");
-        assertRefused(search, "{\"collection\": \"other\", \"query\": \"x\"}", "'other' is not a collection vector_search may search");
+        assertRefused(search, "{\"collection\": \"other\", \"query\": \"x\"}",
+                "'other' is not a collection vector_search may search");
     }
 
     @Test
@@ -182,7 +197,8 @@ class VectorToolsTest {
         assertEquals("Give either query (text) or query_vector (numbers), not neither",
                 failure(search, "{\"collection\": \"health-activities\"}").getMessage());
         assertEquals("Give either query (text) or query_vector (numbers), not both",
-                failure(search, "{\"collection\": \"health-activities\", \"query\": \"x\", \"query_vector\": [1.0]}").getMessage());
+                failure(search, "{\"collection\": \"health-activities\", \"query\": \"x\", \"query_vector\": [1.0]}")
+                        .getMessage());
         assertEquals("Collection 'health-activities' holds vectors of 384 dimensions; this one has 3",
                 failure(search, "{\"collection\": \"health-activities\", \"query_vector\": [0.1, 0.2, 0.3]}").getMessage());
         assertEquals("No collection named 'health-empty' exists; vector_manage insert creates one",
@@ -196,21 +212,25 @@ class VectorToolsTest {
                 + "documents[1].metadata.nested: must be a string, number or boolean; documents[2].embedding[1]: must be a number; "
                 + "documents[3].id: 'x' appears twice in this call", invalid);
         // Even a policy that allows every name ("**" crosses separators) lets no path reach the store.
-        PolicyManifest anything = new PolicyManifest(policy.file(), List.of(), List.of(), List.of(), List.of("**"), List.of(), policy.limits());
+        PolicyManifest anything = new PolicyManifest(policy.file(), List.of(), List.of(), List.of(), List.of("**"), List.of(),
+                policy.limits());
         assertEquals("'../health-activities' is not a collection name: letters, digits, '.', '_' and '-', at most 100",
-                failure(new VectorSearchTool(anything, store, EMBEDDINGS), "{\"collection\": \"../health-activities\", \"query\": \"x\"}")
+                failure(new VectorSearchTool(anything, store, EMBEDDINGS),
+                        "{\"collection\": \"../health-activities\", \"query\": \"x\"}")
                         .getMessage());
         assertEquals("delete needs ids: the documents to delete",
                 failure(manage, "{\"collection\": \"health-activities\", \"operation\": \"delete\"}").getMessage());
-        assertEquals(4, call(search, "{\"collection\": \"health-activities\", \"query\": \"x\", \"top_k\": 5}").path("results").size(),
+        assertEquals(4,
+                call(search, "{\"collection\": \"health-activities\", \"query\": \"x\", \"top_k\": 5}").path("results").size(),
                 "a refused change changes nothing");
     }
 
     @Test
     void givenEmbeddingsAreStoredAsGivenAndSearchedByVector() {
-        call(manage, """
-                {"collection": "health-vectors", "operation": "insert", "documents": [
-                  {"id": "east", "text": "east", "embedding": [1, 0, 0]}, {"id": "north", "text": "north", "embedding": [0, 1, 0]}]}""");
+        call(manage,
+                """
+                        {"collection": "health-vectors", "operation": "insert", "documents": [
+                          {"id": "east", "text": "east", "embedding": [1, 0, 0]}, {"id": "north", "text": "north", "embedding": [0, 1, 0]}]}""");
 
         JsonNode answer = call(search, "{\"collection\": \"health-vectors\", \"query_vector\": [0.9, 0.1, 0]}");
         JsonNode results = answer.path("results");
@@ -224,7 +244,8 @@ class VectorToolsTest {
 
     @Test
     void concurrentWritersAndReadersLoseNothing() throws Exception {
-        call(manage, "{\"collection\": \"health-load\", \"operation\": \"insert\", \"documents\": [{\"id\": \"seed\", \"text\": \"x\", \"embedding\": [1, 1]}]}");
+        call(manage,
+                "{\"collection\": \"health-load\", \"operation\": \"insert\", \"documents\": [{\"id\": \"seed\", \"text\": \"x\", \"embedding\": [1, 1]}]}");
         ExecutorService pool = Executors.newFixedThreadPool(6);
         try {
             List<Future<?>> work = new ArrayList<>();
@@ -232,8 +253,10 @@ class VectorToolsTest {
                 int w = writer;
                 work.add(pool.submit(() -> {
                     for (int i = 0; i < 20; i++) {
-                        call(manage, "{\"collection\": \"health-load\", \"operation\": \"insert\", \"documents\": [{\"id\": \"w" + w + "-" + i
-                                + "\", \"text\": \"t\", \"embedding\": [" + (i + 1) + ", " + (w + 1) + "]}]}");
+                        call(manage,
+                                "{\"collection\": \"health-load\", \"operation\": \"insert\", \"documents\": [{\"id\": \"w" + w
+                                        + "-" + i
+                                        + "\", \"text\": \"t\", \"embedding\": [" + (i + 1) + ", " + (w + 1) + "]}]}");
                     }
                 }));
             }
