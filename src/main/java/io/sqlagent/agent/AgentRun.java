@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 
@@ -56,7 +57,8 @@ final class AgentRun {
      * What a run needs. {@code offered}: the names of the tools the model may call when the
      * request chose toolsets; empty when every registered tool may be called.
      */
-    record Setup(StreamingChatModel model, List<ToolSpecification> tools, Optional<Set<String>> offered, ToolExecutor executor,
+    record Setup(StreamingChatModel model, ScheduledExecutorService silenceTimers, List<ToolSpecification> tools,
+            Optional<Set<String>> offered, ToolExecutor executor,
             ConversationStore conversations, String systemPrompt, AgentMetrics metrics, AgentConfig config) {
     }
 
@@ -147,7 +149,8 @@ final class AgentRun {
                 .toolSpecifications(last ? List.of() : setup.tools())
                 .build();
         AgentConfig config = setup.config();
-        ModelTurn model = new ModelTurn(setup.model(), request, emitter::emit, config.thinkingLookahead(),
+        ModelTurn model = new ModelTurn(setup.model(), setup.silenceTimers(), request, emitter::emit,
+                config.thinkingLookahead(),
                 config.modelTimeout(), config.maxAnswerChars(), last);
         return then(model.stream(), response -> handleResponse(response, last));
     }

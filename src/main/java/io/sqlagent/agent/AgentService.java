@@ -4,8 +4,10 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.stream.Collectors;
 
+import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import io.smallrye.mutiny.Multi;
@@ -31,6 +33,8 @@ public class AgentService {
     private final SystemPrompt systemPrompt;
     private final AgentMetrics metrics;
     private final AgentConfig config;
+    /** For {@link ModelTurn}'s silence timeouts: see {@link ModelTurn#newSilenceTimers()}. */
+    private final ScheduledExecutorService silenceTimers;
 
     AgentService(ChatModels models, ToolRegistry registry, ToolExecutor executor, ConversationStore conversations,
             SystemPrompt systemPrompt, AgentMetrics metrics, AgentConfig config) {
@@ -41,6 +45,12 @@ public class AgentService {
         this.systemPrompt = systemPrompt;
         this.metrics = metrics;
         this.config = config;
+        this.silenceTimers = ModelTurn.newSilenceTimers();
+    }
+
+    @PreDestroy
+    void stop() {
+        silenceTimers.shutdownNow();
     }
 
     /** What a chat request leads to: a stream of events, or no run because the conversation is unknown. */
@@ -79,7 +89,8 @@ public class AgentService {
             }
             Optional<Set<String>> restricted = toolsets.isEmpty() ? Optional.empty()
                     : Optional.of(offered.stream().map(ToolDescriptor::name).collect(Collectors.toUnmodifiableSet()));
-            AgentRun.Setup setup = new AgentRun.Setup(model.model().get(), ToolSpecifications.of(offered), restricted, executor,
+            AgentRun.Setup setup = new AgentRun.Setup(model.model().get(), silenceTimers, ToolSpecifications.of(offered),
+                    restricted, executor,
                     conversations, systemPrompt.render(), metrics, config);
             return new Start(Multi.createFrom().emitter(emitter -> new AgentRun(setup, question, conversationId,
                     principal, emitter).start(), BackPressureStrategy.BUFFER), true);

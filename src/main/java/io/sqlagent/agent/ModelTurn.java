@@ -1,6 +1,8 @@
 package io.sqlagent.agent;
 
 import java.time.Duration;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
@@ -71,7 +73,26 @@ final class ModelTurn {
         }
     }
 
+    /**
+     * The timers of the model's silence, one thread for the service. Every piece a model streams
+     * cancels its turn's timeout and schedules the next; Quarkus's default scheduler (jboss-threads'
+     * {@code EnhancedQueueExecutor}) keeps a cancelled task queued until it would have run, which
+     * for {@code model-timeout} (a minute by default) is one queued task for every piece streamed in
+     * the last minute, by every run. These are removed when cancelled. A task only fails a stream,
+     * which never blocks.
+     */
+    static ScheduledThreadPoolExecutor newSilenceTimers() {
+        ScheduledThreadPoolExecutor timers = new ScheduledThreadPoolExecutor(1, runnable -> {
+            Thread thread = new Thread(runnable, "sqlagent-model-silence");
+            thread.setDaemon(true);
+            return thread;
+        });
+        timers.setRemoveOnCancelPolicy(true);
+        return timers;
+    }
+
     private final StreamingChatModel model;
+    private final ScheduledExecutorService timers;
     private final ChatRequest request;
     private final Consumer<AgentEvent> events;
     private final int lookahead;
@@ -79,9 +100,10 @@ final class ModelTurn {
     private final int maxChars;
     private final boolean answerOnly;
 
-    ModelTurn(StreamingChatModel model, ChatRequest request, Consumer<AgentEvent> events, int lookahead, Duration silence,
-            int maxChars, boolean answerOnly) {
+    ModelTurn(StreamingChatModel model, ScheduledExecutorService timers, ChatRequest request, Consumer<AgentEvent> events,
+            int lookahead, Duration silence, int maxChars, boolean answerOnly) {
         this.model = model;
+        this.timers = timers;
         this.request = request;
         this.events = events;
         this.lookahead = lookahead;
@@ -94,7 +116,7 @@ final class ModelTurn {
     Uni<ChatResponse> stream() {
         TurnText text = new TurnText(lookahead, maxChars, answerOnly);
         return pieces()
-                .ifNoItem().after(silence).failWith(() -> new ModelSilentException(silence))
+                .ifNoItem().after(silence).on(timers).failWith(() -> new ModelSilentException(silence))
                 .onItem().invoke(piece -> text.accept(piece).forEach(events))
                 .collect().last()
                 .map(ModelTurn::response);
