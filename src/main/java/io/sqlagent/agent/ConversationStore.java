@@ -15,6 +15,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.smallrye.mutiny.Uni;
 import io.sqlagent.StoredText;
 import io.sqlagent.store.StoreMigrations;
+import io.sqlagent.store.StoreSchemaUnavailableException;
 import io.sqlagent.tool.ToolJson;
 import io.vertx.core.json.JsonArray;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -72,8 +73,7 @@ public class ConversationStore {
 
     private Uni<Void> ready() {
         return migrations.ready() ? Uni.createFrom().voidItem()
-                : Uni.createFrom().failure(new IllegalStateException(
-                        "the store's schema could not be brought up to date (see the service log)"));
+                : Uni.createFrom().failure(new StoreSchemaUnavailableException());
     }
 
     /** Starts a conversation titled after its first question. */

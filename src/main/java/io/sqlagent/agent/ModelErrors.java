@@ -2,11 +2,12 @@ package io.sqlagent.agent;
 
 import java.net.SocketTimeoutException;
 import java.time.Duration;
-import java.util.UUID;
 import java.util.concurrent.TimeoutException;
 
 import io.quarkus.logging.Log;
+import io.sqlagent.ErrorIds;
 import io.sqlagent.Redaction;
+import io.sqlagent.Texts;
 
 /**
  * Turns what ended a run early into the {@code error} event the client gets: a stable code and a
@@ -63,8 +64,7 @@ final class ModelErrors {
             return new AgentEvent.Error("model_error", "The model server failed"
                     + (status == null ? "" : " with HTTP " + status) + ": " + message);
         }
-        String errorId = UUID.randomUUID().toString().substring(0, 8);
-        Log.errorf(failure, "Agent run failed [error id %s]", errorId);
+        String errorId = ErrorIds.logged(failure, "Agent run failed");
         return new AgentEvent.Error("internal_error", "The run failed inside the service [error id " + errorId + "]");
     }
 
@@ -115,6 +115,6 @@ final class ModelErrors {
         }
         // Model servers echo requests in errors, Authorization header included: hide keys before anyone sees them.
         message = Redaction.redact(message.replaceAll("\\s+", " ").strip());
-        return message.length() <= MAX_MESSAGE ? message : message.substring(0, MAX_MESSAGE) + "…";
+        return Texts.shorten(message, MAX_MESSAGE);
     }
 }

@@ -16,6 +16,7 @@ import com.fasterxml.jackson.databind.node.TextNode;
 
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
 import io.sqlagent.StoredText;
+import io.sqlagent.Texts;
 import io.sqlagent.tool.Outcome;
 import io.sqlagent.tool.ToolCall;
 import io.sqlagent.tool.ToolExecution;
@@ -134,7 +135,7 @@ final class RequestedCalls {
     }
 
     private static ToolResult notOffered(String name, List<String> toolNames) {
-        String shown = name.length() > 64 ? name.substring(0, 64) + "…" : name;
+        String shown = Texts.shorten(name, 64);
         return new ToolResult.Failure(Outcome.UNKNOWN_TOOL,
                 "No tool named '" + shown + "' is offered in this chat. Available tools: " + String.join(", ", toolNames),
                 List.of());

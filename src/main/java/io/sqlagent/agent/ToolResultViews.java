@@ -3,10 +3,11 @@ package io.sqlagent.agent;
 import java.util.Locale;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 
+import io.sqlagent.Texts;
+import io.sqlagent.rest.ErrorBody;
 import io.sqlagent.tool.ToolJson;
 import io.sqlagent.tool.ToolResult;
 
@@ -29,14 +30,8 @@ final class ToolResultViews {
             error.put("stopped", stopped.reason());
             return error.toString();
         }
-        ToolResult.Failure failure = (ToolResult.Failure) result;
-        error.put("error", failure.message());
-        error.put("outcome", outcomeName(failure));
-        if (!failure.details().isEmpty()) {
-            ArrayNode details = error.putArray("details");
-            failure.details().forEach(v -> details.addObject().put("argument", v.argument()).put("problem", v.problem()));
-        }
-        return error.toString();
+        // The one error shape of the service (io.sqlagent.rest.ErrorBody), as REST and MCP give it.
+        return ErrorBody.toolFailure((ToolResult.Failure) result).toJson().toString();
     }
 
     /** The result's outcome as events and the store name it ({@code success}, {@code invalid_arguments}, ...). */
@@ -67,6 +62,6 @@ final class ToolResultViews {
     }
 
     static String cut(String text, int max) {
-        return text.length() <= max ? text : text.substring(0, max) + "…[" + (text.length() - max) + " more characters]";
+        return Texts.cut(text, max);
     }
 }

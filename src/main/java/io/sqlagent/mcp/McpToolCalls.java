@@ -20,6 +20,8 @@ import io.quarkus.logging.Log;
 import io.quarkus.vertx.http.runtime.CurrentVertxRequest;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
+import io.sqlagent.ErrorIds;
+import io.sqlagent.rest.ErrorBody;
 import io.sqlagent.tool.ToolCall;
 import io.sqlagent.tool.ToolCallContext;
 import io.sqlagent.tool.ToolExecution;
@@ -129,14 +131,9 @@ public class McpToolCalls {
             return ToolResponse.success("The tool ended the run: " + stopped.reason());
         }
         ToolResult.Failure failure = (ToolResult.Failure) result;
-        ObjectNode error = ToolJson.MAPPER.createObjectNode()
-                .put("error", failure.outcome().tag())
-                .put("message", failure.message());
-        if (!failure.details().isEmpty()) {
-            var details = error.putArray("details");
-            failure.details().forEach(v -> details.addObject().put("argument", v.argument()).put("problem", v.problem()));
-        }
-        return new ToolResponse(true, List.of(new TextContent(failure.message())), vertx(error), null);
+        // The one error shape (io.sqlagent.rest.ErrorBody) as structured content; the text is its message.
+        return new ToolResponse(true, List.of(new TextContent(failure.message())),
+                vertx(ErrorBody.toolFailure(failure).toJson()), null);
     }
 
     /**
@@ -161,8 +158,7 @@ public class McpToolCalls {
     }
 
     private static Throwable serviceFailure(Throwable failure) {
-        String errorId = UUID.randomUUID().toString().substring(0, 8);
-        Log.errorf(failure, "MCP tool call failed inside the service [error id %s]", errorId);
+        String errorId = ErrorIds.logged(failure, "MCP tool call failed inside the service");
         return new McpException("The call failed inside the service [error id " + errorId + "]",
                 JsonRpcErrorCodes.INTERNAL_ERROR);
     }

@@ -5,7 +5,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.UUID;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
 
@@ -17,7 +16,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.quarkus.arc.All;
 import io.quarkus.logging.Log;
 import io.smallrye.mutiny.Uni;
+import io.sqlagent.ErrorIds;
 import io.sqlagent.Redaction;
+import io.sqlagent.Texts;
 import io.sqlagent.tool.schema.Violation;
 
 /**
@@ -171,8 +172,7 @@ public class ToolExecutor {
             return ToolResult.failure("Tool '" + tool + "' did not finish within " + options.timeout().toMillis()
                     + " ms and was abandoned; try a narrower request.");
         }
-        String errorId = UUID.randomUUID().toString().substring(0, 8);
-        Log.warnf(failure, "Tool '%s' failed unexpectedly [error id %s]", tool, errorId);
+        String errorId = ErrorIds.warned(failure, "Tool '" + tool + "' failed unexpectedly");
         String detail = failure.getMessage() == null ? "" : ": " + failure.getMessage();
         return ToolResult.failure(truncate("Tool '" + tool + "' failed (" + failure.getClass().getSimpleName() + detail
                 + ") [error id " + errorId + "]"));
@@ -282,6 +282,6 @@ public class ToolExecutor {
             return "";
         }
         String redacted = Redaction.redact(message);
-        return redacted.length() <= max ? redacted : redacted.substring(0, max) + "…";
+        return Texts.shorten(redacted, max);
     }
 }

@@ -7,7 +7,6 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
-import jakarta.ws.rs.core.Response.Status;
 
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
@@ -18,7 +17,10 @@ import org.jboss.resteasy.reactive.RestResponse;
 
 import io.smallrye.mutiny.Uni;
 import io.sqlagent.agent.ConversationStore;
-import io.sqlagent.tool.rest.ErrorBody;
+import io.sqlagent.rest.ApiException;
+import io.sqlagent.rest.ErrorBody;
+import io.sqlagent.rest.Uuids;
+import io.sqlagent.store.StoreCalls;
 
 /** {@code GET /api/conversations/{id}}: a conversation's messages and runs, as stored. */
 @Path("/api/conversations")
@@ -27,9 +29,11 @@ import io.sqlagent.tool.rest.ErrorBody;
 public class ConversationResource {
 
     private final ConversationStore conversations;
+    private final StoreCalls store;
 
-    ConversationResource(ConversationStore conversations) {
+    ConversationResource(ConversationStore conversations, StoreCalls store) {
         this.conversations = conversations;
+        this.store = store;
     }
 
     @GET
@@ -40,20 +44,12 @@ public class ConversationResource {
     @APIResponse(responseCode = "200", description = "The conversation")
     @APIResponse(responseCode = "400", description = "The id is not a UUID", content = @Content(schema = @Schema(implementation = ErrorBody.class)))
     @APIResponse(responseCode = "404", description = "No conversation has this id", content = @Content(schema = @Schema(implementation = ErrorBody.class)))
+    @APIResponse(responseCode = "503", description = "The store database is out of reach or did not answer within sqlagent.store.timeout; retry after Retry-After seconds", content = @Content(schema = @Schema(implementation = ErrorBody.class)))
     public Uni<RestResponse<Object>> get(@PathParam("id") String id) {
-        UUID uuid;
-        try {
-            if (id.length() != 36) {
-                throw new IllegalArgumentException();
-            }
-            uuid = UUID.fromString(id);
-        } catch (IllegalArgumentException e) {
-            return Uni.createFrom().item(RestResponse.status(Status.BAD_REQUEST,
-                    ErrorBody.of("invalid_conversation_id", "A conversation id is a UUID, as the conversation event gave it")));
-        }
-        return conversations.view(uuid).map(found -> found
+        UUID uuid = Uuids.parse(id).orElseThrow(() -> ApiException.badRequest("invalid_conversation_id",
+                "A conversation id is a UUID, as the conversation event gave it"));
+        return store.lookup(conversations.view(uuid)).map(found -> found
                 .<RestResponse<Object>> map(RestResponse::ok)
-                .orElseGet(() -> RestResponse.status(Status.NOT_FOUND,
-                        ErrorBody.of("conversation_not_found", "No conversation has the id " + uuid))));
+                .orElseThrow(() -> ApiException.notFound("conversation_not_found", "No conversation has the id " + uuid)));
     }
 }

@@ -26,13 +26,14 @@ import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.jboss.resteasy.reactive.RestResponse;
-import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import io.quarkus.logging.Log;
 import io.smallrye.mutiny.Uni;
+import io.sqlagent.Texts;
+import io.sqlagent.rest.ErrorBody;
+import io.sqlagent.rest.JsonBodies;
 import io.sqlagent.tool.ToolCall;
 import io.sqlagent.tool.ToolCallContext;
 import io.sqlagent.tool.ToolExecution;
@@ -83,7 +84,7 @@ public class ToolResource {
                     : ToolFormats.Format.valueOf(format.trim().toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
             return RestResponse.status(Status.BAD_REQUEST, ErrorBody.of("invalid_format",
-                    "Unknown format '" + truncate(format) + "'; use short, full, openai or anthropic"));
+                    "Unknown format '" + Texts.shorten(format, 64) + "'; use short, full, openai or anthropic"));
         }
         List<String> names = toolsets == null ? List.of()
                 : toolsets.stream()
@@ -153,15 +154,14 @@ public class ToolResource {
             return RestResponse.ok(stoppedBody(stopped.reason()));
         }
         ToolResult.Failure failure = (ToolResult.Failure) result;
+        ErrorBody error = ErrorBody.toolFailure(failure);
         return switch (failure.outcome()) {
-            case INVALID_ARGUMENTS ->
-                RestResponse.status(Status.BAD_REQUEST, ErrorBody.invalidArguments(failure.message(), failure.details()));
-            case BLOCKED -> RestResponse.status(Status.FORBIDDEN, ErrorBody.of("blocked", failure.message()));
-            case UNKNOWN_TOOL -> RestResponse.status(Status.NOT_FOUND, ErrorBody.of("unknown_tool", failure.message()));
+            case INVALID_ARGUMENTS -> RestResponse.status(Status.BAD_REQUEST, error);
+            case BLOCKED -> RestResponse.status(Status.FORBIDDEN, error);
+            case UNKNOWN_TOOL -> RestResponse.status(Status.NOT_FOUND, error);
             case UNAVAILABLE -> RestResponse.ResponseBuilder.<Object> create(Status.SERVICE_UNAVAILABLE)
-                    .header("Retry-After", RETRY_AFTER_SECONDS).entity(ErrorBody.of("busy", failure.message())).build();
-            default -> RestResponse.ResponseBuilder.<Object> create(422).entity(ErrorBody.of("tool_failed", failure.message()))
-                    .build();
+                    .header("Retry-After", RETRY_AFTER_SECONDS).entity(error).build();
+            default -> RestResponse.ResponseBuilder.<Object> create(422).entity(error).build();
         };
     }
 
@@ -179,22 +179,6 @@ public class ToolResource {
     }
 
     private ErrorBody unknownTool(String name) {
-        return ErrorBody.of("unknown_tool", "No tool is named '" + truncate(name) + "'; GET /api/tools lists them");
-    }
-
-    private static String truncate(String text) {
-        return text.length() <= 64 ? text : text.substring(0, 64) + "…";
-    }
-
-    @ServerExceptionMapper
-    RestResponse<ErrorBody> unexpected(RuntimeException e) {
-        if (e instanceof jakarta.ws.rs.WebApplicationException http) {
-            return RestResponse.ResponseBuilder.<ErrorBody> create(http.getResponse().getStatus())
-                    .entity(ErrorBody.of("http_error", http.getMessage())).build();
-        }
-        String errorId = UUID.randomUUID().toString().substring(0, 8);
-        Log.errorf(e, "Tool request failed [error id %s]", errorId);
-        return RestResponse.status(Status.INTERNAL_SERVER_ERROR,
-                ErrorBody.of("internal_error", "The request failed inside the service [error id " + errorId + "]"));
+        return ErrorBody.of("unknown_tool", "No tool is named '" + Texts.shorten(name, 64) + "'; GET /api/tools lists them");
     }
 }
