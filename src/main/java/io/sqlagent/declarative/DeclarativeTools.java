@@ -135,6 +135,8 @@ public class DeclarativeTools {
         if (!config.shipped()) {
             return false;
         }
+        // Not a @ConfigMapping read: the question is where the value came from (the embedded server's
+        // configuration source, or the user), which only the configuration itself can tell.
         String origin = ConfigProvider.getConfig().getConfigValue("sqlagent.sources.default.url").getSourceName();
         return EmbeddedDatabaseConfigSourceFactory.CONFIG_SOURCE_NAME.equals(origin);
     }
