@@ -31,6 +31,41 @@ import io.vertx.mutiny.sqlclient.Tuple;
 @ApplicationScoped
 public class ConversationStore {
 
+    private static final String INSERT_CONVERSATION = """
+            INSERT INTO conversation (id, principal, title) VALUES ($1, $2, $3)""";
+
+    private static final String EXISTS = """
+            SELECT 1 FROM conversation WHERE id = $1""";
+
+    private static final String TOUCH = """
+            UPDATE conversation SET updated_at = now() WHERE id = $1""";
+
+    private static final String CONVERSATION = """
+            SELECT id, title, created_at, updated_at FROM conversation WHERE id = $1""";
+
+    private static final String HISTORY = """
+            SELECT role, content, tool_calls, tool_call_id, tool_name, outcome, duration_ms
+            FROM conversation_message WHERE conversation_id = $1 ORDER BY id DESC LIMIT $2""";
+
+    private static final String INSERT_MESSAGE = """
+            INSERT INTO conversation_message
+                (conversation_id, run_id, role, content, tool_calls, tool_call_id, tool_name, outcome, duration_ms)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)""";
+
+    private static final String INSERT_RUN = """
+            INSERT INTO conversation_run
+                (id, conversation_id, question, started_at, duration_ms, iterations, input_tokens, output_tokens, outcome,
+                 error_code)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)""";
+
+    private static final String MESSAGES = """
+            SELECT run_id, role, content, tool_calls, tool_call_id, tool_name, outcome, duration_ms, created_at
+            FROM conversation_message WHERE conversation_id = $1 ORDER BY id""";
+
+    private static final String RUNS = """
+            SELECT id, question, started_at, duration_ms, iterations, input_tokens, output_tokens, outcome, error_code
+            FROM conversation_run WHERE conversation_id = $1 ORDER BY started_at""";
+
     private final Pool store;
     private final StoreMigrations migrations;
 
@@ -83,13 +118,13 @@ public class ConversationStore {
             title = title.substring(0, 119) + "…";
         }
         Tuple values = Tuple.of(id, principal.orElse(null), title);
-        return ready().flatMap(ok -> store.preparedQuery("INSERT INTO conversation (id, principal, title) VALUES ($1, $2, $3)")
+        return ready().flatMap(ok -> store.preparedQuery(INSERT_CONVERSATION)
                 .execute(values)).replaceWithVoid();
     }
 
     /** Whether the conversation exists. */
     public Uni<Boolean> exists(UUID id) {
-        return ready().flatMap(ok -> store.preparedQuery("SELECT 1 FROM conversation WHERE id = $1").execute(Tuple.of(id)))
+        return ready().flatMap(ok -> store.preparedQuery(EXISTS).execute(Tuple.of(id)))
                 .map(rows -> rows.size() > 0);
     }
 
@@ -98,8 +133,7 @@ public class ConversationStore {
      * result is separated from the call that asked for it.
      */
     public Uni<List<Message>> history(UUID id, int limit) {
-        return ready().flatMap(ok -> store.preparedQuery("SELECT role, content, tool_calls, tool_call_id, tool_name, outcome, "
-                + "duration_ms FROM conversation_message WHERE conversation_id = $1 ORDER BY id DESC LIMIT $2")
+        return ready().flatMap(ok -> store.preparedQuery(HISTORY)
                 .execute(Tuple.of(id, limit)))
                 .map(rows -> {
                     List<Message> messages = new ArrayList<>();
@@ -131,8 +165,7 @@ public class ConversationStore {
                     .addString(message.outcome())
                     .addLong(message.durationMs()));
         }
-        return ready().flatMap(ok -> store.preparedQuery("INSERT INTO conversation_message (conversation_id, run_id, role, "
-                + "content, tool_calls, tool_call_id, tool_name, outcome, duration_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)")
+        return ready().flatMap(ok -> store.preparedQuery(INSERT_MESSAGE)
                 .executeBatch(batch)).replaceWithVoid();
     }
 
@@ -143,11 +176,9 @@ public class ConversationStore {
                 .addLong(run.durationMs()).addInteger(run.iterations()).addLong(run.inputTokens())
                 .addLong(run.outputTokens()).addString(run.outcome()).addString(run.errorCode());
         return ready().flatMap(ok -> store.withTransaction(connection -> connection
-                .preparedQuery("INSERT INTO conversation_run "
-                        + "(id, conversation_id, question, started_at, duration_ms, iterations, input_tokens, output_tokens, outcome, "
-                        + "error_code) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)")
+                .preparedQuery(INSERT_RUN)
                 .execute(values)
-                .flatMap(inserted -> connection.preparedQuery("UPDATE conversation SET updated_at = now() WHERE id = $1")
+                .flatMap(inserted -> connection.preparedQuery(TOUCH)
                         .execute(Tuple.of(run.conversationId())))))
                 .replaceWithVoid();
     }
@@ -155,20 +186,17 @@ public class ConversationStore {
     /** The whole conversation as {@code GET /api/conversations/{id}} returns it, or empty. */
     public Uni<Optional<JsonNode>> view(UUID id) {
         return ready()
-                .flatMap(ok -> store.preparedQuery("SELECT id, title, created_at, updated_at FROM conversation WHERE id = $1")
+                .flatMap(ok -> store.preparedQuery(CONVERSATION)
                         .execute(Tuple.of(id)))
                 .flatMap(found -> {
                     if (found.size() == 0) {
                         return Uni.createFrom().item(Optional.<JsonNode> empty());
                     }
                     Row conversation = found.iterator().next();
-                    return store.preparedQuery("SELECT run_id, role, content, tool_calls, tool_call_id, tool_name, outcome, "
-                            + "duration_ms, created_at FROM conversation_message WHERE conversation_id = $1 ORDER BY id")
+                    return store.preparedQuery(MESSAGES)
                             .execute(Tuple.of(id))
                             .flatMap(messages -> store
-                                    .preparedQuery("SELECT id, question, started_at, duration_ms, iterations, "
-                                            + "input_tokens, output_tokens, outcome, error_code FROM conversation_run "
-                                            + "WHERE conversation_id = $1 ORDER BY started_at")
+                                    .preparedQuery(RUNS)
                                     .execute(Tuple.of(id))
                                     .map(runs -> Optional.of(view(conversation, messages, runs))));
                 });

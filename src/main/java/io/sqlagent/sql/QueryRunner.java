@@ -8,6 +8,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiFunction;
+import java.util.function.Supplier;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -62,6 +63,11 @@ public class QueryRunner {
             FROM unnest($1::text[], $2::text[]) AS s(nsp, rel)
             JOIN pg_namespace n ON n.nspname = s.nsp
             JOIN pg_class c ON c.relnamespace = n.oid AND c.relname = s.rel""";
+
+    /** See {@link #sessionSettings}: the access mode, then the statement and lock timeouts in milliseconds. */
+    private static final String SESSION_SETTINGS = """
+            SET TRANSACTION %s; SET LOCAL statement_timeout = %d; SET LOCAL lock_timeout = %d; \
+            SET LOCAL standard_conforming_strings = on""";
 
     private final SqlConfig config;
     private final ColumnPolicy columns;
@@ -119,19 +125,36 @@ public class QueryRunner {
      * timeouts, and the string syntax the guard assumes, pinned to PostgreSQL's default.
      */
     private static String sessionSettings(boolean readOnly, Duration timeout) {
-        return (readOnly ? "SET TRANSACTION READ ONLY" : "SET TRANSACTION READ WRITE")
-                + "; SET LOCAL statement_timeout = " + timeout.toMillis()
-                + "; SET LOCAL lock_timeout = " + Math.min(timeout.toMillis(), 5000)
-                + "; SET LOCAL standard_conforming_strings = on";
+        return SESSION_SETTINGS.formatted(readOnly ? "READ ONLY" : "READ WRITE", timeout.toMillis(),
+                Math.min(timeout.toMillis(), 5000));
+    }
+
+    /**
+     * The one transaction wrapper: {@code work} inside a transaction with the service's settings
+     * ({@link #sessionSettings}). A read-only transaction is always rolled back, whatever happens;
+     * a writing one commits when the work succeeds and rolls back when it fails.
+     */
+    private static <T> Uni<T> inTransaction(SqlConnection connection, boolean readOnly, Duration timeout,
+            Supplier<Uni<T>> work) {
+        return connection.begin().flatMap(transaction -> {
+            Uni<T> done = connection.query(sessionSettings(readOnly, timeout)).execute()
+                    .flatMap(ignored -> work.get());
+            if (readOnly) {
+                return done.eventually(() -> transaction.rollback().onFailure().recoverWithNull());
+            }
+            return done.call(result -> transaction.commit())
+                    .onFailure().call(failure -> transaction.rollback().onFailure().recoverWithNull());
+        });
     }
 
     private Uni<QueryResult> inReadOnlyTransaction(SqlConnection connection, String sql, Duration timeout) {
-        return connection.begin().flatMap(transaction -> connection
-                .query(sessionSettings(true, timeout)).execute()
-                .flatMap(ignored -> columns.restricts() ? checkHiddenColumns(connection, sql) : Uni.createFrom().voidItem())
+        return inTransaction(connection, true, timeout, () -> checkHiddenColumnsIfAny(connection, sql)
                 .flatMap(ignored -> read(connection, sql, Tuple.tuple(),
-                        new Reading(config.maxRows(), MAX_BATCH, config.maxResultSize().asLongValue(), true)))
-                .eventually(() -> transaction.rollback().onFailure().recoverWithNull()));
+                        new Reading(config.maxRows(), MAX_BATCH, config.maxResultSize().asLongValue(), true))));
+    }
+
+    private Uni<Void> checkHiddenColumnsIfAny(SqlConnection connection, String sql) {
+        return columns.restricts() ? checkHiddenColumns(connection, sql) : Uni.createFrom().voidItem();
     }
 
     /**
@@ -285,10 +308,8 @@ public class QueryRunner {
         if (!columns.restricts()) {
             return Uni.createFrom().voidItem();
         }
-        return onOwnConnection(source, sql, (connection, timeout) -> connection.begin().flatMap(transaction -> connection
-                .query(sessionSettings(true, timeout)).execute()
-                .flatMap(ignored -> checkHiddenColumns(connection, sql))
-                .eventually(() -> transaction.rollback().onFailure().recoverWithNull())));
+        return onOwnConnection(source, sql,
+                (connection, timeout) -> inTransaction(connection, true, timeout, () -> checkHiddenColumns(connection, sql)));
     }
 
     /**
@@ -299,24 +320,10 @@ public class QueryRunner {
      * cap does not apply: the row limits in {@code options} bound the result.
      */
     public Uni<QueryResult> run(Source source, String sql, Tuple params, FetchOptions options) {
-        return metrics.timed(source, onOwnConnection(source, sql,
-                (connection, timeout) -> inTransaction(connection, sql, params, options, timeout)));
-    }
-
-    private Uni<QueryResult> inTransaction(SqlConnection connection, String sql, Tuple params, FetchOptions options,
-            Duration timeout) {
         Reading reading = new Reading(options.maxRows(), Math.min(options.pageSize(), MAX_BATCH), Long.MAX_VALUE,
                 options.readOnly());
-        return connection.begin().flatMap(transaction -> {
-            Uni<QueryResult> work = connection
-                    .query(sessionSettings(options.readOnly(), timeout)).execute()
-                    .flatMap(ignored -> read(connection, sql, params, reading));
-            if (options.readOnly()) {
-                return work.eventually(() -> transaction.rollback().onFailure().recoverWithNull());
-            }
-            return work.call(result -> transaction.commit())
-                    .onFailure().call(failure -> transaction.rollback().onFailure().recoverWithNull());
-        });
+        return metrics.timed(source, onOwnConnection(source, sql, (connection, timeout) -> inTransaction(connection,
+                options.readOnly(), timeout, () -> read(connection, sql, params, reading))));
     }
 
     /**

@@ -23,6 +23,7 @@ import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
 import io.sqlagent.sql.guard.SqlGuard;
 import io.sqlagent.tool.ToolRegistry;
+import io.sqlagent.yaml.YamlProblem;
 
 /** Reloading the tool files: a good change swaps every declared tool at once, a bad one keeps the previous tools. */
 @QuarkusTest
@@ -108,7 +109,7 @@ class DeclaredToolsReloadTest {
         assertFalse(reload.applied());
         assertEquals(List.of(FILE + ":7: tools.reload_broken.source: unknown source 'nowhere'; known sources: default",
                 FILE + ":9: tools.reload_broken.statement: the statement uses :missing but no parameter is named 'missing'"),
-                reload.problems().stream().map(ToolFileProblem::toString).toList());
+                reload.problems().stream().map(YamlProblem::toString).toList());
         assertEquals(1, version());
         given().when().get("/api/tools/reload_broken").then().statusCode(404);
         given().when().get("/api/tools/bind_literals").then().statusCode(200);

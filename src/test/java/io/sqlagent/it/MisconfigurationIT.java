@@ -88,8 +88,10 @@ class MisconfigurationIT {
             assertNotEquals(0, exit);
             String log = service.logText();
             assertTrue(log.contains("The workspace policy has 2 problems (sqlagent.policy.path)"), log);
-            assertTrue(log.contains(policy + ":4: policy.data.filesystem.allow_reed: unknown field"), log);
-            assertTrue(log.contains(policy + ":6: policy.limits.max_rows: must be a whole number from 1 to 100000"), log);
+            assertTrue(log.contains(policy
+                    + ":4: policy.data.filesystem.allow_reed: is not a known field; known fields: allow_read, allow_write"),
+                    log);
+            assertTrue(log.contains(policy + ":6: policy.limits.max_rows: must be at least 1 (got -1)"), log);
         }
     }
 

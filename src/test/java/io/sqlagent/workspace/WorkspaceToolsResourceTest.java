@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
@@ -82,5 +83,18 @@ class WorkspaceToolsResourceTest {
 
         assertEquals(checksum, WorkspaceFixture.sha256(workspace.chinook));
         assertFalse(Files.exists(workspace.outside.resolve("pwned.txt")));
+    }
+
+    @Test
+    void badVectorDocumentsAreInvalidArgumentsNamingEachPath() {
+        given().contentType(ContentType.JSON).body("""
+                {"collection": "notes", "operation": "insert",
+                 "documents": [{"text": "a", "embedding": [1, "two"]}, {"text": "b", "colour": "red"}]}""")
+                .when().post("/api/tools/vector_manage")
+                .then().statusCode(400)
+                .body("error", is("invalid_arguments"))
+                .body("message", startsWith("Invalid arguments for tool 'vector_manage': documents[0].embedding[1] "))
+                .body("details.argument", is(List.of("documents[0].embedding[1]", "documents[1].colour")))
+                .body("details[0].problem", is("must be a number, not a string"));
     }
 }
