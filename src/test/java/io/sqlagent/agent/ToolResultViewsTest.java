@@ -28,14 +28,14 @@ class ToolResultViewsTest {
     }
 
     @Test
-    void theModelReadsAFailureAsAnErrorWithItsOutcomeAndProblems() {
+    void theModelReadsAFailureAsTheOneErrorBody() {
         ToolResult invalid = ToolResult.invalidArguments("2 arguments are invalid",
                 List.of(new Violation("sql", "is required"), new Violation("limit", "must be at most 100")));
 
-        assertEquals("{\"error\":\"2 arguments are invalid\",\"outcome\":\"invalid_arguments\",\"details\":["
+        assertEquals("{\"error\":\"invalid_arguments\",\"message\":\"2 arguments are invalid\",\"details\":["
                 + "{\"argument\":\"sql\",\"problem\":\"is required\"},{\"argument\":\"limit\",\"problem\":\"must be at most 100\"}]}",
                 ToolResultViews.forModel(invalid));
-        assertEquals("{\"error\":\"denied\",\"outcome\":\"blocked\"}", ToolResultViews.forModel(ToolResult.blocked("denied")));
+        assertEquals("{\"error\":\"blocked\",\"message\":\"denied\"}", ToolResultViews.forModel(ToolResult.blocked("denied")));
         assertEquals("{\"stopped\":\"enough\"}", ToolResultViews.forModel(new ToolResult.Stopped("enough")));
     }
 
