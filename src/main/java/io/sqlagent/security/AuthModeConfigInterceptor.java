@@ -25,7 +25,9 @@ public class AuthModeConfigInterceptor implements ConfigSourceInterceptor {
     @Override
     public ConfigValue getValue(ConfigSourceInterceptorContext context, String name) {
         ConfigValue value = context.proceed(name);
-        if (value != null || !TENANT_ENABLED.equals(name)) {
+        // quarkus-oidc's own default (true) comes from a defaults source with a negative ordinal:
+        // only a value someone set wins over the mode.
+        if (!TENANT_ENABLED.equals(name) || (value != null && value.getConfigSourceOrdinal() >= 0)) {
             return value;
         }
         ConfigValue mode = context.proceed(MODE);
