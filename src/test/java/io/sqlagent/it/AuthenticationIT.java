@@ -75,6 +75,7 @@ class AuthenticationIT {
         for (HttpResponse<String> refused : List.of(send("GET", "/api/tools", null, null),
                 send("POST", "/api/tools/run_sql", null, "{\"sql\":\"SELECT 1\"}"),
                 send("POST", "/mcp", null, INITIALIZE),
+                send("GET", "/mcp/sse", null, null),
                 send("GET", "/api/keys", null, null))) {
             assertEquals(401, refused.statusCode(), refused.uri() + " " + refused.body());
             String challenge = refused.headers().firstValue("WWW-Authenticate").orElse("");
