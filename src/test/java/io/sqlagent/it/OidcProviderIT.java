@@ -58,14 +58,15 @@ class OidcProviderIT {
         String node = nodeOrSkip();
         int providerPort = freePort();
         String issuer = "http://127.0.0.1:" + providerPort;
-        try (ServiceProcess service = ServiceProcess.startWithJvmOptions(workDir, Map.of(), List.of(
-                "-Dsqlagent.auth.mode=oidc",
-                "-Dquarkus.oidc.auth-server-url=" + issuer,
-                "-Dquarkus.oidc.client-id=sqlagent",
-                "-Dquarkus.oidc.credentials.secret=sqlagent-secret",
-                "-Dquarkus.oidc.token-state-manager.encryption-secret=an-encryption-secret-of-32-chars-or-more",
-                "-Dquarkus.oidc.authentication.scopes=profile",
-                "-Dsqlagent.auth.oidc.role-scopes.operators=admin,sql:read"))) {
+        try (ServiceProcess service = ServiceProcess.startWithJvmOptions(workDir,
+                // As the Kubernetes ConfigMap would set it (README: SQLAGENT_AUTH_OIDC_ROLE_SCOPES_<ROLE>).
+                Map.of("SQLAGENT_AUTH_OIDC_ROLE_SCOPES_OPERATORS", "admin,sql:read"), List.of(
+                        "-Dsqlagent.auth.mode=oidc",
+                        "-Dquarkus.oidc.auth-server-url=" + issuer,
+                        "-Dquarkus.oidc.client-id=sqlagent",
+                        "-Dquarkus.oidc.credentials.secret=sqlagent-secret",
+                        "-Dquarkus.oidc.token-state-manager.encryption-secret=an-encryption-secret-of-32-chars-or-more",
+                        "-Dquarkus.oidc.authentication.scopes=profile"))) {
             String serviceUrl = "http://localhost:" + service.httpPort;
             Process provider = startProvider(node, providerPort, serviceUrl);
             try {
