@@ -53,22 +53,28 @@ public class ApiKeyMechanism implements HttpAuthenticationMechanism {
 
     @Override
     public Uni<Boolean> sendChallenge(RoutingContext context) {
-        if (!context.response().headWritten()) {
-            String message = context.request().getHeader(HttpHeaders.AUTHORIZATION) == null
-                    ? "This endpoint needs a credential: send Authorization: Bearer <API key or OIDC access token>"
-                    : "The credential was refused: it is unknown, revoked, expired or not issued for this service";
-            byte[] body;
-            try {
-                body = ToolJson.MAPPER.writeValueAsBytes(ErrorBody.of("unauthorized", message));
-            } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-                throw new IllegalStateException(e);
-            }
-            context.response().setStatusCode(401)
-                    .putHeader(BearerChallenge.WWW_AUTHENTICATE, BearerChallenge.header(context))
-                    .putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
-                    .end(io.vertx.core.buffer.Buffer.buffer(body));
-        }
+        sendUnauthorized(context);
         return Uni.createFrom().item(true);
+    }
+
+    /** 401 with the house error body and the {@link BearerChallenge} header. */
+    static void sendUnauthorized(RoutingContext context) {
+        if (context.response().headWritten()) {
+            return;
+        }
+        String message = context.request().getHeader(HttpHeaders.AUTHORIZATION) == null
+                ? "This endpoint needs a credential: send Authorization: Bearer <API key or OIDC access token>"
+                : "The credential was refused: it is unknown, revoked, expired or not issued for this service";
+        byte[] body;
+        try {
+            body = ToolJson.MAPPER.writeValueAsBytes(ErrorBody.of("unauthorized", message));
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+        context.response().setStatusCode(401)
+                .putHeader(BearerChallenge.WWW_AUTHENTICATE, BearerChallenge.header(context))
+                .putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
+                .end(io.vertx.core.buffer.Buffer.buffer(body));
     }
 
     @Override

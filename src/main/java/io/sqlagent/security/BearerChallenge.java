@@ -3,9 +3,11 @@ package io.sqlagent.security;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
+import io.quarkus.security.AuthenticationFailedException;
 import io.quarkus.vertx.http.runtime.filters.Filters;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
+import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 
 /**
@@ -32,6 +34,23 @@ public class BearerChallenge {
             });
             ctx.next();
         }, PRIORITY);
+    }
+
+    /**
+     * A credential that a mechanism refused (quarkus-oidc: a bad token) ends here rather than in that
+     * mechanism's own challenge, which has no body: the service's 401, as for a missing credential.
+     * The browser login's failures stay quarkus-oidc's. (The Quarkus guide's way to shape an
+     * authentication failure while authentication is proactive.)
+     */
+    void failures(@Observes Router router) {
+        router.route().order(Integer.MIN_VALUE).failureHandler(ctx -> {
+            if (ctx.failure() instanceof AuthenticationFailedException && !ctx.response().headWritten()
+                    && !ctx.request().path().equals("/login")) {
+                ApiKeyMechanism.sendUnauthorized(ctx);
+            } else {
+                ctx.next();
+            }
+        });
     }
 
     /** The header's value for this request. */

@@ -137,6 +137,9 @@ class AuthenticationIT {
                 String challenge = answer.headers().firstValue("WWW-Authenticate").orElse("");
                 assertTrue(challenge.contains("resource_metadata=") && challenge.contains("error=\"invalid_token\""),
                         token.getKey() + ": " + challenge);
+                if (answer.uri().getPath().startsWith("/api")) {
+                    assertEquals("unauthorized", json(answer).path("error").asText(), token.getKey() + ": " + answer.body());
+                }
             }
         }
     }
@@ -156,6 +159,32 @@ class AuthenticationIT {
         assertEquals(403, forbidden.statusCode(), forbidden.body());
         assertEquals("forbidden", json(forbidden).path("error").asText());
         assertTrue(json(forbidden).path("message").asText().contains("admin"), forbidden.body());
+    }
+
+    @Test
+    void theCallerIsNamedByPreferredUsernameElseSubject() throws Exception {
+        JwtClaims named = oidc.claims("olga");
+        named.setStringListClaim("groups", "operators");
+        JwtClaims unnamed = oidc.claims("ignored");
+        unnamed.unsetClaim("preferred_username");
+        unnamed.setSubject("subject-7");
+        unnamed.setStringListClaim("groups", "operators");
+
+        assertEquals(201,
+                send("POST", "/api/keys", oidc.sign(named), "{\"name\":\"by-olga\",\"scopes\":[\"a\"]}").statusCode());
+        assertEquals(201, send("POST", "/api/keys", oidc.sign(unnamed), "{\"name\":\"by-subject\",\"scopes\":[\"a\"]}")
+                .statusCode());
+
+        JsonNode keys = json(send("GET", "/api/keys", BOOTSTRAP, null));
+        for (JsonNode key : keys) {
+            if (key.path("name").asText().equals("by-olga")) {
+                assertEquals("olga", key.path("created_by").asText());
+            }
+            if (key.path("name").asText().equals("by-subject")) {
+                assertEquals("subject-7", key.path("created_by").asText());
+            }
+        }
+        assertTrue(keys.toString().contains("by-subject"), keys.toString());
     }
 
     @Test
