@@ -16,7 +16,7 @@ import io.quarkus.security.runtime.QuarkusSecurityIdentity;
 import io.smallrye.mutiny.Uni;
 
 /**
- * An OIDC caller's roles become its scopes: the space-separated {@code scope} claim as it is, plus
+ * An OIDC caller's roles become its scopes: the {@code scope} (or {@code scp}) claim as it is, plus
  * the scopes {@code sqlagent.auth.oidc.role-scopes} grants each value of the
  * {@code sqlagent.auth.oidc.roles-claim} claim. Nothing else: the provider's own role names are not
  * scopes unless mapped. The principal stays the token ({@link JsonWebToken}).
@@ -45,11 +45,13 @@ public class OidcScopes implements SecurityIdentityAugmentor {
 
     Set<String> scopes(JsonWebToken token) {
         Set<String> scopes = new LinkedHashSet<>();
-        Object scope = token.getClaim("scope");
-        if (scope != null) {
-            for (String one : text(scope).split(" ")) {
-                if (!one.isBlank()) {
-                    scopes.add(one);
+        // "scope" (RFC 9068, Keycloak, Auth0, oidc-provider) or "scp" (Entra ID, Okta): space-separated or a list.
+        for (String claim : List.of("scope", "scp")) {
+            for (String value : values(token.getClaim(claim))) {
+                for (String one : value.split(" ")) {
+                    if (!one.isBlank()) {
+                        scopes.add(one);
+                    }
                 }
             }
         }

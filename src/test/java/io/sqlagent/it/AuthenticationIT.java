@@ -150,11 +150,14 @@ class AuthenticationIT {
         operator.setStringListClaim("groups", "operators");
         JwtClaims scoped = oidc.claims("sam");
         scoped.setClaim("scope", "openid admin");
+        JwtClaims entra = oidc.claims("erin");
+        entra.setStringListClaim("scp", "sql:read", "admin");
         JwtClaims plain = oidc.claims("paul");
         plain.setStringListClaim("groups", "admin"); // a group named like a scope is not a scope unless mapped
 
         assertEquals(200, send("GET", "/api/keys", oidc.sign(operator), null).statusCode());
         assertEquals(200, send("GET", "/api/keys", oidc.sign(scoped), null).statusCode());
+        assertEquals(200, send("GET", "/api/keys", oidc.sign(entra), null).statusCode());
         HttpResponse<String> forbidden = send("GET", "/api/keys", oidc.sign(plain), null);
         assertEquals(403, forbidden.statusCode(), forbidden.body());
         assertEquals("forbidden", json(forbidden).path("error").asText());

@@ -168,6 +168,18 @@ class MisconfigurationIT {
     }
 
     @Test
+    void noneCombinedWithAnotherModeIsRefused() throws Exception {
+        try (ServiceProcess service = ServiceProcess.start(workDir,
+                Map.of("SQLAGENT_AUTH_MODE", "none,api-key", "SQLAGENT_AUTH_BOOTSTRAP_KEY", "a-bootstrap-key-long-enough"))) {
+            int exit = service.awaitExit(EXIT_WITHIN);
+
+            assertNotEquals(0, exit);
+            String log = service.logText();
+            assertTrue(log.contains("'none' cannot be combined with another mode"), log);
+        }
+    }
+
+    @Test
     void noAuthenticationOnEveryInterfaceStartsWithAWarningNamingTheSetting() throws Exception {
         try (ServiceProcess service = ServiceProcess.start(workDir, Map.of("QUARKUS_HTTP_HOST", "0.0.0.0"))) {
             service.awaitStatus("/q/health/ready", 200, EXIT_WITHIN);
