@@ -36,8 +36,10 @@ import io.sqlagent.tool.ToolJson;
 
 /**
  * The packaged service with {@code sqlagent.auth.mode=oidc} against a real OpenID provider started
- * here without Docker: the OpenID-certified {@code oidc-provider} run by node (Keycloak 26 needs
- * Java 21; this build runs on 17). A real MCP client, the official TypeScript SDK, finds the
+ * here without Docker: the OpenID-certified {@code oidc-provider} run by node, which listens within
+ * a second (Keycloak's distribution, {@code keycloak-quarkus-dist} 26.4.7, does start on Java 17,
+ * but took more than two and a half minutes to start on a shared two-core machine). A real MCP client, the official TypeScript
+ * SDK, finds the
  * provider from the 401 alone and logs in with client credentials; a REST client logs in through
  * {@code GET /login} (the authorization-code flow, the provider's login form filled in) and calls
  * tools with the session, another with a token it asked the provider for. node and the packages
