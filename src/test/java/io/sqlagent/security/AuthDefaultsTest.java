@@ -39,6 +39,15 @@ class AuthDefaultsTest {
     }
 
     @Test
+    void theOpenApiDocumentTellsHowToAuthenticate() {
+        given().queryParam("format", "json").when().get("/q/openapi")
+                .then().statusCode(200)
+                .body("components.securitySchemes.bearer.scheme", equalTo("bearer"))
+                .body("components.securitySchemes", not(org.hamcrest.Matchers.hasKey("SecurityScheme")))
+                .body("security[0].bearer", org.hamcrest.Matchers.empty());
+    }
+
+    @Test
     void securityHeadersAreOnEveryAnswerRefusalsIncluded() {
         for (var answer : java.util.List.of(
                 given().when().get("/q/health/live").then().statusCode(200),
