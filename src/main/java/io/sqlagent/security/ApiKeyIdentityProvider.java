@@ -52,6 +52,7 @@ public class ApiKeyIdentityProvider implements IdentityProvider<ApiKeyAuthentica
             return refused();
         }
         return keys.find(parsed.get().keyId())
+                .onFailure().transform(CredentialCheckUnavailable::new)
                 .flatMap(found -> {
                     if (found.isEmpty() || !ApiKeys.sameSecret(parsed.get().secret(), found.get().secretHash())) {
                         return refused();

@@ -65,14 +65,22 @@ public class ApiKeyMechanism implements HttpAuthenticationMechanism {
         String message = context.request().getHeader(HttpHeaders.AUTHORIZATION) == null
                 ? "This endpoint needs a credential: send Authorization: Bearer <API key or OIDC access token>"
                 : "The credential was refused: it is unknown, revoked, expired or not issued for this service";
+        context.response().putHeader(BearerChallenge.WWW_AUTHENTICATE, BearerChallenge.header(context));
+        sendError(context, 401, "unauthorized", message);
+    }
+
+    /** An answer with the house error body. */
+    static void sendError(RoutingContext context, int status, String code, String message) {
+        if (context.response().headWritten()) {
+            return;
+        }
         byte[] body;
         try {
-            body = ToolJson.MAPPER.writeValueAsBytes(ErrorBody.of("unauthorized", message));
+            body = ToolJson.MAPPER.writeValueAsBytes(ErrorBody.of(code, message));
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
-        context.response().setStatusCode(401)
-                .putHeader(BearerChallenge.WWW_AUTHENTICATE, BearerChallenge.header(context))
+        context.response().setStatusCode(status)
                 .putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
                 .end(io.vertx.core.buffer.Buffer.buffer(body));
     }

@@ -3,6 +3,7 @@ package io.sqlagent.security;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
+import io.quarkus.logging.Log;
 import io.quarkus.security.AuthenticationFailedException;
 import io.quarkus.vertx.http.runtime.filters.Filters;
 import io.vertx.core.http.HttpHeaders;
@@ -44,13 +45,28 @@ public class BearerChallenge {
      */
     void failures(@Observes Router router) {
         router.route().order(Integer.MIN_VALUE).failureHandler(ctx -> {
-            if (ctx.failure() instanceof AuthenticationFailedException && !ctx.response().headWritten()
+            CredentialCheckUnavailable unavailable = cause(ctx.failure(), CredentialCheckUnavailable.class);
+            if (unavailable != null && !ctx.response().headWritten()) {
+                Log.warn(unavailable.getMessage());
+                ctx.response().putHeader("Retry-After", "5");
+                ApiKeyMechanism.sendError(ctx, 503, "store_unavailable",
+                        "The credential could not be checked: the store does not answer; try again in a moment");
+            } else if (ctx.failure() instanceof AuthenticationFailedException && !ctx.response().headWritten()
                     && !ctx.request().path().equals("/login")) {
                 ApiKeyMechanism.sendUnauthorized(ctx);
             } else {
                 ctx.next();
             }
         });
+    }
+
+    private static <T extends Throwable> T cause(Throwable failure, Class<T> type) {
+        for (Throwable at = failure; at != null; at = at.getCause() == at ? null : at.getCause()) {
+            if (type.isInstance(at)) {
+                return type.cast(at);
+            }
+        }
+        return null;
     }
 
     /** The header's value for this request. */

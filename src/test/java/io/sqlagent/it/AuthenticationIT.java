@@ -272,6 +272,29 @@ class AuthenticationIT {
         }
     }
 
+    @Test
+    void aKeyThatCannotBeCheckedBecauseTheStoreIsDownIs503NotRefused(@TempDir Path otherDir) throws Exception {
+        try (ServiceProcess own = ServiceProcess.start(otherDir,
+                Map.of("SQLAGENT_AUTH_MODE", "api-key", "SQLAGENT_AUTH_BOOTSTRAP_KEY", BOOTSTRAP))) {
+            own.awaitStatus("/q/health/ready", 200, Duration.ofSeconds(90));
+            HttpResponse<String> created = HTTP.send(HttpRequest.newBuilder(URI.create("http://localhost:" + own.httpPort
+                    + "/api/keys")).header("Authorization", "Bearer " + BOOTSTRAP).header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"name\":\"k\",\"scopes\":[\"sql:read\"]}")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            String key = json(created).path("key").asText();
+            // A fast shutdown (SIGINT) ends the pool's connections too, as a store that went away would.
+            long postmaster = own.postmaster().orElseThrow().pid();
+            new ProcessBuilder("kill", "-INT", String.valueOf(postmaster)).start().waitFor();
+            assertTrue(ServiceProcess.awaitDeath(ProcessHandle.of(postmaster).orElseThrow(), Duration.ofSeconds(20)));
+
+            HttpResponse<String> answer = HTTP.send(HttpRequest.newBuilder(URI.create("http://localhost:" + own.httpPort
+                    + "/api/tools")).header("Authorization", "Bearer " + key).build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(503, answer.statusCode(), answer.body());
+            assertEquals("store_unavailable", json(answer).path("error").asText(), answer.body());
+            assertTrue(answer.headers().firstValue("Retry-After").isPresent(), answer.headers().toString());
+        }
+    }
+
     private static void assertStoredOnlyAsHash(String key) throws Exception {
         try (Connection connection = DriverManager.getConnection(
                 "jdbc:postgresql://localhost:" + service.postgresPort + "/sqlagent", "postgres", "");
