@@ -1,6 +1,6 @@
 // A real MCP client for OidcProviderIT: the official TypeScript SDK over streamable HTTP, logging in
 // by itself as the MCP authorization specification describes (401 -> resource metadata -> the
-// authorization server -> a client-credentials token), then listing tools and calling run_sql.
+// authorization server, Keycloak -> a client-credentials token), then listing tools and calling run_sql.
 // Usage: node mcp-client.mjs <MCP URL> <issuer>. Prints one JSON line: {"tools": [...], "result": {...}}.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -10,7 +10,6 @@ const [mcpUrl, issuer] = process.argv.slice(2);
 const authProvider = new ClientCredentialsProvider({
   clientId: 'mcp-client',
   clientSecret: 'mcp-client-secret',
-  scope: 'sql:read',
   expectedIssuer: issuer,
 });
 const transport = new StreamableHTTPClientTransport(new URL(mcpUrl), { authProvider });

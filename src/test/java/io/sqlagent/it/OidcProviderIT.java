@@ -4,9 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import java.io.BufferedReader;
 import java.io.File;
-import java.io.InputStreamReader;
 import java.net.CookieManager;
 import java.net.CookiePolicy;
 import java.net.ServerSocket;
@@ -36,21 +34,21 @@ import io.sqlagent.tool.ToolJson;
 
 /**
  * The packaged service with {@code sqlagent.auth.mode=oidc} against a real OpenID provider started
- * here without Docker: the OpenID-certified {@code oidc-provider} run by node, which listens within
- * a second (Keycloak's distribution, {@code keycloak-quarkus-dist} 26.4.7, does start on Java 17,
- * but took more than two and a half minutes to start on a shared two-core machine). A real MCP client, the official TypeScript
- * SDK, finds the
- * provider from the 401 alone and logs in with client credentials; a REST client logs in through
- * {@code GET /login} (the authorization-code flow, the provider's login form filled in) and calls
- * tools with the session, another with a token it asked the provider for. node and the packages
- * of {@code src/test/node} are installed by {@code .ci/run}; without them the test is skipped,
- * except under {@code CI=true}, where it fails.
+ * here without Docker: Keycloak from its Maven Central distribution ({@code keycloak-quarkus-dist},
+ * unpacked into target/keycloak by the build; it runs on Java 17), with the realm of
+ * {@code src/test/keycloak}. A real MCP client, the official TypeScript SDK, finds Keycloak from the
+ * 401 alone and logs in with client credentials; a REST client logs in through {@code GET /login}
+ * (the authorization-code flow, Keycloak's login form filled in) and calls tools with the session,
+ * another with a token it asked Keycloak for. node and the SDK ({@code src/test/node}) are installed
+ * by {@code .ci/run}; without them the test is skipped, except under {@code CI=true}, where it fails.
  */
 class OidcProviderIT {
 
     private static final Path NODE_DIR = Path.of("src/test/node").toAbsolutePath();
+    private static final Path REALM = Path.of("src/test/keycloak/sqlagent-realm.json").toAbsolutePath();
     private static final Pattern FORM_ACTION = Pattern.compile("<form[^>]*action=\"([^\"]+)\"");
     private static final Duration STEP = Duration.ofSeconds(30);
+    private static final Duration KEYCLOAK_START = Duration.ofMinutes(5);
 
     @TempDir
     Path workDir;
@@ -58,28 +56,26 @@ class OidcProviderIT {
     @Test
     void anMcpClientAndARestClientLogInWithARealProviderAndCallTools() throws Exception {
         String node = nodeOrSkip();
-        int providerPort = freePort();
-        String issuer = "http://127.0.0.1:" + providerPort;
+        int keycloakPort = freePort();
+        String issuer = "http://127.0.0.1:" + keycloakPort + "/realms/sqlagent";
+        Process keycloak = startKeycloak(keycloakPort, issuer);
         try (ServiceProcess service = ServiceProcess.startWithJvmOptions(workDir,
                 // As the Kubernetes ConfigMap would set it (README: SQLAGENT_AUTH_OIDC_ROLE_SCOPES_<ROLE>).
                 Map.of("SQLAGENT_AUTH_OIDC_ROLE_SCOPES_OPERATORS", "admin,sql:read"), List.of(
                         "-Dsqlagent.auth.mode=oidc",
                         "-Dquarkus.oidc.auth-server-url=" + issuer,
                         "-Dquarkus.oidc.client-id=sqlagent",
-                        "-Dquarkus.oidc.credentials.secret=sqlagent-secret",
-                        "-Dquarkus.oidc.token-state-manager.encryption-secret=an-encryption-secret-of-32-chars-or-more",
-                        "-Dquarkus.oidc.authentication.scopes=profile"))) {
+                        "-Dquarkus.oidc.credentials.secret=sqlagent-secret-of-at-least-32-characters"))) {
             String serviceUrl = "http://localhost:" + service.httpPort;
-            Process provider = startProvider(node, providerPort, serviceUrl);
-            try {
-                service.awaitStatus("/q/health/ready", 200, Duration.ofSeconds(90));
+            service.awaitStatus("/q/health/ready", 200, Duration.ofSeconds(90));
 
-                mcpClientLogsInAndCallsATool(node, serviceUrl, issuer);
-                restClientLogsInThroughTheBrowserFlow(serviceUrl);
-                restClientCallsWithAProviderToken(serviceUrl, issuer);
-            } finally {
-                provider.destroy();
-                provider.waitFor(10, TimeUnit.SECONDS);
+            mcpClientLogsInAndCallsATool(node, serviceUrl, issuer);
+            restClientLogsInThroughTheBrowserFlow(serviceUrl);
+            restClientCallsWithAProviderToken(serviceUrl, issuer);
+        } finally {
+            keycloak.destroy();
+            if (!keycloak.waitFor(30, TimeUnit.SECONDS)) {
+                keycloak.destroyForcibly();
             }
         }
     }
@@ -99,14 +95,13 @@ class OidcProviderIT {
     }
 
     private void restClientLogsInThroughTheBrowserFlow(String serviceUrl) throws Exception {
-        HttpClient browser = HttpClient.newBuilder().cookieHandler(new CookieManager(null, CookiePolicy.ACCEPT_ALL))
+        HttpClient browser = HttpClient.newBuilder().cookieHandler(new LoopbackCookies())
                 .followRedirects(HttpClient.Redirect.NORMAL).connectTimeout(Duration.ofSeconds(5)).build();
-        // GET /login: to the provider's login form, filled in as a person would; then its consent form.
+        // GET /login: to Keycloak's login form, filled in as a person would.
         HttpResponse<String> page = browser.send(
                 HttpRequest.newBuilder(URI.create(serviceUrl + "/login")).timeout(STEP).build(),
                 HttpResponse.BodyHandlers.ofString());
-        page = submit(browser, page, Map.of("prompt", "login", "login", "alice", "password", "any"));
-        page = submit(browser, page, Map.of("prompt", "consent"));
+        page = submit(browser, page, Map.of("username", "alice", "password", "alice-password", "credentialId", ""));
         assertEquals(URI.create(serviceUrl + "/"), page.uri(), "the login did not end at the page: " + page.body());
 
         HttpResponse<String> tools = browser.send(HttpRequest.newBuilder(URI.create(serviceUrl + "/api/tools")).timeout(STEP)
@@ -118,7 +113,7 @@ class OidcProviderIT {
                 HttpResponse.BodyHandlers.ofString());
         assertEquals(200, count.statusCode(), count.body());
         assertEquals(3503, ToolJson.MAPPER.readTree(count.body()).at("/result/rows/0/n").asInt(), count.body());
-        // The provider puts alice in group operators, which role-scopes maps to admin.
+        // The realm puts alice in group operators, which role-scopes maps to admin.
         HttpResponse<String> keys = browser.send(HttpRequest.newBuilder(URI.create(serviceUrl + "/api/keys")).timeout(STEP)
                 .build(), HttpResponse.BodyHandlers.ofString());
         assertEquals(200, keys.statusCode(), keys.body());
@@ -131,11 +126,10 @@ class OidcProviderIT {
     private void restClientCallsWithAProviderToken(String serviceUrl, String issuer) throws Exception {
         HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
         String basic = Base64.getEncoder().encodeToString("mcp-client:mcp-client-secret".getBytes(StandardCharsets.UTF_8));
-        HttpResponse<String> token = http.send(HttpRequest.newBuilder(URI.create(issuer + "/token"))
+        HttpResponse<String> token = http.send(HttpRequest.newBuilder(URI.create(issuer + "/protocol/openid-connect/token"))
                 .header("Authorization", "Basic " + basic)
                 .header("Content-Type", "application/x-www-form-urlencoded").timeout(STEP)
-                .POST(HttpRequest.BodyPublishers.ofString(form(Map.of("grant_type", "client_credentials", "scope", "sql:read",
-                        "resource", serviceUrl))))
+                .POST(HttpRequest.BodyPublishers.ofString(form(Map.of("grant_type", "client_credentials"))))
                 .build(), HttpResponse.BodyHandlers.ofString());
         assertEquals(200, token.statusCode(), token.body());
         String accessToken = ToolJson.MAPPER.readTree(token.body()).path("access_token").asText();
@@ -145,7 +139,25 @@ class OidcProviderIT {
         assertEquals(200, tools.statusCode(), tools.body());
         HttpResponse<String> keys = http.send(HttpRequest.newBuilder(URI.create(serviceUrl + "/api/keys"))
                 .header("Authorization", "Bearer " + accessToken).timeout(STEP).build(), HttpResponse.BodyHandlers.ofString());
-        assertEquals(403, keys.statusCode(), "the token has scope sql:read only: " + keys.body());
+        assertEquals(403, keys.statusCode(), "the service account is in no group that grants admin: " + keys.body());
+    }
+
+    /**
+     * Cookies as a browser keeps them: {@code http://localhost} and {@code 127.0.0.1} are secure
+     * contexts, so the {@code Secure} cookies Keycloak sets for its login go back to it there
+     * (java.net's CookieManager sends them over https only).
+     */
+    private static final class LoopbackCookies extends CookieManager {
+
+        LoopbackCookies() {
+            super(null, CookiePolicy.ACCEPT_ALL);
+        }
+
+        @Override
+        public Map<String, List<String>> get(URI uri, Map<String, List<String>> headers) throws java.io.IOException {
+            boolean loopback = "localhost".equals(uri.getHost()) || "127.0.0.1".equals(uri.getHost());
+            return super.get(loopback ? URI.create(uri.toString().replaceFirst("^http:", "https:")) : uri, headers);
+        }
     }
 
     /** Posts the page's form with {@code fields} and follows where it leads. */
@@ -153,7 +165,7 @@ class OidcProviderIT {
             throws Exception {
         Matcher action = FORM_ACTION.matcher(page.body());
         assertTrue(action.find(), "no form at " + page.uri() + ": " + page.body());
-        URI target = page.uri().resolve(action.group(1));
+        URI target = page.uri().resolve(action.group(1).replace("&amp;", "&"));
         return browser.send(HttpRequest.newBuilder(target).header("Content-Type", "application/x-www-form-urlencoded")
                 .timeout(STEP).POST(HttpRequest.BodyPublishers.ofString(form(fields))).build(),
                 HttpResponse.BodyHandlers.ofString());
@@ -167,26 +179,55 @@ class OidcProviderIT {
         return body.toString();
     }
 
-    private Process startProvider(String node, int port, String serviceUrl) throws Exception {
-        Process provider = new ProcessBuilder(node, "provider.mjs", String.valueOf(port), serviceUrl)
-                .directory(NODE_DIR.toFile()).redirectErrorStream(true).start();
-        BufferedReader lines = new BufferedReader(new InputStreamReader(provider.getInputStream(), StandardCharsets.UTF_8));
-        StringBuilder seen = new StringBuilder();
-        long deadline = System.nanoTime() + STEP.toNanos();
-        String line;
-        while (System.nanoTime() < deadline && (line = lines.readLine()) != null) {
-            seen.append(line).append('\n');
-            if (line.startsWith("READY ")) {
-                // Keep reading its output so that the provider never blocks on a full pipe.
-                Thread drain = new Thread(() -> lines.lines().forEach(ignored -> {
-                }));
-                drain.setDaemon(true);
-                drain.start();
-                return provider;
+    /**
+     * Keycloak in development mode on {@code port} with a fresh database and the test realm; returns
+     * once the realm's discovery document answers.
+     */
+    private Process startKeycloak(int port, String issuer) throws Exception {
+        Path home = Path.of(System.getProperty("keycloak.home", "target/keycloak/keycloak-26.4.7")).toAbsolutePath();
+        assertTrue(Files.isExecutable(home.resolve("bin/kc.sh")), "Keycloak is not unpacked at " + home
+                + " (the build's pre-integration-test phase does it)");
+        deleteTree(home.resolve("data/h2"));
+        Files.createDirectories(home.resolve("data/import"));
+        Files.copy(REALM, home.resolve("data/import/sqlagent-realm.json"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        Path log = workDir.resolve("keycloak.log");
+        ProcessBuilder builder = new ProcessBuilder(home.resolve("bin/kc.sh").toString(), "start-dev", "--import-realm",
+                "--http-host=127.0.0.1", "--http-port=" + port)
+                .directory(home.toFile()).redirectErrorStream(true).redirectOutput(log.toFile());
+        builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
+        builder.environment().put("JAVA_OPTS_KC_HEAP", "-Xms64m -Xmx512m");
+        Process keycloak = builder.start();
+        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+        long deadline = System.nanoTime() + KEYCLOAK_START.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (!keycloak.isAlive()) {
+                throw new AssertionError("Keycloak exited with " + keycloak.exitValue() + ":\n" + Files.readString(log));
+            }
+            try {
+                HttpResponse<Void> discovery = http.send(HttpRequest.newBuilder(URI.create(issuer
+                        + "/.well-known/openid-configuration")).timeout(Duration.ofSeconds(5)).build(),
+                        HttpResponse.BodyHandlers.discarding());
+                if (discovery.statusCode() == 200) {
+                    return keycloak;
+                }
+            } catch (java.io.IOException notYet) {
+                // not listening yet
+            }
+            Thread.sleep(500);
+        }
+        keycloak.destroyForcibly();
+        throw new AssertionError("Keycloak did not start within " + KEYCLOAK_START + ":\n" + Files.readString(log));
+    }
+
+    private static void deleteTree(Path root) throws java.io.IOException {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (var paths = Files.walk(root)) {
+            for (Path path : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(path);
             }
         }
-        provider.destroyForcibly();
-        throw new AssertionError("the OpenID provider did not start:\n" + seen);
     }
 
     /** node with the packages installed, or the test is skipped (outside CI) or fails (CI=true). */
@@ -199,10 +240,9 @@ class OidcProviderIT {
             }
         }
         String missing = node == null ? "node is not installed"
-                : !Files.isDirectory(NODE_DIR.resolve("node_modules/oidc-provider"))
-                        || !Files.isDirectory(NODE_DIR.resolve("node_modules/@modelcontextprotocol/sdk"))
-                                ? "the packages of src/test/node are not installed"
-                                : null;
+                : !Files.isDirectory(NODE_DIR.resolve("node_modules/@modelcontextprotocol/sdk"))
+                        ? "the packages of src/test/node are not installed"
+                        : null;
         if (missing != null) {
             String message = missing
                     + " (Debian: apt-get install nodejs npm; then cd src/test/node && npm ci); .ci/run installs both";
