@@ -12,7 +12,9 @@ import io.sqlagent.workspace.WorkspaceFixture;
  * application again for each profile, and again for each different set of {@code @WithTestResource}s, so a test that
  * needs settings of its own joins one of these (with the same test resources as the other classes of the profile)
  * rather than bringing a profile of its own. Each profile says which settings it holds for whom and why they do not
- * disturb the other classes; most tests run in the default profile.
+ * disturb the other classes; most tests run in the default profile. One profile lives elsewhere:
+ * {@code BrokenSourceTest.Profile} points source {@code default} at a closed port, which no other test can share (nor
+ * can {@code ExternalSourceTest}, whose test resource points it at another server).
  */
 public final class TestProfiles {
 
