@@ -56,9 +56,9 @@ class ArchitectureTest {
                         + "SqlGuardProducer (in sql) makes the bean from SqlConfig")
                 .check(main);
         classes().that().resideInAPackage("io.sqlagent.sql.guard..")
-                .should().onlyDependOnClassesThat().resideInAnyPackage("io.sqlagent.sql.guard..", "java..",
+                .should().onlyDependOnClassesThat().resideInAnyPackage("io.sqlagent.sql.guard..", "io.sqlagent", "java..",
                         "net.sf.jsqlparser..", "com.fasterxml.jackson..", "io.smallrye.mutiny..")
-                .because("the guard is a leaf: the parser, JSON and Mutiny, nothing else of the service")
+                .because("the guard is a leaf: the parser, JSON, Mutiny and the shared utilities, nothing else of the service")
                 .check(main);
     }
 
@@ -66,7 +66,7 @@ class ArchitectureTest {
     void theSharedUtilitiesDependOnNoCapability() {
         noClasses().that().resideInAPackage("io.sqlagent")
                 .should().dependOnClassesThat().resideInAPackage("io.sqlagent.*..")
-                .because("Redaction, StoredText and ClasspathText are used by every capability")
+                .because("the shared utilities (Redaction, Texts, ...) are used by every capability")
                 .check(main);
     }
 
