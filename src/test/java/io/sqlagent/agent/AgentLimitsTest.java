@@ -13,7 +13,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 
 import jakarta.inject.Inject;
 
@@ -26,25 +25,15 @@ import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
+import io.sqlagent.TestProfiles;
 import io.vertx.mutiny.sqlclient.Pool;
 
 /** The limits of a run: the iteration cap, the model's timeout and the run's timeout. */
 @QuarkusTest
-@TestProfile(AgentLimitsTest.Limits.class)
+@TestProfile(TestProfiles.TightAgent.class)
 @WithTestResource(value = ScriptedModelResource.class, initArgs = @ResourceArg(name = "timeout", value = "1s"))
 class AgentLimitsTest {
-
-    /** Three model calls per run, three seconds per run; 16 events held for a slow reader. */
-    public static class Limits implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of("sqlagent.agent.max-iterations", "3", "sqlagent.agent.timeout", "3s", "sqlagent.agent.model-timeout",
-                    "1s",
-                    "sqlagent.agent.max-buffered-events", "16", "sqlagent.agent.max-answer-chars", "5000000");
-        }
-    }
 
     @TestHTTPResource("/api/chat")
     URI chat;
