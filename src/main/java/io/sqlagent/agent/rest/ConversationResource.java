@@ -9,8 +9,8 @@ import java.util.UUID;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
-import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 
 import org.eclipse.microprofile.openapi.annotations.Operation;
@@ -24,12 +24,12 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.smallrye.mutiny.Uni;
-import io.sqlagent.tool.ToolJson;
 import io.sqlagent.agent.ConversationStore;
 import io.sqlagent.rest.ApiException;
 import io.sqlagent.rest.ErrorBody;
 import io.sqlagent.rest.Uuids;
 import io.sqlagent.store.StoreCalls;
+import io.sqlagent.tool.ToolJson;
 
 /** {@code GET /api/conversations}: the conversations, newest first; {@code GET /api/conversations/{id}}: one, as stored. */
 @Path("/api/conversations")
