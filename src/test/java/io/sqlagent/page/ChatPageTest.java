@@ -32,6 +32,8 @@ import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.sqlagent.agent.ScriptedModelResource;
 import io.sqlagent.agent.ScriptedOpenAiServer;
+import io.sqlagent.tool.ToolRegistry;
+import io.sqlagent.tool.Toolset;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Tuple;
 
@@ -55,6 +57,9 @@ class ChatPageTest {
 
     @Inject
     Pool store;
+
+    @Inject
+    ToolRegistry registry;
 
     ScriptedOpenAiServer model;
 
@@ -236,6 +241,44 @@ class ChatPageTest {
         String background = (String) browser.executeScript("return getComputedStyle(document.body).backgroundColor");
         assertEquals("rgb(20, 24, 29)", background);
         Browser.screenshot(browser, "page-phone-dark");
+    }
+
+    @Test
+    void aChosenToolsetLimitsTheToolsTheModelIsOffered() {
+        registry.replaceGroup("page-test", List.of(), List.of(
+                new Toolset("page_test_schema", "Schema only", "Only the schema", List.of("introspect_schema"), "page-test")));
+        try {
+            browser.navigate().refresh();
+            waitFor(() -> "true".equals(browser.findElement(By.tagName("body")).getDomAttribute("data-ready")));
+            browser.findElement(By.cssSelector("#toolsets-menu summary")).click();
+            browser.findElements(By.cssSelector("#toolsets label")).stream()
+                    .filter(label -> label.getText().contains("Schema only")).findFirst().orElseThrow()
+                    .findElement(By.tagName("input")).click();
+            model.then(text("Only the schema for me."));
+            ask("What can you do?");
+            waitFor(() -> !runs().isEmpty() && finished(lastRun()));
+            List<String> offered = new java.util.ArrayList<>();
+            model.requests().get(0).path("tools").forEach(tool -> offered.add(tool.path("function").path("name").asText()));
+            assertEquals(List.of("introspect_schema"), offered);
+        } finally {
+            registry.replaceGroup("page-test", List.of(), List.of());
+        }
+    }
+
+    @Test
+    void aJsonDownloadKeepsExactNumbers() throws Exception {
+        model.then(toolCalls(call("c1", "run_sql", "{\"sql\":\"SELECT 2.50 AS price, 12345678901234567890 AS big\"}")),
+                text("Done."));
+        ask("Exact numbers please");
+        waitFor(() -> !runs().isEmpty() && finished(lastRun()));
+        assertEquals(List.of("2.50", "12345678901234567890"), lastRun().findElements(By.cssSelector("table.result tbody td"))
+                .stream().map(WebElement::getText).toList());
+        lastRun().findElements(By.cssSelector(".result-bar button")).stream().filter(b -> b.getText().equals("JSON"))
+                .findFirst().orElseThrow().click();
+        Path json = downloads.resolve("run_sql-result.json");
+        waitFor(() -> Files.exists(json));
+        String content = Files.readString(json);
+        assertTrue(content.contains("\"price\": 2.50") && content.contains("\"big\": 12345678901234567890"), content);
     }
 
     @Test
