@@ -66,6 +66,11 @@ public class ConversationStore {
             SELECT id, question, started_at, duration_ms, iterations, input_tokens, output_tokens, outcome, error_code
             FROM conversation_run WHERE conversation_id = $1 ORDER BY started_at""";
 
+    private static final String LIST = """
+            SELECT id, title, created_at, updated_at FROM conversation
+            WHERE $1::timestamptz IS NULL OR (updated_at, id) < ($1::timestamptz, $2::uuid)
+            ORDER BY updated_at DESC, id DESC LIMIT $3""";
+
     private final Pool store;
     private final StoreMigrations migrations;
 
@@ -181,6 +186,26 @@ public class ConversationStore {
                 .flatMap(inserted -> connection.preparedQuery(TOUCH)
                         .execute(Tuple.of(run.conversationId())))))
                 .replaceWithVoid();
+    }
+
+    /** One conversation of a list: its id, title and times. */
+    public record Summary(UUID id, String title, OffsetDateTime createdAt, OffsetDateTime updatedAt) {
+    }
+
+    /**
+     * Up to {@code limit} conversations, most recently updated first, that come after
+     * ({@code updatedAt}, {@code id}) {@code after} in that order (all when empty).
+     */
+    public Uni<List<Summary>> list(int limit, Optional<Summary> after) {
+        Tuple values = Tuple.of(after.map(Summary::updatedAt).orElse(null), after.map(Summary::id).orElse(null), limit);
+        return ready().flatMap(ok -> store.preparedQuery(LIST).execute(values)).map(rows -> {
+            List<Summary> list = new ArrayList<>();
+            for (Row row : rows) {
+                list.add(new Summary(row.getUUID("id"), row.getString("title"), row.getOffsetDateTime("created_at"),
+                        row.getOffsetDateTime("updated_at")));
+            }
+            return list;
+        });
     }
 
     /** The whole conversation as {@code GET /api/conversations/{id}} returns it, or empty. */
