@@ -1,4 +1,4 @@
-package io.sqlagent.rest;
+package io.sqlagent.agent.rest;
 
 import java.util.Comparator;
 
