@@ -35,6 +35,7 @@ import io.smallrye.mutiny.subscription.Cancellable;
 import io.smallrye.mutiny.subscription.MultiEmitter;
 import io.sqlagent.StoredText;
 import io.sqlagent.agent.ConversationStore.Message;
+import io.sqlagent.security.Caller;
 import io.sqlagent.tool.ExecutorOptions;
 import io.sqlagent.tool.Outcome;
 import io.sqlagent.tool.ToolCall;
@@ -83,7 +84,7 @@ final class AgentRun {
     private final Setup setup;
     private final String question;
     private final Optional<UUID> continued;
-    private final Optional<String> principal;
+    private final Caller principal;
     private final MultiEmitter<? super AgentEvent> emitter;
     private final UUID conversationId;
     private final UUID runId = UUID.randomUUID();
@@ -98,7 +99,7 @@ final class AgentRun {
     private long inputTokens;
     private long outputTokens;
 
-    AgentRun(Setup setup, String question, Optional<UUID> continued, Optional<String> principal,
+    AgentRun(Setup setup, String question, Optional<UUID> continued, Caller principal,
             MultiEmitter<? super AgentEvent> emitter) {
         this.setup = setup;
         this.question = question;
@@ -115,7 +116,7 @@ final class AgentRun {
         ConversationStore store = setup.conversations();
         Uni<Void> prepared = continued.isPresent()
                 ? store.history(conversationId, setup.config().historyMessages()).invoke(this::addHistory).replaceWithVoid()
-                : store.create(conversationId, question, principal);
+                : store.create(conversationId, question, principal.name());
         subscription = prepared
                 .invoke(() -> messages.add(UserMessage.from(question)))
                 .flatMap(ok -> store.append(conversationId, runId, List.of(Message.user(question))))

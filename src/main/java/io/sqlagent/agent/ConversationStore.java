@@ -14,6 +14,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 import io.smallrye.mutiny.Uni;
 import io.sqlagent.StoredText;
+import io.sqlagent.security.Caller;
 import io.sqlagent.store.StoreMigrations;
 import io.sqlagent.tool.ToolJson;
 import io.vertx.core.json.JsonArray;
@@ -76,21 +77,67 @@ public class ConversationStore {
                         "the store's schema could not be brought up to date (see the service log)"));
     }
 
-    /** Starts a conversation titled after its first question. */
-    public Uni<Void> create(UUID id, String firstQuestion, Optional<String> principal) {
+    /** Longest title: the first question, shortened. */
+    static final int TITLE_LENGTH = 80;
+
+    /**
+     * Whose conversations these are, as stored: conversations from before owners were recorded
+     * belong to the anonymous caller, which is who could reach them then.
+     */
+    private static final String OWNER = "coalesce(principal, '" + Caller.ANONYMOUS + "')";
+
+    /** Starts a conversation of {@code principal}, titled after its first question. */
+    public Uni<Void> create(UUID id, String firstQuestion, String principal) {
         String title = firstQuestion.strip().replaceAll("\\s+", " ");
-        if (title.length() > 120) {
-            title = title.substring(0, 119) + "…";
+        if (title.length() > TITLE_LENGTH) {
+            title = title.substring(0, TITLE_LENGTH - 1) + "…";
         }
-        Tuple values = Tuple.of(id, principal.orElse(null), title);
+        Tuple values = Tuple.of(id, StoredText.clean(principal), StoredText.clean(title));
         return ready().flatMap(ok -> store.preparedQuery("INSERT INTO conversation (id, principal, title) VALUES ($1, $2, $3)")
                 .execute(values)).replaceWithVoid();
     }
 
-    /** Whether the conversation exists. */
-    public Uni<Boolean> exists(UUID id) {
-        return ready().flatMap(ok -> store.preparedQuery("SELECT 1 FROM conversation WHERE id = $1").execute(Tuple.of(id)))
+    /** Whether the conversation exists and belongs to {@code principal}. */
+    public Uni<Boolean> exists(UUID id, String principal) {
+        return ready().flatMap(ok -> store.preparedQuery("SELECT 1 FROM conversation WHERE id = $1 AND " + OWNER + " = $2")
+                .execute(Tuple.of(id, principal)))
                 .map(rows -> rows.size() > 0);
+    }
+
+    /**
+     * One page of {@code principal}'s conversations, newest {@code updated_at} first: at most
+     * {@code limit}, those before the {@code before} cursor when given. The answer's {@code next}
+     * is the cursor of the following page, {@code null} on the last one.
+     */
+    public Uni<JsonNode> list(String principal, int limit, Optional<ConversationCursor> before) {
+        String sql = "SELECT id, title, created_at, updated_at FROM conversation WHERE " + OWNER + " = $1"
+                + (before.isPresent() ? " AND (updated_at, id) < ($3, $4)" : "")
+                + " ORDER BY updated_at DESC, id DESC LIMIT $2";
+        Tuple values = Tuple.tuple().addString(principal).addInteger(limit + 1);
+        before.ifPresent(cursor -> values.addOffsetDateTime(cursor.updatedAt()).addUUID(cursor.id()));
+        return ready().flatMap(ok -> store.preparedQuery(sql).execute(values)).map(rows -> {
+            var body = ToolJson.MAPPER.createObjectNode();
+            var items = body.putArray("items");
+            Row last = null;
+            int count = 0;
+            for (Row row : rows) {
+                if (count++ == limit) {
+                    break;
+                }
+                last = row;
+                items.addObject()
+                        .put("id", row.getUUID("id").toString())
+                        .put("title", row.getString("title"))
+                        .put("created_at", row.getOffsetDateTime("created_at").toInstant().toString())
+                        .put("updated_at", row.getOffsetDateTime("updated_at").toInstant().toString());
+            }
+            if (rows.size() > limit && last != null) {
+                body.put("next", new ConversationCursor(last.getOffsetDateTime("updated_at"), last.getUUID("id")).encode());
+            } else {
+                body.putNull("next");
+            }
+            return body;
+        });
     }
 
     /**
@@ -152,11 +199,13 @@ public class ConversationStore {
                 .replaceWithVoid();
     }
 
-    /** The whole conversation as {@code GET /api/conversations/{id}} returns it, or empty. */
-    public Uni<Optional<JsonNode>> view(UUID id) {
+    /** The whole conversation as {@code GET /api/conversations/{id}} returns it, or empty (also when another principal's). */
+    public Uni<Optional<JsonNode>> view(UUID id, String principal) {
         return ready()
-                .flatMap(ok -> store.preparedQuery("SELECT id, title, created_at, updated_at FROM conversation WHERE id = $1")
-                        .execute(Tuple.of(id)))
+                .flatMap(ok -> store
+                        .preparedQuery("SELECT id, title, created_at, updated_at FROM conversation WHERE id = $1 AND " + OWNER
+                                + " = $2")
+                        .execute(Tuple.of(id, principal)))
                 .flatMap(found -> {
                     if (found.size() == 0) {
                         return Uni.createFrom().item(Optional.<JsonNode> empty());

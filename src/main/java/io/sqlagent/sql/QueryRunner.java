@@ -17,6 +17,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.quarkus.logging.Log;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
+import io.sqlagent.security.Caller;
 import io.sqlagent.sql.guard.PlanReferences;
 import io.sqlagent.sql.guard.SqlGuard;
 import io.sqlagent.sql.result.DriverTypes;
@@ -42,7 +43,9 @@ import io.vertx.sqlclient.desc.ColumnDescriptor;
  * cursor that reads at most {@code max-rows + 1} rows, however many the query would produce.
  * Values are made JSON-friendly and capped. A caller that cancels (a client that went away)
  * cancels the statement in PostgreSQL too. With hidden columns configured, the statement's plan
- * is read first and a statement that would read one is refused before it runs.
+ * is read first and a statement that would read one is refused before it runs. A caller with an
+ * identity runs as itself ({@link SessionIdentity}): the transaction sets its role and names it in
+ * {@code application_name} before the statement runs.
  */
 @ApplicationScoped
 public class QueryRunner {
@@ -66,17 +69,52 @@ public class QueryRunner {
     private final SqlConfig config;
     private final ColumnPolicy columns;
     private final SqlMetrics metrics;
+    private final SessionIdentity sessions;
 
-    public QueryRunner(SqlConfig config, ColumnPolicy columns, SqlMetrics metrics) {
+    public QueryRunner(SqlConfig config, ColumnPolicy columns, SqlMetrics metrics, SessionIdentity sessions) {
         this.config = config;
         this.columns = columns;
         this.metrics = metrics;
+        this.sessions = sessions;
     }
 
-    /** Runs {@code sql} on {@code source}; fails with {@link SqlExecutionException} when PostgreSQL refuses it. */
+    /**
+     * Runs {@code sql} on {@code source} as the service; fails with {@link SqlExecutionException} when PostgreSQL refuses it.
+     */
     public Uni<QueryResult> run(Source source, String sql) {
-        return metrics.timed(source,
-                onOwnConnection(source, sql, (connection, timeout) -> inReadOnlyTransaction(connection, sql, timeout)));
+        return run(source, sql, Caller.service());
+    }
+
+    /**
+     * Runs {@code sql} on {@code source} as {@code caller} (its role and application name, see
+     * {@link SessionIdentity}); fails with {@link SqlExecutionException} when PostgreSQL refuses it,
+     * with {@link io.sqlagent.tool.ToolForbiddenException} when the caller may not use the role it names.
+     */
+    public Uni<QueryResult> run(Source source, String sql, Caller caller) {
+        return Uni.createFrom().deferred(() -> {
+            Optional<SessionIdentity.Settings> identity = sessions.of(source.name(), caller);
+            return metrics.timed(source, onOwnConnection(source, sql,
+                    (connection, timeout) -> inReadOnlyTransaction(connection, sql, timeout, identity)));
+        });
+    }
+
+    /** {@code set_config(..., true)} is {@code SET LOCAL} with the value bound as data, as PostgREST sets its role. */
+    private static final String SET_ROLE_AND_NAME = "SELECT set_config('role', $1, true), set_config('application_name', $2, true)";
+    private static final String SET_NAME = "SELECT set_config('application_name', $1, true)";
+
+    /** The transaction's settings, then the caller's identity when it has one. */
+    private static Uni<Void> settings(SqlConnection connection, boolean readOnly, Duration timeout,
+            Optional<SessionIdentity.Settings> identity) {
+        Uni<RowSet<Row>> set = connection.query(sessionSettings(readOnly, timeout)).execute();
+        if (identity.isEmpty()) {
+            return set.replaceWithVoid();
+        }
+        SessionIdentity.Settings settings = identity.get();
+        return set.flatMap(ignored -> settings.role().isPresent()
+                ? connection.preparedQuery(SET_ROLE_AND_NAME)
+                        .execute(Tuple.of(settings.role().get(), settings.applicationName()))
+                : connection.preparedQuery(SET_NAME).execute(Tuple.of(settings.applicationName())))
+                .replaceWithVoid();
     }
 
     /**
@@ -125,9 +163,9 @@ public class QueryRunner {
                 + "; SET LOCAL standard_conforming_strings = on";
     }
 
-    private Uni<QueryResult> inReadOnlyTransaction(SqlConnection connection, String sql, Duration timeout) {
-        return connection.begin().flatMap(transaction -> connection
-                .query(sessionSettings(true, timeout)).execute()
+    private Uni<QueryResult> inReadOnlyTransaction(SqlConnection connection, String sql, Duration timeout,
+            Optional<SessionIdentity.Settings> identity) {
+        return connection.begin().flatMap(transaction -> settings(connection, true, timeout, identity)
                 .flatMap(ignored -> columns.restricts() ? checkHiddenColumns(connection, sql) : Uni.createFrom().voidItem())
                 .flatMap(ignored -> read(connection, sql, Tuple.tuple(),
                         new Reading(config.maxRows(), MAX_BATCH, config.maxResultSize().asLongValue(), true)))
@@ -299,17 +337,24 @@ public class QueryRunner {
      * cap does not apply: the row limits in {@code options} bound the result.
      */
     public Uni<QueryResult> run(Source source, String sql, Tuple params, FetchOptions options) {
-        return metrics.timed(source, onOwnConnection(source, sql,
-                (connection, timeout) -> inTransaction(connection, sql, params, options, timeout)));
+        return run(source, sql, params, options, Caller.service());
+    }
+
+    /** Like {@link #run(Source, String, Tuple, FetchOptions)}, as {@code caller} (see {@link #run(Source, String, Caller)}). */
+    public Uni<QueryResult> run(Source source, String sql, Tuple params, FetchOptions options, Caller caller) {
+        return Uni.createFrom().deferred(() -> {
+            Optional<SessionIdentity.Settings> identity = sessions.of(source.name(), caller);
+            return metrics.timed(source, onOwnConnection(source, sql,
+                    (connection, timeout) -> inTransaction(connection, sql, params, options, timeout, identity)));
+        });
     }
 
     private Uni<QueryResult> inTransaction(SqlConnection connection, String sql, Tuple params, FetchOptions options,
-            Duration timeout) {
+            Duration timeout, Optional<SessionIdentity.Settings> identity) {
         Reading reading = new Reading(options.maxRows(), Math.min(options.pageSize(), MAX_BATCH), Long.MAX_VALUE,
                 options.readOnly());
         return connection.begin().flatMap(transaction -> {
-            Uni<QueryResult> work = connection
-                    .query(sessionSettings(options.readOnly(), timeout)).execute()
+            Uni<QueryResult> work = settings(connection, options.readOnly(), timeout, identity)
                     .flatMap(ignored -> read(connection, sql, params, reading));
             if (options.readOnly()) {
                 return work.eventually(() -> transaction.rollback().onFailure().recoverWithNull());

@@ -40,6 +40,9 @@ import io.smallrye.mutiny.infrastructure.Infrastructure;
 import io.sqlagent.agent.AgentConfig;
 import io.sqlagent.agent.AgentEvent;
 import io.sqlagent.agent.AgentService;
+import io.sqlagent.security.Caller;
+import io.sqlagent.security.Callers;
+import io.sqlagent.security.Limits;
 import io.sqlagent.tool.ToolJson;
 import io.sqlagent.tool.ToolsConfig;
 import io.sqlagent.tool.UnknownToolsetException;
@@ -69,22 +72,33 @@ public class ChatResource {
     private final AgentService agent;
     private final AgentConfig config;
     private final long maxRequestBytes;
+    private final Callers callers;
+    private final Limits limits;
 
-    ChatResource(AgentService agent, AgentConfig config, ToolsConfig tools) {
+    ChatResource(AgentService agent, AgentConfig config, ToolsConfig tools, Callers callers, Limits limits) {
         this.agent = agent;
         this.config = config;
         this.maxRequestBytes = tools.maxRequestSize().asLongValue();
+        this.callers = callers;
+        this.limits = limits;
     }
 
     /** A request refused before the run starts. */
     static final class BadChatRequest extends RuntimeException {
         final transient ErrorBody error;
         final int status;
+        /** Seconds to wait before asking again, for a 429; 0 for none. */
+        final long retryAfter;
 
         BadChatRequest(int status, ErrorBody error) {
+            this(status, error, 0);
+        }
+
+        BadChatRequest(int status, ErrorBody error, long retryAfter) {
             super(error.message(), null, false, false);
             this.status = status;
             this.error = error;
+            this.retryAfter = retryAfter;
         }
     }
 
@@ -104,14 +118,19 @@ public class ChatResource {
     @APIResponse(responseCode = "404", description = "No conversation has this id", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
     @APIResponse(responseCode = "413", description = "The body is larger than sqlagent.tools.max-request-size", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
     @APIResponse(responseCode = "415", description = "The body is not sent as application/json", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
+    @APIResponse(responseCode = "429", description = "The caller is over a per-principal limit (sqlagent.limits.*); retry after the Retry-After seconds", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
     @Blocking // only to look the conversation up before answering (a 404 cannot follow a 200); the run itself never blocks
     @ResponseHeader(name = "Cache-Control", value = "no-cache")
     @ResponseHeader(name = "X-Accel-Buffering", value = "no")
     public Multi<OutboundSseEvent> chat(byte[] body, @Context Sse sse, @Context RoutingContext http) {
         ChatRequestBody request = request(body);
+        Caller caller = callers.of(http).await().atMost(LOOKUP_TIMEOUT);
+        limits.chatRun(caller).await().atMost(LOOKUP_TIMEOUT).ifPresent(refusal -> {
+            throw new BadChatRequest(429, ErrorBody.of("rate_limited", refusal.message()), refusal.retryAfterSeconds());
+        });
         Uni<AgentService.Start> starting;
         try {
-            starting = agent.start(request.question(), request.conversationId().map(UUID::fromString), Optional.empty(),
+            starting = agent.start(request.question(), request.conversationId().map(UUID::fromString), caller,
                     request.toolsets().orElse(List.of()));
         } catch (UnknownToolsetException unknownToolset) {
             throw bad("unknown_toolset", unknownToolset.getMessage());
@@ -233,7 +252,11 @@ public class ChatResource {
 
     @ServerExceptionMapper
     RestResponse<ErrorBody> refused(BadChatRequest e) {
-        return RestResponse.ResponseBuilder.<ErrorBody> create(e.status).type(MediaType.APPLICATION_JSON_TYPE).entity(e.error)
-                .build();
+        var response = RestResponse.ResponseBuilder.<ErrorBody> create(e.status).type(MediaType.APPLICATION_JSON_TYPE)
+                .entity(e.error);
+        if (e.retryAfter > 0) {
+            response.header("Retry-After", e.retryAfter);
+        }
+        return response.build();
     }
 }

@@ -10,7 +10,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -74,7 +73,7 @@ class VectorToolsTest {
         ToolResult result = tool
                 .invoke(new ToolCall("c", tool.descriptor().name(),
                         (com.fasterxml.jackson.databind.node.ObjectNode) read(json)),
-                        new ToolCallContext("test", Optional.empty(), Optional.empty()))
+                        ToolCallContext.of("test"))
                 .await().atMost(Duration.ofSeconds(120));
         return ((ToolResult.Success) result).value();
     }
