@@ -6,6 +6,7 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -13,6 +14,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.logging.Log;
 import io.smallrye.mutiny.Uni;
 import io.sqlagent.StoredText;
 import io.sqlagent.store.StoreMigrations;
@@ -49,6 +51,11 @@ public class Limits {
     private final Pool store;
     private final StoreMigrations migrations;
     private final MeterRegistry meters;
+    /** When windows that ended a day ago were last deleted (nanoTime); the table only ever needs the current ones. */
+    private final AtomicLong lastCleanup = new AtomicLong(System.nanoTime());
+
+    private static final String CLEANUP = "DELETE FROM usage_window WHERE window_start < now() - interval '1 day'";
+    private static final long CLEANUP_EVERY_NANOS = Duration.ofMinutes(10).toNanos();
 
     Limits(LimitsConfig config, Pool store, StoreMigrations migrations, MeterRegistry meters) {
         this.config = config;
@@ -108,6 +115,7 @@ public class Limits {
         Instant now = Instant.now();
         Instant window = now.truncatedTo(ChronoUnit.MINUTES);
         long retryAfter = Math.max(1, Duration.between(now, window.plus(1, ChronoUnit.MINUTES)).toSeconds() + 1);
+        cleanUpNowAndThen();
         return ready()
                 .flatMap(ok -> store.preparedQuery(COUNT)
                         .execute(Tuple.of(StoredText.clean(caller.name()), kind, window.atOffset(ZoneOffset.UTC))))
@@ -116,6 +124,17 @@ public class Limits {
                         : Optional.of(refuse(kind, "'" + caller.name() + "' may make " + limit + " " + what
                                 + " per minute (sqlagent.limits." + setting + "); try again in " + retryAfter + " s",
                                 retryAfter)));
+    }
+
+    /** Deletes old windows every few minutes, in the background; a failure is retried next time. */
+    private void cleanUpNowAndThen() {
+        long last = lastCleanup.get();
+        long now = System.nanoTime();
+        if (now - last < CLEANUP_EVERY_NANOS || !lastCleanup.compareAndSet(last, now) || !migrations.ready()) {
+            return;
+        }
+        store.query(CLEANUP).execute().subscribe().with(deleted -> {
+        }, failure -> Log.debugf("Old usage windows could not be deleted: %s", failure.getMessage()));
     }
 
     private Uni<Optional<Refusal>> tokensToday(Caller caller, long limit) {

@@ -66,18 +66,26 @@ class DatabaseRolesTest {
      */
     @BeforeEach
     void rowLevelSecurity() {
-        for (int rep : new int[] { 3, 4, 5 }) {
-            sql("DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'support_rep_" + rep + "') THEN "
-                    + "CREATE ROLE support_rep_" + rep + " NOLOGIN; END IF; END $$");
-            sql("GRANT USAGE ON SCHEMA public TO support_rep_" + rep);
-            sql("GRANT SELECT ON ALL TABLES IN SCHEMA public TO support_rep_" + rep);
-        }
+        representativeRoles(chinook());
         sql("DROP POLICY IF EXISTS own_customers ON customer");
         sql("DROP POLICY IF EXISTS everyone_else ON customer");
         sql("CREATE POLICY own_customers ON customer USING "
                 + "(support_rep_id::text = substring(current_user from '^support_rep_([0-9]+)$'))");
         sql("CREATE POLICY everyone_else ON customer USING (current_user !~ '^support_rep_[0-9]+$')");
         sql("ALTER TABLE customer ENABLE ROW LEVEL SECURITY");
+    }
+
+    /** The roles of representatives 3, 4 and 5, each allowed to read Chinook (idempotent: the embedded server is shared). */
+    static void representativeRoles(Pool chinook) {
+        for (int rep : new int[] { 3, 4, 5 }) {
+            for (String statement : List.of(
+                    "DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'support_rep_" + rep + "') THEN "
+                            + "CREATE ROLE support_rep_" + rep + " NOLOGIN; END IF; END $$",
+                    "GRANT USAGE ON SCHEMA public TO support_rep_" + rep,
+                    "GRANT SELECT ON ALL TABLES IN SCHEMA public TO support_rep_" + rep)) {
+                chinook.query(statement).execute().await().atMost(Duration.ofSeconds(30));
+            }
+        }
     }
 
     @AfterEach
