@@ -15,6 +15,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.logging.Log;
+import io.quarkus.runtime.Startup;
 import io.smallrye.mutiny.Uni;
 import io.sqlagent.StoredText;
 import io.sqlagent.store.StoreMigrations;
@@ -31,6 +32,7 @@ import io.vertx.mutiny.sqlclient.Tuple;
  * (the default allowance, 0 when off).
  */
 @ApplicationScoped
+@Startup // the meters exist from the start, before the first request
 public class Limits {
 
     /** A request over a limit. */
