@@ -30,6 +30,7 @@ import io.sqlagent.agent.ConversationStore.Message;
 import io.sqlagent.agent.RequestedCalls.Ended;
 import io.sqlagent.agent.RequestedCalls.Requested;
 import io.sqlagent.agent.RunEnding.StopReason;
+import io.sqlagent.tool.Caller;
 import io.sqlagent.tool.CancelSafe;
 import io.sqlagent.tool.ExecutorOptions;
 import io.sqlagent.tool.ToolCall;
@@ -72,7 +73,7 @@ final class AgentRun {
     private final Setup setup;
     private final String question;
     private final Optional<UUID> continued;
-    private final Optional<String> principal;
+    private final Caller principal;
     private final MultiEmitter<? super AgentEvent> emitter;
     private final UUID conversationId;
     private final UUID runId = UUID.randomUUID();
@@ -87,7 +88,7 @@ final class AgentRun {
     private long inputTokens;
     private long outputTokens;
 
-    AgentRun(Setup setup, String question, Optional<UUID> continued, Optional<String> principal,
+    AgentRun(Setup setup, String question, Optional<UUID> continued, Caller principal,
             MultiEmitter<? super AgentEvent> emitter) {
         this.setup = setup;
         this.question = question;
@@ -128,7 +129,7 @@ final class AgentRun {
     private Uni<Void> prepare() {
         ConversationStore store = setup.conversations();
         if (continued.isEmpty()) {
-            return store.create(conversationId, question, principal);
+            return store.create(conversationId, question, principal.name());
         }
         return store.history(conversationId, setup.config().historyMessages())
                 .invoke(history -> messages.addAll(HistoryReplay.messages(history)))

@@ -55,13 +55,15 @@ public record ErrorBody(String error, String message, List<Detail> details, @Jso
 
     /**
      * The error code of a failed tool call: {@code invalid_arguments}, {@code blocked},
-     * {@code unknown_tool}, {@code skipped}, {@code busy} (a source at capacity: retry shortly) or
+     * {@code forbidden} (the caller lacks the tool's scope), {@code unknown_tool}, {@code skipped}, {@code busy} (a source at
+     * capacity: retry shortly) or
      * {@code tool_failed} (the tool ran and failed).
      */
     public static String toolFailureCode(ToolResult.Failure failure) {
         return switch (failure.outcome()) {
             case INVALID_ARGUMENTS -> "invalid_arguments";
             case BLOCKED -> "blocked";
+            case FORBIDDEN -> "forbidden";
             case UNKNOWN_TOOL -> "unknown_tool";
             case SKIPPED -> "skipped";
             case UNAVAILABLE -> "busy";

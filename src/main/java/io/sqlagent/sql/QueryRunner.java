@@ -23,6 +23,7 @@ import io.sqlagent.sql.guard.SqlGuard;
 import io.sqlagent.sql.result.DriverTypes;
 import io.sqlagent.sql.result.ResultColumn;
 import io.sqlagent.sql.result.ResultValues;
+import io.sqlagent.tool.Caller;
 import io.sqlagent.tool.CancelSafe;
 import io.sqlagent.tool.ToolJson;
 import io.sqlagent.tool.ToolRefusedException;
@@ -43,7 +44,9 @@ import io.vertx.sqlclient.desc.ColumnDescriptor;
  * cursor that reads at most {@code max-rows + 1} rows, however many the query would produce.
  * Values are made JSON-friendly and capped. A caller that cancels (a client that went away)
  * cancels the statement in PostgreSQL too. With hidden columns configured, the statement's plan
- * is read first and a statement that would read one is refused before it runs.
+ * is read first and a statement that would read one is refused before it runs. A caller with an
+ * identity runs as itself ({@link SessionIdentity}): the transaction sets its role and names it in
+ * {@code application_name} before the statement runs.
  */
 @ApplicationScoped
 public class QueryRunner {
@@ -72,17 +75,52 @@ public class QueryRunner {
     private final SqlConfig config;
     private final ColumnPolicy columns;
     private final SqlMetrics metrics;
+    private final SessionIdentity sessions;
 
-    public QueryRunner(SqlConfig config, ColumnPolicy columns, SqlMetrics metrics) {
+    public QueryRunner(SqlConfig config, ColumnPolicy columns, SqlMetrics metrics, SessionIdentity sessions) {
         this.config = config;
         this.columns = columns;
         this.metrics = metrics;
+        this.sessions = sessions;
     }
 
-    /** Runs {@code sql} on {@code source}; fails with {@link SqlExecutionException} when PostgreSQL refuses it. */
+    /**
+     * Runs {@code sql} on {@code source} as the service; fails with {@link SqlExecutionException} when PostgreSQL refuses it.
+     */
     public Uni<QueryResult> run(Source source, String sql) {
-        return metrics.timed(source,
-                onOwnConnection(source, sql, (connection, timeout) -> inReadOnlyTransaction(connection, sql, timeout)));
+        return run(source, sql, Caller.service());
+    }
+
+    /**
+     * Runs {@code sql} on {@code source} as {@code caller} (its role and application name, see
+     * {@link SessionIdentity}); fails with {@link SqlExecutionException} when PostgreSQL refuses it,
+     * with {@link io.sqlagent.tool.ToolForbiddenException} when the caller may not use the role it names.
+     */
+    public Uni<QueryResult> run(Source source, String sql, Caller caller) {
+        return Uni.createFrom().deferred(() -> {
+            Optional<SessionIdentity.Settings> identity = sessions.of(source.name(), caller);
+            return metrics.timed(source, onOwnConnection(source, sql,
+                    (connection, timeout) -> inReadOnlyTransaction(connection, sql, timeout, identity)));
+        });
+    }
+
+    /** {@code set_config(..., true)} is {@code SET LOCAL} with the value bound as data, as PostgREST sets its role. */
+    private static final String SET_ROLE_AND_NAME = "SELECT set_config('role', $1, true), set_config('application_name', $2, true)";
+    private static final String SET_NAME = "SELECT set_config('application_name', $1, true)";
+
+    /** The transaction's settings, then the caller's identity when it has one. */
+    private static Uni<Void> settings(SqlConnection connection, boolean readOnly, Duration timeout,
+            Optional<SessionIdentity.Settings> identity) {
+        Uni<RowSet<Row>> set = connection.query(sessionSettings(readOnly, timeout)).execute();
+        if (identity.isEmpty()) {
+            return set.replaceWithVoid();
+        }
+        SessionIdentity.Settings settings = identity.get();
+        return set.flatMap(ignored -> settings.role().isPresent()
+                ? connection.preparedQuery(SET_ROLE_AND_NAME)
+                        .execute(Tuple.of(settings.role().get(), settings.applicationName()))
+                : connection.preparedQuery(SET_NAME).execute(Tuple.of(settings.applicationName())))
+                .replaceWithVoid();
     }
 
     /**
@@ -135,9 +173,9 @@ public class QueryRunner {
      * a writing one commits when the work succeeds and rolls back when it fails.
      */
     private static <T> Uni<T> inTransaction(SqlConnection connection, boolean readOnly, Duration timeout,
-            Supplier<Uni<T>> work) {
+            Optional<SessionIdentity.Settings> identity, Supplier<Uni<T>> work) {
         return connection.begin().flatMap(transaction -> {
-            Uni<T> done = connection.query(sessionSettings(readOnly, timeout)).execute()
+            Uni<T> done = settings(connection, readOnly, timeout, identity)
                     .flatMap(ignored -> work.get());
             if (readOnly) {
                 return done.eventually(() -> transaction.rollback().onFailure().recoverWithNull());
@@ -147,8 +185,9 @@ public class QueryRunner {
         });
     }
 
-    private Uni<QueryResult> inReadOnlyTransaction(SqlConnection connection, String sql, Duration timeout) {
-        return inTransaction(connection, true, timeout, () -> checkHiddenColumnsIfAny(connection, sql)
+    private Uni<QueryResult> inReadOnlyTransaction(SqlConnection connection, String sql, Duration timeout,
+            Optional<SessionIdentity.Settings> identity) {
+        return inTransaction(connection, true, timeout, identity, () -> checkHiddenColumnsIfAny(connection, sql)
                 .flatMap(ignored -> read(connection, sql, Tuple.tuple(),
                         new Reading(config.maxRows(), MAX_BATCH, config.maxResultSize().asLongValue(), true))));
     }
@@ -309,7 +348,8 @@ public class QueryRunner {
             return Uni.createFrom().voidItem();
         }
         return onOwnConnection(source, sql,
-                (connection, timeout) -> inTransaction(connection, true, timeout, () -> checkHiddenColumns(connection, sql)));
+                (connection, timeout) -> inTransaction(connection, true, timeout, Optional.empty(),
+                        () -> checkHiddenColumns(connection, sql)));
     }
 
     /**
@@ -320,10 +360,18 @@ public class QueryRunner {
      * cap does not apply: the row limits in {@code options} bound the result.
      */
     public Uni<QueryResult> run(Source source, String sql, Tuple params, FetchOptions options) {
+        return run(source, sql, params, options, Caller.service());
+    }
+
+    /** Like {@link #run(Source, String, Tuple, FetchOptions)}, as {@code caller} (see {@link #run(Source, String, Caller)}). */
+    public Uni<QueryResult> run(Source source, String sql, Tuple params, FetchOptions options, Caller caller) {
         Reading reading = new Reading(options.maxRows(), Math.min(options.pageSize(), MAX_BATCH), Long.MAX_VALUE,
                 options.readOnly());
-        return metrics.timed(source, onOwnConnection(source, sql, (connection, timeout) -> inTransaction(connection,
-                options.readOnly(), timeout, () -> read(connection, sql, params, reading))));
+        return Uni.createFrom().deferred(() -> {
+            Optional<SessionIdentity.Settings> identity = sessions.of(source.name(), caller);
+            return metrics.timed(source, onOwnConnection(source, sql, (connection, timeout) -> inTransaction(connection,
+                    options.readOnly(), timeout, identity, () -> read(connection, sql, params, reading))));
+        });
     }
 
     /**

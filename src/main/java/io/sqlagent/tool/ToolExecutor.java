@@ -22,7 +22,8 @@ import io.sqlagent.Texts;
 import io.sqlagent.tool.schema.Violation;
 
 /**
- * Runs tool calls through one lifecycle, for every caller: look up the tool; before-hooks (rewrite
+ * Runs tool calls through one lifecycle, for every caller: look up the tool; check the caller's
+ * scopes ({@link ToolScopes}: one place, so REST, MCP and the agent agree); before-hooks (rewrite
  * or block); validate the arguments against the full schema; invoke, with a timeout, turning any
  * exception into a failure the model can act on; notify listeners (metrics, audit); after-hooks.
  * A tool's {@link ToolStopException} ends the call as stopped and skips the rest of its batch.
@@ -37,16 +38,23 @@ public class ToolExecutor {
     private final List<AfterToolHook> afterHooks;
     private final List<ToolCallListener> listeners;
     private final ExecutorOptions defaults;
+    private final ToolScopes scopes;
 
     @Inject
     ToolExecutor(ToolRegistry registry, @All List<BeforeToolHook> beforeHooks, @All List<AfterToolHook> afterHooks,
-            @All List<ToolCallListener> listeners, ToolsConfig config) {
-        this(registry, beforeHooks, afterHooks, listeners, config.executorOptions());
+            @All List<ToolCallListener> listeners, ToolsConfig config, ToolScopes scopes) {
+        this(registry, beforeHooks, afterHooks, listeners, config.executorOptions(), scopes);
     }
 
     /** An executor outside CDI, for tests and benchmarks. */
     public ToolExecutor(ToolRegistry registry, List<BeforeToolHook> beforeHooks, List<AfterToolHook> afterHooks,
             List<ToolCallListener> listeners, ExecutorOptions defaults) {
+        this(registry, beforeHooks, afterHooks, listeners, defaults, new ToolScopes(registry));
+    }
+
+    private ToolExecutor(ToolRegistry registry, List<BeforeToolHook> beforeHooks, List<AfterToolHook> afterHooks,
+            List<ToolCallListener> listeners, ExecutorOptions defaults, ToolScopes scopes) {
+        this.scopes = scopes;
         this.registry = registry;
         this.beforeHooks = beforeHooks.stream().sorted(Comparator.comparingInt(BeforeToolHook::priority)).toList();
         this.afterHooks = afterHooks.stream().sorted(Comparator.comparingInt(AfterToolHook::priority)).toList();
@@ -86,10 +94,17 @@ public class ToolExecutor {
             listener.started(call, context);
         }
         ToolRegistry.Entry entry = registry.entry(call.name()).orElse(null);
-        Uni<Completed> outcome = entry == null
-                ? Uni.createFrom().item(new Completed(call, unknownTool(call.name())))
-                : beforeHooks(call, entry.descriptor(), context, 0)
-                        .flatMap(gate -> pass(gate, entry, context, options));
+        String forbidden = entry == null ? null : scopes.refusal(context.identity(), entry.descriptor()).orElse(null);
+        Uni<Completed> outcome;
+        if (entry == null) {
+            outcome = Uni.createFrom().item(new Completed(call, unknownTool(call.name(), context)));
+        } else if (forbidden != null) {
+            outcome = Uni.createFrom()
+                    .item(new Completed(call, new ToolResult.Failure(Outcome.FORBIDDEN, forbidden, List.of())));
+        } else {
+            outcome = beforeHooks(call, entry.descriptor(), context, 0)
+                    .flatMap(gate -> pass(gate, entry, context, options));
+        }
         return outcome
                 .map(completed -> new ToolExecution(completed.call(), context, completed.result(), startedAt,
                         Duration.ofNanos(System.nanoTime() - started)))
@@ -159,6 +174,9 @@ public class ToolExecutor {
         if (failure instanceof ToolStopException stop) {
             return new ToolResult.Stopped(stop.getMessage());
         }
+        if (failure instanceof ToolForbiddenException forbidden) {
+            return new ToolResult.Failure(Outcome.FORBIDDEN, truncate(forbidden.getMessage()), List.of());
+        }
         if (failure instanceof ToolRefusedException refused) {
             return ToolResult.blocked(truncate(refused.getMessage()));
         }
@@ -178,8 +196,9 @@ public class ToolExecutor {
                 + ") [error id " + errorId + "]"));
     }
 
-    private ToolResult unknownTool(String name) {
-        List<String> names = registry.list().stream().map(ToolDescriptor::name).limit(30).toList();
+    private ToolResult unknownTool(String name, ToolCallContext context) {
+        List<String> names = scopes.visible(context.identity(), registry.list()).stream().map(ToolDescriptor::name).limit(30)
+                .toList();
         return new ToolResult.Failure(Outcome.UNKNOWN_TOOL,
                 "No tool is named '" + truncate(name, 64) + "'. Available tools: " + String.join(", ", names), List.of());
     }

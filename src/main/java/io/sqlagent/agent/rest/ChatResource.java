@@ -1,5 +1,6 @@
 package io.sqlagent.agent.rest;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -42,7 +43,10 @@ import io.sqlagent.rest.ApiException;
 import io.sqlagent.rest.ErrorBody;
 import io.sqlagent.rest.JsonBodies;
 import io.sqlagent.rest.Uuids;
+import io.sqlagent.security.Callers;
+import io.sqlagent.security.Limits;
 import io.sqlagent.store.StoreCalls;
+import io.sqlagent.tool.Caller;
 import io.sqlagent.tool.ToolJson;
 import io.sqlagent.tool.ToolsConfig;
 import io.sqlagent.tool.UnknownToolsetException;
@@ -70,8 +74,12 @@ public class ChatResource {
     private final StoreCalls store;
     private final AgentConfig config;
     private final long maxRequestBytes;
+    private final Callers callers;
+    private final Limits limits;
 
-    ChatResource(AgentService agent, AgentConfig config, ToolsConfig tools, StoreCalls store) {
+    ChatResource(AgentService agent, AgentConfig config, ToolsConfig tools, StoreCalls store, Callers callers, Limits limits) {
+        this.callers = callers;
+        this.limits = limits;
         this.agent = agent;
         this.store = store;
         this.config = config;
@@ -94,6 +102,7 @@ public class ChatResource {
     @APIResponse(responseCode = "404", description = "No conversation has this id", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
     @APIResponse(responseCode = "413", description = "The body is larger than sqlagent.tools.max-request-size", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
     @APIResponse(responseCode = "415", description = "The body is not sent as application/json", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
+    @APIResponse(responseCode = "429", description = "The caller is over a per-principal limit (sqlagent.limits.*); retry after the Retry-After seconds", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
     @APIResponse(responseCode = "503", description = "The store database is out of reach or did not answer within sqlagent.store.timeout; retry after Retry-After seconds", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
     @Blocking // only to look the conversation up before answering (a 404 cannot follow a 200); the run itself never blocks
     @ResponseHeader(name = "Cache-Control", value = "no-cache")
@@ -101,8 +110,13 @@ public class ChatResource {
     public Multi<OutboundSseEvent> chat(byte[] body, @Context Sse sse, @Context RoutingContext http) {
         ChatRequestBody request = request(body);
         Uni<AgentService.Start> starting;
+        Caller caller = store.lookup(callers.of(http)).await().indefinitely();
+        store.lookup(limits.chatRun(caller)).await().indefinitely().ifPresent(refusal -> {
+            throw new ApiException(429, ErrorBody.of("rate_limited", refusal.message()),
+                    Optional.of(Duration.ofSeconds(refusal.retryAfterSeconds())));
+        });
         try {
-            starting = agent.start(request.question(), request.conversationId().map(UUID::fromString), Optional.empty(),
+            starting = agent.start(request.question(), request.conversationId().map(UUID::fromString), caller,
                     request.toolsets().orElse(List.of()));
         } catch (UnknownToolsetException unknownToolset) {
             throw bad("unknown_toolset", unknownToolset.getMessage());

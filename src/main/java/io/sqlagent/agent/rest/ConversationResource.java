@@ -1,8 +1,5 @@
 package io.sqlagent.agent.rest;
 
-import java.nio.charset.StandardCharsets;
-import java.time.OffsetDateTime;
-import java.util.Base64;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -11,88 +8,81 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.jboss.resteasy.reactive.RestResponse;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import io.smallrye.mutiny.Uni;
+import io.sqlagent.agent.ConversationCursor;
 import io.sqlagent.agent.ConversationStore;
 import io.sqlagent.rest.ApiException;
 import io.sqlagent.rest.ErrorBody;
 import io.sqlagent.rest.Uuids;
+import io.sqlagent.security.Callers;
 import io.sqlagent.store.StoreCalls;
-import io.sqlagent.tool.ToolJson;
+import io.vertx.ext.web.RoutingContext;
 
-/** {@code GET /api/conversations}: the conversations, newest first; {@code GET /api/conversations/{id}}: one, as stored. */
+/**
+ * {@code GET /api/conversations}: the caller's own conversations, newest first, in pages; and
+ * {@code GET /api/conversations/{id}}: one of them, its messages and runs as stored. Another
+ * principal's conversation is answered as not found, never as forbidden, so ids reveal nothing.
+ */
 @Path("/api/conversations")
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "Chat")
 public class ConversationResource {
 
+    static final int DEFAULT_LIMIT = 20;
+    static final int MAX_LIMIT = 100;
+
     private final ConversationStore conversations;
+    private final Callers callers;
     private final StoreCalls store;
 
-    ConversationResource(ConversationStore conversations, StoreCalls store) {
+    ConversationResource(ConversationStore conversations, Callers callers, StoreCalls store) {
         this.conversations = conversations;
+        this.callers = callers;
         this.store = store;
     }
 
     @GET
-    @Operation(summary = "List conversations", description = "{items:[{id, title, created_at, updated_at}], next}: newest first; "
-            + "pass next as before for the following page (next is null on the last page)")
-    @APIResponse(responseCode = "200", description = "A page of conversations")
-    @APIResponse(responseCode = "400", description = "limit outside 1..100, or a before that is not a cursor this service gave", content = @Content(schema = @Schema(implementation = ErrorBody.class)))
-    public Uni<ObjectNode> list(@QueryParam("limit") String limit, @QueryParam("before") String before) {
-        int size = pageSize(limit);
-        Optional<ConversationStore.Summary> after = before == null || before.isBlank() ? Optional.empty()
-                : Optional.of(cursor(before));
-        return store.lookup(conversations.list(size + 1, after)).map(found -> {
-            ObjectNode page = ToolJson.MAPPER.createObjectNode();
-            ArrayNode items = page.putArray("items");
-            found.stream().limit(size).forEach(c -> items.addObject().put("id", c.id().toString()).put("title", c.title())
-                    .put("created_at", c.createdAt().toString()).put("updated_at", c.updatedAt().toString()));
-            if (found.size() > size) {
-                ConversationStore.Summary last = found.get(size - 1);
-                page.put("next", Base64.getUrlEncoder().withoutPadding()
-                        .encodeToString((last.updatedAt() + " " + last.id()).getBytes(StandardCharsets.UTF_8)));
-            } else {
-                page.putNull("next");
-            }
-            return page;
-        });
-    }
-
-    private static int pageSize(String limit) {
-        if (limit == null || limit.isBlank()) {
-            return 20;
-        }
+    @Operation(summary = "List my conversations", description = "{items:[{id, title, created_at, updated_at}], next}: the caller's conversations, "
+            + "newest updated_at first; title is the first question (80 characters at most). Pass next as before for the following page; "
+            + "next is null on the last page.")
+    @APIResponse(responseCode = "200", description = "One page of conversations")
+    @APIResponse(responseCode = "400", description = "limit outside 1..100, or a before that is not a cursor this service gave out", content = @Content(schema = @Schema(implementation = ErrorBody.class)))
+    public Uni<RestResponse<Object>> list(
+            @Parameter(description = "conversations per page, 1..100 (default 20)") @QueryParam("limit") String limit,
+            @Parameter(description = "the next cursor of the previous page") @QueryParam("before") String before,
+            @Context RoutingContext http) {
+        int size;
         try {
-            int size = Integer.parseInt(limit.strip());
-            if (size >= 1 && size <= 100) {
-                return size;
-            }
+            size = limit == null ? DEFAULT_LIMIT : Integer.parseInt(limit.strip());
         } catch (NumberFormatException e) {
-            // answered below
+            size = -1;
         }
-        throw ApiException.badRequest("invalid_limit", "limit must be a whole number from 1 to 100");
-    }
-
-    private static ConversationStore.Summary cursor(String before) {
-        try {
-            String[] parts = new String(Base64.getUrlDecoder().decode(before), StandardCharsets.UTF_8).split(" ");
-            UUID id = Uuids.parse(parts[1]).orElseThrow();
-            return new ConversationStore.Summary(id, null, null, OffsetDateTime.parse(parts[0]));
-        } catch (RuntimeException e) {
-            throw ApiException.badRequest("invalid_cursor", "before must be the next value of an earlier page");
+        if (size < 1 || size > MAX_LIMIT) {
+            throw ApiException.badRequest("invalid_limit", "limit must be a whole number from 1 to " + MAX_LIMIT);
         }
+        Optional<ConversationCursor> cursor = Optional.empty();
+        if (before != null && !before.isEmpty()) {
+            cursor = ConversationCursor.decode(before);
+            if (cursor.isEmpty()) {
+                throw ApiException.badRequest("invalid_cursor", "before must be the next value of a previous page, as given");
+            }
+        }
+        int pageSize = size;
+        Optional<ConversationCursor> from = cursor;
+        return callers.of(http)
+                .flatMap(caller -> store.lookup(conversations.list(caller.name(), pageSize, from)))
+                .map(RestResponse::<Object> ok);
     }
 
     @GET
@@ -102,13 +92,16 @@ public class ConversationResource {
             + "started_at, duration_ms, iterations, usage, outcome, error_code?}]}")
     @APIResponse(responseCode = "200", description = "The conversation")
     @APIResponse(responseCode = "400", description = "The id is not a UUID", content = @Content(schema = @Schema(implementation = ErrorBody.class)))
-    @APIResponse(responseCode = "404", description = "No conversation has this id", content = @Content(schema = @Schema(implementation = ErrorBody.class)))
+    @APIResponse(responseCode = "404", description = "No conversation of the caller has this id", content = @Content(schema = @Schema(implementation = ErrorBody.class)))
     @APIResponse(responseCode = "503", description = "The store database is out of reach or did not answer within sqlagent.store.timeout; retry after Retry-After seconds", content = @Content(schema = @Schema(implementation = ErrorBody.class)))
-    public Uni<RestResponse<Object>> get(@PathParam("id") String id) {
+    public Uni<RestResponse<Object>> get(@PathParam("id") String id, @Context RoutingContext http) {
         UUID uuid = Uuids.parse(id).orElseThrow(() -> ApiException.badRequest("invalid_conversation_id",
                 "A conversation id is a UUID, as the conversation event gave it"));
-        return store.lookup(conversations.view(uuid)).map(found -> found
-                .<RestResponse<Object>> map(RestResponse::ok)
-                .orElseThrow(() -> ApiException.notFound("conversation_not_found", "No conversation has the id " + uuid)));
+        return callers.of(http)
+                .flatMap(caller -> store.lookup(conversations.view(uuid, caller.name())))
+                .map(found -> found
+                        .<RestResponse<Object>> map(RestResponse::ok)
+                        .orElseThrow(
+                                () -> ApiException.notFound("conversation_not_found", "No conversation has the id " + uuid)));
     }
 }

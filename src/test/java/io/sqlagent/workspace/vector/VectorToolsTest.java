@@ -10,7 +10,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -80,7 +79,7 @@ class VectorToolsTest {
         ToolResult result = tool
                 .invoke(new ToolCall("c", tool.descriptor().name(),
                         (com.fasterxml.jackson.databind.node.ObjectNode) read(json)),
-                        new ToolCallContext("test", Optional.empty(), Optional.empty()))
+                        ToolCallContext.of("test"))
                 .await().atMost(Duration.ofSeconds(120));
         return ((ToolResult.Success) result).value();
     }
@@ -239,7 +238,7 @@ class VectorToolsTest {
                 {"collection": "health-activities", "operation": "insert", "documents": [
                   {"text": " ", "colour": "red"}, {"id": 7, "text": "ok", "metadata": {"nested": {"a": 1}, "gone": null}},
                   {"id": "x", "text": "a", "embedding": [1, "two"]}, {"id": "y\\u0000", "text": "b"}]}""")),
-                new ToolCallContext("test", Optional.empty(), Optional.empty())).await().atMost(Duration.ofSeconds(30))
+                ToolCallContext.of("test")).await().atMost(Duration.ofSeconds(30))
                 .result();
 
         ToolResult.Failure failure = (ToolResult.Failure) result;
