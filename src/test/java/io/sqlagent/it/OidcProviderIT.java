@@ -61,7 +61,10 @@ class OidcProviderIT {
         Process keycloak = startKeycloak(keycloakPort, issuer);
         try (ServiceProcess service = ServiceProcess.startWithJvmOptions(workDir,
                 // As the Kubernetes ConfigMap would set it (README: SQLAGENT_AUTH_OIDC_ROLE_SCOPES_<ROLE>).
-                Map.of("SQLAGENT_AUTH_OIDC_ROLE_SCOPES_OPERATORS", "admin,sql:read"), List.of(
+                // The MCP client's service account is in group analysts: it may run SQL, nothing more.
+                Map.of("SQLAGENT_AUTH_OIDC_ROLE_SCOPES_OPERATORS", "admin,sql:read", "SQLAGENT_AUTH_OIDC_ROLE_SCOPES_ANALYSTS",
+                        "sql:read"),
+                List.of(
                         "-Dsqlagent.auth.mode=oidc",
                         "-Dquarkus.oidc.auth-server-url=" + issuer,
                         "-Dquarkus.oidc.client-id=sqlagent",
@@ -91,6 +94,8 @@ class OidcProviderIT {
         String last = output.lines().filter(line -> line.startsWith("{")).reduce((a, b) -> b).orElse("{}");
         JsonNode answer = ToolJson.MAPPER.readTree(last);
         assertTrue(answer.path("tools").toString().contains("\"run_sql\""), output);
+        // Scope sql:read (group analysts) and nothing else: the tools that need more are not listed.
+        assertTrue(!answer.path("tools").toString().contains("\"save_learning\""), output);
         assertEquals(3503, answer.at("/result/structuredContent/rows/0/n").asInt(), output);
     }
 
