@@ -92,7 +92,8 @@ public class EvalResource {
             EvalSuite suite = CaseFiles.shipped(name).orElseThrow();
             ObjectNode node = ToolJson.MAPPER.createObjectNode().put("name", name).put("description", suite.description())
                     .put("cases", suite.cases().size());
-            node.putPOJO("categories", suite.cases().stream().map(c -> c.category()).distinct().sorted().toList());
+            node.set("categories", io.sqlagent.tool.ToolJson.MAPPER
+                    .valueToTree(suite.cases().stream().map(c -> c.category()).distinct().sorted().toList()));
             suites.add(node);
         }
         return suites;
