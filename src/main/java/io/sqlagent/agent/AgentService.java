@@ -4,17 +4,21 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.stream.Collectors;
 
+import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.subscription.BackPressureStrategy;
 import io.sqlagent.tool.BrowseTools;
+import io.sqlagent.tool.Caller;
 import io.sqlagent.tool.ToolDescriptor;
 import io.sqlagent.tool.ToolExecutor;
 import io.sqlagent.tool.ToolRegistry;
+import io.sqlagent.tool.ToolScopes;
 
 /**
  * Runs the agent: a question (new or in a conversation) in, a stream of {@link AgentEvent}s out.
@@ -31,9 +35,13 @@ public class AgentService {
     private final SystemPrompt systemPrompt;
     private final AgentMetrics metrics;
     private final AgentConfig config;
+    /** For {@link ModelTurn}'s silence timeouts: see {@link ModelTurn#newSilenceTimers()}. */
+    private final ScheduledExecutorService silenceTimers;
+    private final ToolScopes scopes;
 
     AgentService(ChatModels models, ToolRegistry registry, ToolExecutor executor, ConversationStore conversations,
-            SystemPrompt systemPrompt, AgentMetrics metrics, AgentConfig config) {
+            SystemPrompt systemPrompt, AgentMetrics metrics, AgentConfig config, ToolScopes scopes) {
+        this.scopes = scopes;
         this.models = models;
         this.registry = registry;
         this.executor = executor;
@@ -41,6 +49,12 @@ public class AgentService {
         this.systemPrompt = systemPrompt;
         this.metrics = metrics;
         this.config = config;
+        this.silenceTimers = ModelTurn.newSilenceTimers();
+    }
+
+    @PreDestroy
+    void stop() {
+        silenceTimers.shutdownNow();
     }
 
     /** What a chat request leads to: a stream of events, or no run because the conversation is unknown. */
@@ -50,21 +64,22 @@ public class AgentService {
     /**
      * Prepares a run of {@code question}, continuing {@code conversationId} when given. Nothing
      * happens until the events are subscribed to; cancelling the subscription cancels the run,
-     * including a statement running in the database.
+     * including a statement running in the database. The run's tool calls are {@code caller}'s: the
+     * model is offered only the tools it may call, and a conversation of another principal is not found.
      */
-    public Uni<Start> start(String question, Optional<UUID> conversationId, Optional<String> principal) {
-        return start(question, conversationId, principal, List.of());
+    public Uni<Start> start(String question, Optional<UUID> conversationId, Caller caller) {
+        return start(question, conversationId, caller, List.of());
     }
 
     /**
-     * Like {@link #start(String, Optional, Optional)}, offering the model only the tools of the named
+     * Like {@link #start(String, Optional, Caller)}, offering the model only the tools of the named
      * toolsets (all tools when {@code toolsets} is empty); a call of any other tool is answered as
      * an unknown tool.
      *
      * @throws io.sqlagent.tool.UnknownToolsetException naming every unknown toolset, before anything else happens
      */
-    public Uni<Start> start(String question, Optional<UUID> conversationId, Optional<String> principal, List<String> toolsets) {
-        List<ToolDescriptor> offered = offered(toolsets);
+    public Uni<Start> start(String question, Optional<UUID> conversationId, Caller caller, List<String> toolsets) {
+        List<ToolDescriptor> offered = scopes.visible(caller, offered(toolsets));
         ChatModels.Model model = models.model();
         if (model.model().isEmpty()) {
             metrics.run("model_not_configured", 0, java.time.Duration.ZERO, 0, 0);
@@ -72,17 +87,18 @@ public class AgentService {
                     new AgentEvent.Error("model_not_configured", model.problem())), true));
         }
         Uni<Boolean> found = conversationId.isEmpty() ? Uni.createFrom().item(true)
-                : conversations.exists(conversationId.get());
+                : conversations.exists(conversationId.get(), caller.name());
         return found.map(exists -> {
             if (!exists) {
                 return new Start(Multi.createFrom().empty(), false);
             }
             Optional<Set<String>> restricted = toolsets.isEmpty() ? Optional.empty()
                     : Optional.of(offered.stream().map(ToolDescriptor::name).collect(Collectors.toUnmodifiableSet()));
-            AgentRun.Setup setup = new AgentRun.Setup(model.model().get(), ToolSpecifications.of(offered), restricted, executor,
+            AgentRun.Setup setup = new AgentRun.Setup(model.model().get(), silenceTimers, ToolSpecifications.of(offered),
+                    restricted, executor,
                     conversations, systemPrompt.render(), metrics, config);
             return new Start(Multi.createFrom().emitter(emitter -> new AgentRun(setup, question, conversationId,
-                    principal, emitter).start(), BackPressureStrategy.BUFFER), true);
+                    caller, emitter).start(), BackPressureStrategy.BUFFER), true);
         });
     }
 

@@ -32,6 +32,7 @@ public class ChatModels {
 
     private final StreamingChatModel model;
     private final boolean configured;
+    private final String modelName;
 
     /** {@code model} is a client proxy: the client behind it is built on the first call. */
     @Inject
@@ -41,6 +42,18 @@ public class ChatModels {
         String url = config.getOptionalValue("quarkus.langchain4j.openai.base-url", String.class).orElse(OPENAI_URL);
         boolean noKey = key.isEmpty() || NO_KEY.equals(key) || PLACEHOLDER_KEY.equals(key);
         this.configured = !noKey || !stripSlash(url).equals(OPENAI_URL);
+        this.modelName = config.getOptionalValue("quarkus.langchain4j.openai.chat-model.model-name", String.class)
+                .orElse("gpt-4o-mini");
+    }
+
+    /** The configured model's name, or empty when no model is configured. */
+    public Optional<String> name() {
+        return configured ? Optional.of(modelName) : Optional.empty();
+    }
+
+    /** What to set when no model is configured. */
+    public static String notConfiguredHint() {
+        return NOT_CONFIGURED;
     }
 
     private static String stripSlash(String url) {

@@ -14,7 +14,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 import io.smallrye.mutiny.Uni;
 import io.sqlagent.StoredText;
+import io.sqlagent.Texts;
 import io.sqlagent.store.StoreMigrations;
+import io.sqlagent.store.StoreSchemaUnavailableException;
+import io.sqlagent.tool.Caller;
 import io.sqlagent.tool.ToolJson;
 import io.vertx.core.json.JsonArray;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -29,6 +32,53 @@ import io.vertx.mutiny.sqlclient.Tuple;
  */
 @ApplicationScoped
 public class ConversationStore {
+
+    private static final String INSERT_CONVERSATION = """
+            INSERT INTO conversation (id, principal, title) VALUES ($1, $2, $3)""";
+
+    /**
+     * Whose conversations these are, as stored: conversations from before owners were recorded
+     * belong to the anonymous caller, which is who could reach them then.
+     */
+    private static final String OWNER = "coalesce(principal, '" + Caller.ANONYMOUS + "')";
+
+    private static final String EXISTS = """
+            SELECT 1 FROM conversation WHERE id = $1 AND %s = $2""".formatted(OWNER);
+
+    private static final String TOUCH = """
+            UPDATE conversation SET updated_at = now() WHERE id = $1""";
+
+    private static final String CONVERSATION = """
+            SELECT id, title, created_at, updated_at FROM conversation WHERE id = $1 AND %s = $2""".formatted(OWNER);
+
+    private static final String HISTORY = """
+            SELECT role, content, tool_calls, tool_call_id, tool_name, outcome, duration_ms
+            FROM conversation_message WHERE conversation_id = $1 ORDER BY id DESC LIMIT $2""";
+
+    private static final String INSERT_MESSAGE = """
+            INSERT INTO conversation_message
+                (conversation_id, run_id, role, content, tool_calls, tool_call_id, tool_name, outcome, duration_ms)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)""";
+
+    private static final String INSERT_RUN = """
+            INSERT INTO conversation_run
+                (id, conversation_id, question, started_at, duration_ms, iterations, input_tokens, output_tokens, outcome,
+                 error_code)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)""";
+
+    private static final String MESSAGES = """
+            SELECT run_id, role, content, tool_calls, tool_call_id, tool_name, outcome, duration_ms, created_at
+            FROM conversation_message WHERE conversation_id = $1 ORDER BY id""";
+
+    private static final String RUNS = """
+            SELECT id, question, started_at, duration_ms, iterations, input_tokens, output_tokens, outcome, error_code
+            FROM conversation_run WHERE conversation_id = $1 ORDER BY started_at""";
+
+    /** One page of an owner's conversations, newest first; the cursor's ($3, $4) when given. */
+    private static final String LIST = """
+            SELECT id, title, created_at, updated_at FROM conversation
+            WHERE %s = $1 AND ($3::timestamptz IS NULL OR (updated_at, id) < ($3::timestamptz, $4::uuid))
+            ORDER BY updated_at DESC, id DESC LIMIT $2""".formatted(OWNER);
 
     private final Pool store;
     private final StoreMigrations migrations;
@@ -72,24 +122,23 @@ public class ConversationStore {
 
     private Uni<Void> ready() {
         return migrations.ready() ? Uni.createFrom().voidItem()
-                : Uni.createFrom().failure(new IllegalStateException(
-                        "the store's schema could not be brought up to date (see the service log)"));
+                : Uni.createFrom().failure(new StoreSchemaUnavailableException());
     }
 
-    /** Starts a conversation titled after its first question. */
-    public Uni<Void> create(UUID id, String firstQuestion, Optional<String> principal) {
-        String title = firstQuestion.strip().replaceAll("\\s+", " ");
-        if (title.length() > 120) {
-            title = title.substring(0, 119) + "…";
-        }
-        Tuple values = Tuple.of(id, principal.orElse(null), title);
-        return ready().flatMap(ok -> store.preparedQuery("INSERT INTO conversation (id, principal, title) VALUES ($1, $2, $3)")
+    /** Longest title: the first question, shortened. */
+    static final int TITLE_LENGTH = 80;
+
+    /** Starts a conversation of {@code principal}, titled after its first question. */
+    public Uni<Void> create(UUID id, String firstQuestion, String principal) {
+        String title = Texts.shorten(firstQuestion.strip().replaceAll("\\s+", " "), TITLE_LENGTH - 1);
+        Tuple values = Tuple.of(id, StoredText.clean(principal), StoredText.clean(title));
+        return ready().flatMap(ok -> store.preparedQuery(INSERT_CONVERSATION)
                 .execute(values)).replaceWithVoid();
     }
 
-    /** Whether the conversation exists. */
-    public Uni<Boolean> exists(UUID id) {
-        return ready().flatMap(ok -> store.preparedQuery("SELECT 1 FROM conversation WHERE id = $1").execute(Tuple.of(id)))
+    /** Whether the conversation exists and belongs to {@code principal}. */
+    public Uni<Boolean> exists(UUID id, String principal) {
+        return ready().flatMap(ok -> store.preparedQuery(EXISTS).execute(Tuple.of(id, principal)))
                 .map(rows -> rows.size() > 0);
     }
 
@@ -98,8 +147,7 @@ public class ConversationStore {
      * result is separated from the call that asked for it.
      */
     public Uni<List<Message>> history(UUID id, int limit) {
-        return ready().flatMap(ok -> store.preparedQuery("SELECT role, content, tool_calls, tool_call_id, tool_name, outcome, "
-                + "duration_ms FROM conversation_message WHERE conversation_id = $1 ORDER BY id DESC LIMIT $2")
+        return ready().flatMap(ok -> store.preparedQuery(HISTORY)
                 .execute(Tuple.of(id, limit)))
                 .map(rows -> {
                     List<Message> messages = new ArrayList<>();
@@ -131,8 +179,7 @@ public class ConversationStore {
                     .addString(message.outcome())
                     .addLong(message.durationMs()));
         }
-        return ready().flatMap(ok -> store.preparedQuery("INSERT INTO conversation_message (conversation_id, run_id, role, "
-                + "content, tool_calls, tool_call_id, tool_name, outcome, duration_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)")
+        return ready().flatMap(ok -> store.preparedQuery(INSERT_MESSAGE)
                 .executeBatch(batch)).replaceWithVoid();
     }
 
@@ -143,32 +190,61 @@ public class ConversationStore {
                 .addLong(run.durationMs()).addInteger(run.iterations()).addLong(run.inputTokens())
                 .addLong(run.outputTokens()).addString(run.outcome()).addString(run.errorCode());
         return ready().flatMap(ok -> store.withTransaction(connection -> connection
-                .preparedQuery("INSERT INTO conversation_run "
-                        + "(id, conversation_id, question, started_at, duration_ms, iterations, input_tokens, output_tokens, outcome, "
-                        + "error_code) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)")
+                .preparedQuery(INSERT_RUN)
                 .execute(values)
-                .flatMap(inserted -> connection.preparedQuery("UPDATE conversation SET updated_at = now() WHERE id = $1")
+                .flatMap(inserted -> connection.preparedQuery(TOUCH)
                         .execute(Tuple.of(run.conversationId())))))
                 .replaceWithVoid();
     }
 
-    /** The whole conversation as {@code GET /api/conversations/{id}} returns it, or empty. */
-    public Uni<Optional<JsonNode>> view(UUID id) {
+    /**
+     * One page of {@code principal}'s conversations, newest {@code updated_at} first: at most
+     * {@code limit}, those before the {@code before} cursor when given. The answer's {@code next}
+     * is the cursor of the following page, {@code null} on the last one.
+     */
+    public Uni<JsonNode> list(String principal, int limit, Optional<ConversationCursor> before) {
+        Tuple values = Tuple.tuple().addString(principal).addInteger(limit + 1)
+                .addOffsetDateTime(before.map(ConversationCursor::updatedAt).orElse(null))
+                .addUUID(before.map(ConversationCursor::id).orElse(null));
+        return ready().flatMap(ok -> store.preparedQuery(LIST).execute(values)).map(rows -> {
+            var body = ToolJson.MAPPER.createObjectNode();
+            var items = body.putArray("items");
+            Row last = null;
+            int count = 0;
+            for (Row row : rows) {
+                if (count++ == limit) {
+                    break;
+                }
+                last = row;
+                items.addObject()
+                        .put("id", row.getUUID("id").toString())
+                        .put("title", row.getString("title"))
+                        .put("created_at", row.getOffsetDateTime("created_at").toInstant().toString())
+                        .put("updated_at", row.getOffsetDateTime("updated_at").toInstant().toString());
+            }
+            if (rows.size() > limit && last != null) {
+                body.put("next", new ConversationCursor(last.getOffsetDateTime("updated_at"), last.getUUID("id")).encode());
+            } else {
+                body.putNull("next");
+            }
+            return body;
+        });
+    }
+
+    /** The whole conversation as {@code GET /api/conversations/{id}} returns it, or empty (also when another principal's). */
+    public Uni<Optional<JsonNode>> view(UUID id, String principal) {
         return ready()
-                .flatMap(ok -> store.preparedQuery("SELECT id, title, created_at, updated_at FROM conversation WHERE id = $1")
-                        .execute(Tuple.of(id)))
+                .flatMap(ok -> store.preparedQuery(CONVERSATION)
+                        .execute(Tuple.of(id, principal)))
                 .flatMap(found -> {
                     if (found.size() == 0) {
                         return Uni.createFrom().item(Optional.<JsonNode> empty());
                     }
                     Row conversation = found.iterator().next();
-                    return store.preparedQuery("SELECT run_id, role, content, tool_calls, tool_call_id, tool_name, outcome, "
-                            + "duration_ms, created_at FROM conversation_message WHERE conversation_id = $1 ORDER BY id")
+                    return store.preparedQuery(MESSAGES)
                             .execute(Tuple.of(id))
                             .flatMap(messages -> store
-                                    .preparedQuery("SELECT id, question, started_at, duration_ms, iterations, "
-                                            + "input_tokens, output_tokens, outcome, error_code FROM conversation_run "
-                                            + "WHERE conversation_id = $1 ORDER BY started_at")
+                                    .preparedQuery(RUNS)
                                     .execute(Tuple.of(id))
                                     .map(runs -> Optional.of(view(conversation, messages, runs))));
                 });

@@ -1,10 +1,13 @@
 package io.sqlagent.agent;
 
+import java.net.SocketTimeoutException;
 import java.time.Duration;
-import java.util.UUID;
+import java.util.concurrent.TimeoutException;
 
 import io.quarkus.logging.Log;
+import io.sqlagent.ErrorIds;
 import io.sqlagent.Redaction;
+import io.sqlagent.Texts;
 
 /**
  * Turns what ended a run early into the {@code error} event the client gets: a stable code and a
@@ -23,14 +26,17 @@ import io.sqlagent.Redaction;
  */
 final class ModelErrors {
 
+    /** The code of the run's own timeout. */
+    static final String RUN_TIMEOUT = "timeout";
+
     private static final int MAX_MESSAGE = 500;
 
     private ModelErrors() {
     }
 
     static AgentEvent.Error describe(Throwable failure, Duration runTimeout) {
-        if (AgentRun.isTimeout(failure)) {
-            return new AgentEvent.Error("timeout", "The run took longer than " + runTimeout.toSeconds()
+        if (causedBy(failure, AgentRun.RunTimeout.class)) {
+            return new AgentEvent.Error(RUN_TIMEOUT, "The run took longer than " + runTimeout.toSeconds()
                     + " s (sqlagent.agent.timeout) and was stopped");
         }
         if (failure instanceof ModelTurn.ModelSilentException silent) {
@@ -47,7 +53,8 @@ final class ModelErrors {
         }
         if (failure instanceof ModelTurn.ModelCallException) {
             Throwable cause = failure.getCause();
-            if (AgentRun.timedOut(cause)) {
+            if (causedBy(cause, TimeoutException.class, SocketTimeoutException.class,
+                    dev.langchain4j.exception.TimeoutException.class)) {
                 return new AgentEvent.Error("model_timeout",
                         "The model server did not answer in time (quarkus.langchain4j.openai.timeout)");
             }
@@ -57,9 +64,27 @@ final class ModelErrors {
             return new AgentEvent.Error("model_error", "The model server failed"
                     + (status == null ? "" : " with HTTP " + status) + ": " + message);
         }
-        String errorId = UUID.randomUUID().toString().substring(0, 8);
-        Log.errorf(failure, "Agent run failed [error id %s]", errorId);
+        String errorId = ErrorIds.logged(failure, "Agent run failed");
         return new AgentEvent.Error("internal_error", "The run failed inside the service [error id " + errorId + "]");
+    }
+
+    /**
+     * Whether the cause chain holds one of {@code types}: failures are told apart by type, never by
+     * name. The model's HTTP client reports its own timeout (quarkus.langchain4j.openai.timeout) as
+     * Vert.x's {@code NoStackTraceTimeoutException}, a {@link TimeoutException}, inside langchain4j's
+     * {@code LangChain4jException}; langchain4j's own {@code TimeoutException} and a socket's
+     * {@link SocketTimeoutException} are the other shapes a model client's timeout takes.
+     */
+    @SafeVarargs
+    static boolean causedBy(Throwable failure, Class<? extends Throwable>... types) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            for (Class<? extends Throwable> type : types) {
+                if (type.isInstance(cause)) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /** The HTTP status in the cause chain, from langchain4j's or JAX-RS's exception. */
@@ -90,6 +115,6 @@ final class ModelErrors {
         }
         // Model servers echo requests in errors, Authorization header included: hide keys before anyone sees them.
         message = Redaction.redact(message.replaceAll("\\s+", " ").strip());
-        return message.length() <= MAX_MESSAGE ? message : message.substring(0, MAX_MESSAGE) + "…";
+        return Texts.shorten(message, MAX_MESSAGE);
     }
 }

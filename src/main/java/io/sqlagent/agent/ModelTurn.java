@@ -1,13 +1,12 @@
 package io.sqlagent.agent;
 
 import java.time.Duration;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
-import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.model.chat.StreamingChatModel;
 import dev.langchain4j.model.chat.request.ChatRequest;
 import dev.langchain4j.model.chat.response.ChatResponse;
@@ -19,19 +18,19 @@ import dev.langchain4j.model.chat.response.PartialToolCall;
 import dev.langchain4j.model.chat.response.PartialToolCallContext;
 import dev.langchain4j.model.chat.response.StreamingChatResponseHandler;
 import dev.langchain4j.model.chat.response.StreamingHandle;
+import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
-import io.smallrye.mutiny.infrastructure.Infrastructure;
-import io.smallrye.mutiny.subscription.UniEmitter;
+import io.smallrye.mutiny.subscription.BackPressureStrategy;
+import io.smallrye.mutiny.subscription.MultiEmitter;
 
 /**
- * One model call, streamed: text and reasoning go out as events while they arrive, the complete
- * response comes back as the {@link Uni}'s item. Cancelling the {@code Uni} cancels the HTTP
- * stream. Text is sorted into {@code thinking} (said before tool calls) and {@code content} (the
- * answer): it is held until a tool call starts (thinking), the turn ends (thinking if it called
- * tools, else content) or {@code lookahead} characters arrived without a tool call (content, sent
- * from then on as it comes). A turn offered no tools can only answer, so it streams at once. A
- * turn that streams more than {@code maxChars} is stopped there: the client of the model keeps the
- * whole answer in memory until it ends, so a model that never stops would otherwise exhaust it.
+ * One model call, streamed: what the model server sends is a {@link Multi} of pieces, sorted into
+ * events by {@link TurnText} as they arrive; the complete response comes back as the
+ * {@link Uni}'s item. The stream fails with {@link ModelSilentException} when no piece arrives for
+ * {@code silence} (Mutiny's own no-item timeout, restarted by every piece). Whatever ends it early —
+ * that timeout, the answer cap, the caller cancelling — cancels the HTTP stream through langchain4j's
+ * {@link StreamingHandle}: the client of the model keeps the whole answer in memory until it ends,
+ * so a model that never stops would otherwise exhaust it.
  */
 final class ModelTurn {
 
@@ -74,71 +73,77 @@ final class ModelTurn {
         }
     }
 
-    private enum Kind {
-        UNDECIDED,
-        THINKING,
-        CONTENT
+    /**
+     * The timers of the model's silence, one thread for the service. Every piece a model streams
+     * cancels its turn's timeout and schedules the next; Quarkus's default scheduler (jboss-threads'
+     * {@code EnhancedQueueExecutor}) keeps a cancelled task queued until it would have run, which
+     * for {@code model-timeout} (a minute by default) is one queued task for every piece streamed in
+     * the last minute, by every run. These are removed when cancelled. A task only fails a stream,
+     * which never blocks.
+     */
+    static ScheduledThreadPoolExecutor newSilenceTimers() {
+        ScheduledThreadPoolExecutor timers = new ScheduledThreadPoolExecutor(1, runnable -> {
+            Thread thread = new Thread(runnable, "sqlagent-model-silence");
+            thread.setDaemon(true);
+            return thread;
+        });
+        timers.setRemoveOnCancelPolicy(true);
+        return timers;
     }
 
     private final StreamingChatModel model;
+    private final ScheduledExecutorService timers;
     private final ChatRequest request;
     private final Consumer<AgentEvent> events;
     private final int lookahead;
     private final Duration silence;
     private final int maxChars;
-    private volatile long lastHeard = System.nanoTime();
-    /** Characters streamed so far (text, reasoning, tool-call arguments); only the model's callbacks add to it. */
-    private long streamed;
-    /** Ends the turn with {@link AnswerTooLongException}; set when the call starts. */
-    private volatile Runnable tooLong = () -> {
-    };
+    private final boolean answerOnly;
 
-    private final StringBuilder held = new StringBuilder();
-    private Kind kind;
-
-    ModelTurn(StreamingChatModel model, ChatRequest request, Consumer<AgentEvent> events, int lookahead, Duration silence,
-            int maxChars, boolean answerOnly) {
+    ModelTurn(StreamingChatModel model, ScheduledExecutorService timers, ChatRequest request, Consumer<AgentEvent> events,
+            int lookahead, Duration silence, int maxChars, boolean answerOnly) {
         this.model = model;
-        this.silence = silence;
-        this.maxChars = maxChars;
+        this.timers = timers;
         this.request = request;
         this.events = events;
         this.lookahead = lookahead;
-        this.kind = answerOnly ? Kind.CONTENT : Kind.UNDECIDED;
+        this.silence = silence;
+        this.maxChars = maxChars;
+        this.answerOnly = answerOnly;
     }
 
+    /** The model's response, its text sent as events on the way; cancelling it stops the model's stream. */
     Uni<ChatResponse> stream() {
-        return Uni.createFrom().<ChatResponse> emitter(this::call);
+        TurnText text = new TurnText(lookahead, maxChars, answerOnly);
+        return pieces()
+                .ifNoItem().after(silence).on(timers).failWith(() -> new ModelSilentException(silence))
+                .onItem().invoke(piece -> text.accept(piece).forEach(events))
+                .collect().last()
+                .map(ModelTurn::response);
     }
 
-    private void call(UniEmitter<? super ChatResponse> emitter) {
+    private static ChatResponse response(TurnText.Piece last) {
+        if (last instanceof TurnText.Completed completed) {
+            return completed.response();
+        }
+        throw new IllegalStateException("the model's stream ended without its response");
+    }
+
+    /** The model server's stream as pieces, ending with the whole response; cancelling it cancels the call. */
+    private Multi<TurnText.Piece> pieces() {
+        return Multi.createFrom().<TurnText.Piece> emitter(this::call, BackPressureStrategy.BUFFER);
+    }
+
+    private void call(MultiEmitter<? super TurnText.Piece> emitter) {
         AtomicBoolean over = new AtomicBoolean();
         AtomicReference<StreamingHandle> handle = new AtomicReference<>();
-        Runnable stop = () -> {
-            StreamingHandle current = handle.get();
-            if (current != null) {
-                current.cancel();
-            }
-        };
-        long checkEvery = Math.max(10, silence.toMillis() / 4);
-        ScheduledFuture<?> watchdog = Infrastructure.getDefaultWorkerPool().scheduleAtFixedRate(() -> {
-            if (System.nanoTime() - lastHeard > silence.toNanos() && over.compareAndSet(false, true)) {
-                stop.run();
-                emitter.fail(new ModelSilentException(silence));
-            }
-        }, checkEvery, checkEvery, TimeUnit.MILLISECONDS);
-        tooLong = () -> {
-            if (over.compareAndSet(false, true)) {
-                // Stop reading: langchain4j would otherwise gather the whole answer in memory.
-                stop.run();
-                emitter.fail(new AnswerTooLongException(maxChars));
-            }
-        };
         emitter.onTermination(() -> {
-            watchdog.cancel(false);
             if (over.compareAndSet(false, true)) {
-                // Cancelled from downstream (client gone, run timeout): stop reading the model.
-                stop.run();
+                // Ended from downstream (silence, the answer cap, the run cancelled): stop reading the model.
+                StreamingHandle current = handle.get();
+                if (current != null) {
+                    current.cancel();
+                }
             }
         });
         try {
@@ -146,54 +151,50 @@ final class ModelTurn {
                 @Override
                 public void onPartialResponse(String text) {
                     if (!over.get()) {
-                        text(text);
+                        emitter.emit(new TurnText.Text(text));
                     }
                 }
 
                 @Override
                 public void onPartialResponse(PartialResponse partial, PartialResponseContext context) {
                     if (remember(context.streamingHandle())) {
-                        text(partial.text());
+                        emitter.emit(new TurnText.Text(partial.text()));
                     }
                 }
 
                 @Override
                 public void onPartialThinking(PartialThinking thinking) {
                     if (!over.get()) {
-                        reasoning(thinking.text());
+                        emitter.emit(new TurnText.Reasoning(thinking.text()));
                     }
                 }
 
                 @Override
                 public void onPartialThinking(PartialThinking thinking, PartialThinkingContext context) {
                     if (remember(context.streamingHandle())) {
-                        reasoning(thinking.text());
+                        emitter.emit(new TurnText.Reasoning(thinking.text()));
                     }
                 }
 
                 @Override
                 public void onPartialToolCall(PartialToolCall call) {
-                    if (!over.get() && within(call.partialArguments())) {
-                        toolCallStarted();
+                    if (!over.get()) {
+                        emitter.emit(new TurnText.ToolCallArguments(call.partialArguments()));
                     }
                 }
 
                 @Override
                 public void onPartialToolCall(PartialToolCall call, PartialToolCallContext context) {
-                    if (remember(context.streamingHandle()) && within(call.partialArguments())) {
-                        toolCallStarted();
+                    if (remember(context.streamingHandle())) {
+                        emitter.emit(new TurnText.ToolCallArguments(call.partialArguments()));
                     }
                 }
 
                 @Override
                 public void onCompleteResponse(ChatResponse response) {
                     if (over.compareAndSet(false, true)) {
-                        if (unreadable(response)) {
-                            emitter.fail(new ModelUnreadableException());
-                            return;
-                        }
-                        complete(response);
-                        emitter.complete(response);
+                        emitter.emit(new TurnText.Completed(response));
+                        emitter.complete();
                     }
                 }
 
@@ -218,73 +219,6 @@ final class ModelTurn {
             if (over.compareAndSet(false, true)) {
                 emitter.fail(new ModelCallException(e));
             }
-        }
-    }
-
-    /** Nothing came that a model server sends when it answers: every real answer ends with a finish reason. */
-    private static boolean unreadable(ChatResponse response) {
-        AiMessage message = response.aiMessage();
-        boolean empty = message == null
-                || (message.text() == null || message.text().isEmpty()) && !message.hasToolExecutionRequests();
-        return empty && response.finishReason() == null;
-    }
-
-    /** Counts {@code piece} against the turn's cap; false (and the turn ended) once it is passed. */
-    private synchronized boolean within(String piece) {
-        streamed += piece == null ? 0 : piece.length();
-        if (streamed > maxChars) {
-            tooLong.run();
-            return false;
-        }
-        return true;
-    }
-
-    private synchronized void text(String text) {
-        lastHeard = System.nanoTime();
-        if (text == null || text.isEmpty() || !within(text)) {
-            return;
-        }
-        switch (kind) {
-            case CONTENT -> events.accept(new AgentEvent.Content(text));
-            case THINKING -> events.accept(new AgentEvent.Thinking(text));
-            default -> {
-                held.append(text);
-                if (held.length() >= lookahead) {
-                    release(Kind.CONTENT);
-                }
-            }
-        }
-    }
-
-    private void reasoning(String text) {
-        lastHeard = System.nanoTime();
-        if (text != null && !text.isEmpty() && within(text)) {
-            events.accept(new AgentEvent.Thinking(text));
-        }
-    }
-
-    private synchronized void toolCallStarted() {
-        lastHeard = System.nanoTime();
-        if (kind == Kind.UNDECIDED) {
-            release(Kind.THINKING);
-        } else if (kind == Kind.CONTENT) {
-            kind = Kind.THINKING;
-        }
-    }
-
-    private synchronized void complete(ChatResponse response) {
-        if (kind == Kind.UNDECIDED) {
-            release(response.aiMessage() != null && response.aiMessage().hasToolExecutionRequests() ? Kind.THINKING
-                    : Kind.CONTENT);
-        }
-    }
-
-    private void release(Kind decided) {
-        kind = decided;
-        if (held.length() > 0) {
-            String text = held.toString();
-            held.setLength(0);
-            events.accept(decided == Kind.CONTENT ? new AgentEvent.Content(text) : new AgentEvent.Thinking(text));
         }
     }
 }

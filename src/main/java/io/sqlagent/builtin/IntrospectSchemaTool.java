@@ -72,7 +72,7 @@ public class IntrospectSchemaTool extends TypedTool<IntrospectSchemaTool.Argumen
         return introspector.relations(source)
                 .map(all -> all.stream().filter(relation -> tables.permits(relation.schema() + "." + relation.name())).toList())
                 .flatMap(relations -> arguments.tableName().filter(name -> !name.isBlank())
-                        .map(name -> describe(source, relations, name, arguments.includeSampleData().orElse(false))
+                        .map(name -> describe(source, relations, name, arguments.includeSampleData().orElse(false), context)
                                 .map(Object.class::cast))
                         .orElseGet(() -> Uni.createFrom().item(listing(relations))));
     }
@@ -82,7 +82,8 @@ public class IntrospectSchemaTool extends TypedTool<IntrospectSchemaTool.Argumen
         return Map.of("tables", names, "count", names.size());
     }
 
-    private Uni<ObjectNode> describe(Source source, List<SchemaIntrospector.Relation> relations, String name, boolean sample) {
+    private Uni<ObjectNode> describe(Source source, List<SchemaIntrospector.Relation> relations, String name, boolean sample,
+            ToolCallContext context) {
         SchemaIntrospector.Relation relation = SchemaIntrospector.find(relations, name)
                 .orElseThrow(() -> new ToolException("Table '" + name + "' does not exist or cannot be read. Tables: "
                         + String.join(", ",
@@ -92,7 +93,8 @@ public class IntrospectSchemaTool extends TypedTool<IntrospectSchemaTool.Argumen
                     all.stream().map(column -> (String) column.get("name")).toList());
             List<Map<String, Object>> columns = all.stream().filter(column -> !hidden.contains(column.get("name"))).toList();
             Uni<ArrayNode> sampleRows = sample && !columns.isEmpty()
-                    ? runner.run(source, sampleQuery(relation, columns)).map(QueryResult::rowObjects)
+                    // Sample rows are the caller's rows: its role and the source's row-level security apply.
+                    ? runner.run(source, sampleQuery(relation, columns), context.identity()).map(QueryResult::rowObjects)
                     : Uni.createFrom().item(ToolJson.MAPPER.createArrayNode());
             return introspector.relationships(source, relation).flatMap(relationships -> sampleRows.map(rows -> {
                 Map<String, Object> described = new LinkedHashMap<>();

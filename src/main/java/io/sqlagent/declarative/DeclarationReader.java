@@ -1,8 +1,5 @@
 package io.sqlagent.declarative;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -17,10 +14,10 @@ import java.util.regex.Pattern;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import io.sqlagent.sql.guard.SqlGuard;
-import io.sqlagent.tool.ToolJson;
 import io.sqlagent.tool.Toolset;
 import io.sqlagent.tool.schema.CompiledSchema;
-import io.sqlagent.tool.schema.Violation;
+import io.sqlagent.yaml.YamlProblem;
+import io.sqlagent.yaml.YamlTree;
 
 /**
  * Turns parsed tool files into {@link Declarations}, or into every problem they have. First each
@@ -35,7 +32,7 @@ public final class DeclarationReader {
     /** Where the format's JSON Schema is on the classpath. */
     public static final String SCHEMA_RESOURCE = "declarative/sql-tools.schema.json";
 
-    private static final CompiledSchema FORMAT = loadSchema();
+    private static final CompiledSchema FORMAT = YamlTree.schema(SCHEMA_RESOURCE);
     private static final Pattern TOOL_NAME = Pattern.compile("[a-z][a-z0-9_]{0,63}");
 
     /**
@@ -51,7 +48,7 @@ public final class DeclarationReader {
     }
 
     /** What reading produced: declarations when {@code problems} is empty. */
-    public record Result(Declarations declarations, List<ToolFileProblem> problems) {
+    public record Result(Declarations declarations, List<YamlProblem> problems) {
 
         public boolean ok() {
             return problems.isEmpty();
@@ -59,7 +56,7 @@ public final class DeclarationReader {
     }
 
     private final Context context;
-    private final List<ToolFileProblem> problems = new ArrayList<>();
+    private final List<YamlProblem> problems = new ArrayList<>();
     private final Map<String, DeclaredSource> sources = new LinkedHashMap<>();
     private final Map<String, String> toolFirstSeen = new HashMap<>();
     private final Map<String, String> toolsetFirstSeen = new HashMap<>();
@@ -114,11 +111,9 @@ public final class DeclarationReader {
     /** Reports the file's schema violations; returns the entries ({@code tools.x}, ...) they fall in. */
     private Set<String> schemaProblems(YamlTree file) {
         Set<String> broken = new HashSet<>();
-        for (Violation violation : FORMAT.validate(file.root())) {
-            String path = violation.argument().equals("(root)") ? "" : violation.argument();
-            problems.add(file.problem(path, violation.problem()
-                    .replace("is not a known argument; known arguments:", "is not a known field; known fields:")
-                    .replace("is not a known argument; none are accepted here", "is not a known field")));
+        for (YamlProblem problem : file.validate(FORMAT)) {
+            problems.add(problem);
+            String path = problem.field().equals(YamlTree.WHOLE_FILE) ? "" : problem.field();
             String[] parts = path.split("\\.", 3);
             if (parts.length >= 2) {
                 broken.add(parts[0] + "." + parts[1].replaceFirst("\\[.*", ""));
@@ -190,16 +185,5 @@ public final class DeclarationReader {
         }
         return ok ? Optional.of(new Toolset(name, node.path("title").asText(null), node.path("description").asText(""),
                 tools, DeclarativeTools.GROUP)) : Optional.empty();
-    }
-
-    private static CompiledSchema loadSchema() {
-        try (InputStream in = DeclarationReader.class.getClassLoader().getResourceAsStream(SCHEMA_RESOURCE)) {
-            if (in == null) {
-                throw new IllegalStateException(SCHEMA_RESOURCE + " is missing from the classpath");
-            }
-            return CompiledSchema.compile(ToolJson.MAPPER.readTree(in));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

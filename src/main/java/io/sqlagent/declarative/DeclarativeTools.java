@@ -25,6 +25,8 @@ import io.sqlagent.sql.guard.SqlGuard;
 import io.sqlagent.tool.ToolDescriptor;
 import io.sqlagent.tool.ToolRegistration;
 import io.sqlagent.tool.ToolRegistry;
+import io.sqlagent.yaml.YamlProblem;
+import io.sqlagent.yaml.YamlTree;
 import io.vertx.mutiny.core.Vertx;
 
 /**
@@ -46,7 +48,7 @@ public class DeclarativeTools {
      * @param tools names of the declared tools in effect afterwards
      * @param problems what kept the files from being applied
      */
-    public record Reload(boolean applied, Set<String> tools, List<ToolFileProblem> problems) {
+    public record Reload(boolean applied, Set<String> tools, List<YamlProblem> problems) {
     }
 
     private final DeclarativeToolsConfig config;
@@ -109,7 +111,7 @@ public class DeclarativeTools {
         fingerprint = seen;
         if (!result.ok()) {
             Log.errorf("The tool files have %d problem(s); the tools in effect are unchanged:%n  %s",
-                    result.problems().size(), result.problems().stream().map(ToolFileProblem::toString)
+                    result.problems().size(), result.problems().stream().map(YamlProblem::toString)
                             .collect(Collectors.joining(System.lineSeparator() + "  ")));
             return new Reload(false, current, result.problems());
         }
@@ -133,6 +135,8 @@ public class DeclarativeTools {
         if (!config.shipped()) {
             return false;
         }
+        // Not a @ConfigMapping read: the question is where the value came from (the embedded server's
+        // configuration source, or the user), which only the configuration itself can tell.
         String origin = ConfigProvider.getConfig().getConfigValue("sqlagent.sources.default.url").getSourceName();
         return EmbeddedDatabaseConfigSourceFactory.CONFIG_SOURCE_NAME.equals(origin);
     }

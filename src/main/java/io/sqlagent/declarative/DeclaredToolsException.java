@@ -3,20 +3,22 @@ package io.sqlagent.declarative;
 import java.util.List;
 import java.util.stream.Collectors;
 
+import io.sqlagent.yaml.YamlProblem;
+
 /** The tool files have problems, so the service does not start; the message lists every one, by file and line. */
 public class DeclaredToolsException extends RuntimeException {
 
-    private final List<ToolFileProblem> problems;
+    private final List<YamlProblem> problems;
 
-    public DeclaredToolsException(List<ToolFileProblem> problems) {
+    public DeclaredToolsException(List<YamlProblem> problems) {
         super("The tool files have " + problems.size() + " problem(s):" + System.lineSeparator() + "  "
-                + problems.stream().map(ToolFileProblem::toString).collect(Collectors.joining(System.lineSeparator() + "  ")),
+                + problems.stream().map(YamlProblem::toString).collect(Collectors.joining(System.lineSeparator() + "  ")),
                 null, false, false);
         this.problems = List.copyOf(problems);
     }
 
     /** Every problem, in file order. */
-    public List<ToolFileProblem> problems() {
+    public List<YamlProblem> problems() {
         return problems;
     }
 }

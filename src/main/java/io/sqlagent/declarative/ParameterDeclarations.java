@@ -10,6 +10,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 import io.sqlagent.tool.schema.CompiledSchema;
 import io.sqlagent.tool.schema.Violation;
+import io.sqlagent.yaml.YamlProblem;
+import io.sqlagent.yaml.YamlTree;
 
 /**
  * Reads one entry of a tool's {@code parameters} (already valid against the format's schema) and
@@ -21,7 +23,7 @@ final class ParameterDeclarations {
     private ParameterDeclarations() {
     }
 
-    static Optional<DeclaredParameter> read(YamlTree tree, String path, JsonNode node, List<ToolFileProblem> problems) {
+    static Optional<DeclaredParameter> read(YamlTree tree, String path, JsonNode node, List<YamlProblem> problems) {
         int before = problems.size();
         ParameterType type = ParameterType.of(node.get("type").textValue());
         Optional<ParameterType> itemType = text(node, "itemType").map(ParameterType::of);
@@ -115,7 +117,7 @@ final class ParameterDeclarations {
 
     /** {@code minimum} or its alias {@code min}; both at once is a problem. */
     private static Optional<JsonNode> bound(YamlTree tree, String path, JsonNode node, String name, String alias,
-            List<ToolFileProblem> problems) {
+            List<YamlProblem> problems) {
         if (node.has(name) && node.has(alias)) {
             problems.add(tree.problem(YamlTree.child(path, alias), alias + " is an alias of " + name + "; give only one"));
         }

@@ -11,6 +11,9 @@ import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import io.sqlagent.yaml.YamlProblem;
+import io.sqlagent.yaml.YamlTree;
+
 /**
  * Reads the {@code sources} entries of a tool file: expands {@code ${ENV_VAR}} and
  * {@code ${ENV_VAR:default}} in their values and turns host/port/database into a URL.
@@ -25,7 +28,7 @@ final class SourceDeclarations {
 
     /** One source, or problems (added to {@code problems}) and empty. */
     static Optional<DeclaredSource> read(YamlTree tree, String name, JsonNode node, UnaryOperator<String> environment,
-            List<ToolFileProblem> problems) {
+            List<YamlProblem> problems) {
         String path = YamlTree.child("sources", name);
         int before = problems.size();
         Map<String, String> values = new java.util.LinkedHashMap<>();

@@ -15,6 +15,8 @@ import io.sqlagent.sql.guard.NamedParameters;
 import io.sqlagent.sql.guard.SqlGuard;
 import io.sqlagent.sql.guard.SqlVerdict;
 import io.sqlagent.tool.ToolJson;
+import io.sqlagent.yaml.YamlProblem;
+import io.sqlagent.yaml.YamlTree;
 
 /**
  * Reads one entry of {@code tools} (already valid against the format's schema) and checks it: its
@@ -29,10 +31,10 @@ final class ToolDeclarations {
     private final JsonNode node;
     private final Set<String> knownSources;
     private final SqlGuard guard;
-    private final List<ToolFileProblem> problems;
+    private final List<YamlProblem> problems;
 
     ToolDeclarations(YamlTree file, String name, JsonNode node, Set<String> knownSources, SqlGuard guard,
-            List<ToolFileProblem> problems) {
+            List<YamlProblem> problems) {
         this.file = file;
         this.name = name;
         this.path = YamlTree.child("tools", name);

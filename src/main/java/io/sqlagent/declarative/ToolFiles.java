@@ -10,6 +10,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.stream.Stream;
 
+import io.sqlagent.yaml.YamlProblem;
+import io.sqlagent.yaml.YamlTree;
+
 /**
  * Finds and reads tool files: each configured path is a file or a directory whose {@code *.yaml}
  * and {@code *.yml} files are read in name order. Also fingerprints them, so a watcher can tell
@@ -19,6 +22,9 @@ final class ToolFiles {
 
     /** The shipped Chinook tools, on the classpath. */
     static final String SHIPPED = "declarative/tools/chinook.yaml";
+
+    /** The property that names the files. */
+    private static final String SETTING = "sqlagent.tools.paths";
 
     private ToolFiles() {
     }
@@ -91,18 +97,14 @@ final class ToolFiles {
     }
 
     private static YamlTree read(Path file) {
-        try {
-            return YamlTree.parse(file.toString(), Files.readString(file, StandardCharsets.UTF_8));
-        } catch (IOException e) {
-            return unreadable(file.toString(), e);
-        }
+        return YamlTree.read(file, SETTING);
     }
 
     private static YamlTree missing(String name) {
-        return YamlTree.failed(new ToolFileProblem(name, 0, YamlTree.WHOLE_FILE, "does not exist (sqlagent.tools.paths)"));
+        return YamlTree.missing(name, SETTING);
     }
 
     private static YamlTree unreadable(String name, IOException e) {
-        return YamlTree.failed(new ToolFileProblem(name, 0, YamlTree.WHOLE_FILE, "could not be read: " + e));
+        return YamlTree.failed(new YamlProblem(name, 0, YamlTree.WHOLE_FILE, "could not be read: " + e));
     }
 }

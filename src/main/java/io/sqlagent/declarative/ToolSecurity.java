@@ -10,8 +10,8 @@ import java.util.Optional;
  * @param maxQueryLength longest statement, in characters, after arrays are expanded
  * @param forbiddenKeywords words (upper-cased) the statement must not contain as SQL tokens
  * @param audit whether the audit log records the call's arguments
- * @param scopes scopes a caller needs, kept on the tool for when callers carry identities
- * @param requiredAuthority an authority a caller needs, kept on the tool
+ * @param scopes scopes a caller needs, every one (enforced by {@link io.sqlagent.tool.ToolScopes})
+ * @param requiredAuthority one more scope a caller needs
  * @param warning a caution shown with the tool
  */
 public record ToolSecurity(boolean readOnly, int maxQueryLength, List<String> forbiddenKeywords, boolean audit,

@@ -128,7 +128,9 @@ public final class EmbeddedDatabase {
                 return;
             }
             try (Statement create = connection.createStatement()) {
-                create.execute("CREATE DATABASE " + database + " ENCODING 'UTF8'");
+                // An identifier cannot be a bind parameter; the names are this class's constants.
+                create.execute("""
+                        CREATE DATABASE %s ENCODING 'UTF8'""".formatted(database));
             }
         }
     }

@@ -3,7 +3,9 @@ package io.sqlagent.eval;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.regex.Pattern;
 
@@ -20,6 +22,7 @@ import io.sqlagent.sql.Source;
 import io.sqlagent.sql.SourceRegistry;
 import io.sqlagent.sql.SqlConfig;
 import io.sqlagent.sql.guard.SqlGuard;
+import io.sqlagent.tool.Caller;
 import io.sqlagent.tool.ToolDescriptor;
 import io.sqlagent.tool.ToolRegistry;
 
@@ -35,6 +38,8 @@ public class CaseRunner {
 
     /** The principal eval runs are recorded under in conversations and the audit log. */
     public static final String PRINCIPAL = "eval";
+    /** Eval runs ask as the service's own principal {@value #PRINCIPAL}, offered every tool, like the agent's own work. */
+    static final Caller CALLER = new Caller(PRINCIPAL, Set.of(), true, Map.of());
 
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
     private static final Pattern TABLE_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*(\\.[A-Za-z_][A-Za-z0-9_]*)?");
@@ -94,7 +99,7 @@ public class CaseRunner {
     }
 
     private Uni<Transcript> ask(EvalCase c, Transcript transcript, Optional<UUID> conversation) {
-        return agent.start(transcript.question(), conversation, Optional.of(PRINCIPAL), c.toolsets())
+        return agent.start(transcript.question(), conversation, CALLER, c.toolsets())
                 .ifNoItem().after(START_TIMEOUT).fail()
                 .flatMap(start -> start.events()
                         .onItem().invoke(transcript::add)

@@ -23,6 +23,8 @@ import io.quarkus.runtime.ShutdownEvent;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.sqlagent.agent.ChatModels;
+import io.sqlagent.rest.ApiException;
+import io.sqlagent.rest.ErrorBody;
 import io.sqlagent.sql.SourceRegistry;
 import io.sqlagent.sql.SqlConfig;
 
@@ -63,15 +65,11 @@ public class EvalService {
     }
 
     /** Why a run cannot start (no model, too many runs); the resource answers with {@code status}. */
-    public static final class CannotStart extends RuntimeException {
+    public static final class CannotStart extends ApiException {
         private static final long serialVersionUID = 1L;
-        public final int status;
-        public final String code;
 
         CannotStart(int status, String code, String message) {
-            super(message, null, false, false);
-            this.status = status;
-            this.code = code;
+            super(status, ErrorBody.of(code, message));
         }
     }
 

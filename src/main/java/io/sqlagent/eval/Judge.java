@@ -1,6 +1,8 @@
 package io.sqlagent.eval;
 
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -9,6 +11,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.smallrye.mutiny.Uni;
 import io.sqlagent.agent.AgentEvent;
 import io.sqlagent.agent.AgentService;
+import io.sqlagent.tool.Caller;
 import io.sqlagent.tool.ToolJson;
 
 /**
@@ -42,7 +45,7 @@ public class Judge {
         StringBuilder reply = new StringBuilder();
         return agent
                 .start(RUBRIC.formatted(question, reference, answer), Optional.empty(),
-                        Optional.of(CaseRunner.PRINCIPAL + "-judge"))
+                        new Caller(CaseRunner.PRINCIPAL + "-judge", Set.of(), true, Map.of()))
                 .flatMap(start -> start.events()
                         .onItem().invoke(event -> {
                             if (event instanceof AgentEvent.Content content) {

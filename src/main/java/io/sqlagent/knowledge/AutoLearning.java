@@ -11,6 +11,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
 import io.quarkus.logging.Log;
+import io.sqlagent.Texts;
 import io.sqlagent.sql.SqlErrorOccurred;
 import io.sqlagent.tool.Outcome;
 import io.sqlagent.tool.ToolCallListener;
@@ -142,6 +143,6 @@ public class AutoLearning implements ToolCallListener {
     }
 
     private static String truncate(String text, int max) {
-        return text.length() <= max ? text : text.substring(0, max - 1) + "…";
+        return Texts.shorten(text, max - 1);
     }
 }

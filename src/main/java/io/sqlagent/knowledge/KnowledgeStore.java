@@ -29,7 +29,56 @@ public class KnowledgeStore {
     /** At most this many words of a search query are used; the rest add little but cost. */
     static final int MAX_QUERY_WORDS = 32;
 
-    private static final String PATTERN_COLUMNS = "name, question, sql, summary, tables_used, data_quality_notes, source, source_file, conversation_id";
+    private static final String SEARCH_PATTERNS = """
+            SELECT name, question, sql, summary, tables_used, r AS rank, round(r::numeric, 2)::float8 AS score
+            FROM (SELECT p.*, ts_rank_cd(p.search, q) AS r
+                  FROM query_pattern p, to_tsquery('english', $1) q WHERE p.search @@ q) found
+            ORDER BY r DESC, id LIMIT $2""";
+
+    /** Table notes and rules as learnings; {@code %s} is {@link #SAVED_LEARNINGS} or nothing. */
+    private static final String SEARCH_LEARNINGS = """
+            SELECT title, description, category, sql, r AS rank, round(r::numeric, 2)::float8 AS score
+            FROM (%s
+                  SELECT d.id, 1 AS part, name AS title, body AS description,
+                         CASE kind WHEN 'rule' THEN 'business_logic' ELSE 'data_quality' END AS category, NULL::text AS sql,
+                         ts_rank_cd(search, q) AS r
+                  FROM knowledge_doc d, to_tsquery('english', $1) q WHERE search @@ q) found
+            ORDER BY r DESC, part, id LIMIT $2""";
+
+    private static final String SAVED_LEARNINGS = """
+            SELECT l.id, 0 AS part, title, description, category, sql, ts_rank_cd(search, q) AS r
+                  FROM learning l, to_tsquery('english', $1) q WHERE search @@ q
+                  UNION ALL""";
+
+    private static final String INSERT_LEARNING = """
+            INSERT INTO learning (title, description, category, sql, source, conversation_id)
+            VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (dedup_key) DO NOTHING RETURNING id""";
+
+    private static final String SAME_LEARNING = """
+            SELECT id, title FROM learning WHERE dedup_key = md5(lower(btrim($1)) || '|' || $2)""";
+
+    private static final String INSERT_AGENT_PATTERN = """
+            INSERT INTO query_pattern
+                (name, question, sql, summary, tables_used, data_quality_notes, source, source_file, conversation_id)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT DO NOTHING RETURNING id""";
+
+    private static final String SAME_PATTERN = """
+            SELECT id, name, lower(btrim(question)) = lower(btrim($2)) AS same_question
+            FROM query_pattern WHERE name = $1 OR lower(btrim(question)) = lower(btrim($2))
+            ORDER BY same_question DESC LIMIT 1""";
+
+    private static final String UPSERT_FILE_PATTERN = """
+            INSERT INTO query_pattern
+                (name, question, sql, summary, tables_used, data_quality_notes, source, source_file, conversation_id)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+            ON CONFLICT (name) DO UPDATE SET question = excluded.question, sql = excluded.sql, summary = excluded.summary,
+                tables_used = excluded.tables_used, data_quality_notes = excluded.data_quality_notes,
+                source_file = excluded.source_file
+            WHERE query_pattern.source = 'file' RETURNING id""";
+
+    private static final String UPSERT_DOC = """
+            INSERT INTO knowledge_doc (kind, name, body, source_file) VALUES ($1, $2, $3, $4)
+            ON CONFLICT (kind, name) DO UPDATE SET body = excluded.body, source_file = excluded.source_file""";
 
     private final Pool store;
     private final StoreMigrations migrations;
@@ -75,9 +124,7 @@ public class KnowledgeStore {
 
     /** Query patterns matching any word of {@code tsquery}, best first. */
     public Uni<List<PatternHit>> searchPatterns(String tsquery, int limit) {
-        return ready().flatMap(ok -> store.preparedQuery("SELECT name, question, sql, summary, tables_used, r AS rank, "
-                + "round(r::numeric, 2)::float8 AS score FROM (SELECT p.*, ts_rank_cd(p.search, q) AS r "
-                + "FROM query_pattern p, to_tsquery('english', $1) q WHERE p.search @@ q) found ORDER BY r DESC, id LIMIT $2")
+        return ready().flatMap(ok -> store.preparedQuery(SEARCH_PATTERNS)
                 .execute(Tuple.of(tsquery, limit)))
                 .map(rows -> {
                     List<PatternHit> hits = new ArrayList<>();
@@ -97,15 +144,7 @@ public class KnowledgeStore {
      * as {@code business_logic}, a table note as {@code data_quality}) so the result keeps the tool's shape.
      */
     public Uni<List<LearningHit>> searchLearnings(String tsquery, int limit, boolean includeSaved) {
-        String saved = includeSaved
-                ? "SELECT l.id, 0 AS part, title, description, category, sql, ts_rank_cd(search, q) AS r "
-                        + "FROM learning l, to_tsquery('english', $1) q WHERE search @@ q UNION ALL "
-                : "";
-        String sql = "SELECT title, description, category, sql, r AS rank, round(r::numeric, 2)::float8 AS score FROM ("
-                + saved + "SELECT d.id, 1 AS part, name AS title, body AS description, "
-                + "CASE kind WHEN 'rule' THEN 'business_logic' ELSE 'data_quality' END AS category, NULL::text AS sql, "
-                + "ts_rank_cd(search, q) AS r FROM knowledge_doc d, to_tsquery('english', $1) q WHERE search @@ q"
-                + ") found ORDER BY r DESC, part, id LIMIT $2";
+        String sql = SEARCH_LEARNINGS.formatted(includeSaved ? SAVED_LEARNINGS : "");
         return ready().flatMap(ok -> store.preparedQuery(sql).execute(Tuple.of(tsquery, limit)))
                 .map(rows -> {
                     List<LearningHit> hits = new ArrayList<>();
@@ -126,13 +165,11 @@ public class KnowledgeStore {
             String conversationId) {
         Tuple values = Tuple.tuple().addString(title).addString(description).addString(category).addString(sql)
                 .addString(source).addString(conversationId);
-        return ready().flatMap(ok -> store.preparedQuery("INSERT INTO learning (title, description, category, sql, source, "
-                + "conversation_id) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (dedup_key) DO NOTHING RETURNING id")
+        return ready().flatMap(ok -> store.preparedQuery(INSERT_LEARNING)
                 .execute(values))
                 .flatMap(rows -> rows.size() > 0 ? Uni.createFrom().item(rows.iterator().next().getLong("id"))
                         .invoke(id -> countSaved("learning", category))
-                        : store.preparedQuery(
-                                "SELECT id, title FROM learning WHERE dedup_key = md5(lower(btrim($1)) || '|' || $2)")
+                        : store.preparedQuery(SAME_LEARNING)
                                 .execute(Tuple.of(title, category))
                                 .map(found -> {
                                     Row row = found.iterator().next();
@@ -147,13 +184,10 @@ public class KnowledgeStore {
      */
     public Uni<Long> saveAgentPattern(KnowledgeFile.Pattern pattern, String conversationId) {
         Tuple values = patternValues(pattern, "agent", null, conversationId);
-        return ready().flatMap(ok -> store.preparedQuery("INSERT INTO query_pattern (" + PATTERN_COLUMNS
-                + ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT DO NOTHING RETURNING id").execute(values))
+        return ready().flatMap(ok -> store.preparedQuery(INSERT_AGENT_PATTERN).execute(values))
                 .flatMap(rows -> rows.size() > 0 ? Uni.createFrom().item(rows.iterator().next().getLong("id"))
                         .invoke(id -> countSaved("query_pattern", "validated_query"))
-                        : store.preparedQuery("SELECT id, name, lower(btrim(question)) = lower(btrim($2)) AS same_question "
-                                + "FROM query_pattern WHERE name = $1 OR lower(btrim(question)) = lower(btrim($2)) "
-                                + "ORDER BY same_question DESC LIMIT 1")
+                        : store.preparedQuery(SAME_PATTERN)
                                 .execute(Tuple.of(pattern.name(), pattern.question()))
                                 .map(KnowledgeStore::duplicatePattern));
     }
@@ -177,19 +211,14 @@ public class KnowledgeStore {
      * name belongs to a pattern the agent saved, which a file does not overwrite.
      */
     public Uni<Boolean> upsertFilePattern(KnowledgeFile.Pattern pattern, String sourceFile) {
-        return store.preparedQuery("INSERT INTO query_pattern (" + PATTERN_COLUMNS
-                + ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (name) DO UPDATE SET question = excluded.question, "
-                + "sql = excluded.sql, summary = excluded.summary, tables_used = excluded.tables_used, "
-                + "data_quality_notes = excluded.data_quality_notes, source_file = excluded.source_file "
-                + "WHERE query_pattern.source = 'file' RETURNING id")
+        return store.preparedQuery(UPSERT_FILE_PATTERN)
                 .execute(patternValues(pattern, "file", sourceFile, null))
                 .map(rows -> rows.size() > 0);
     }
 
     /** Inserts or updates a table note ({@code table}) or business rule ({@code rule}) from a knowledge file. */
     public Uni<Void> upsertDoc(String kind, String name, String body, String sourceFile) {
-        return store.preparedQuery("INSERT INTO knowledge_doc (kind, name, body, source_file) VALUES ($1, $2, $3, $4) "
-                + "ON CONFLICT (kind, name) DO UPDATE SET body = excluded.body, source_file = excluded.source_file")
+        return store.preparedQuery(UPSERT_DOC)
                 .execute(Tuple.of(kind, name, body, sourceFile))
                 .replaceWithVoid();
     }

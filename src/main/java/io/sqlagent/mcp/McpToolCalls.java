@@ -20,6 +20,11 @@ import io.quarkus.logging.Log;
 import io.quarkus.vertx.http.runtime.CurrentVertxRequest;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
+import io.sqlagent.ErrorIds;
+import io.sqlagent.rest.ErrorBody;
+import io.sqlagent.security.Callers;
+import io.sqlagent.security.Limits;
+import io.sqlagent.tool.Caller;
 import io.sqlagent.tool.ToolCall;
 import io.sqlagent.tool.ToolCallContext;
 import io.sqlagent.tool.ToolExecution;
@@ -49,11 +54,19 @@ public class McpToolCalls {
     private final ToolExecutor executor;
     private final McpToolsets toolsets;
     private final CurrentVertxRequest currentVertxRequest;
+    private final Callers callers;
+    private final Limits limits;
 
-    McpToolCalls(ToolExecutor executor, McpToolsets toolsets, CurrentVertxRequest currentVertxRequest) {
+    /** The JSON-RPC error code of a call over a per-principal limit (the implementation-defined server-error range). */
+    static final int RATE_LIMITED = -32029;
+
+    McpToolCalls(ToolExecutor executor, McpToolsets toolsets, CurrentVertxRequest currentVertxRequest, Callers callers,
+            Limits limits) {
+        this.limits = limits;
         this.executor = executor;
         this.toolsets = toolsets;
         this.currentVertxRequest = currentVertxRequest;
+        this.callers = callers;
     }
 
     /** Handles one call of {@code tool}; never blocks. */
@@ -63,10 +76,21 @@ public class McpToolCalls {
             return Uni.createFrom().item(ToolResponse.error(selection.refusal(tool)));
         }
         ToolCall call = new ToolCall(callId(arguments), tool, argumentsOf(arguments));
-        Uni<ToolResponse> execution = executor.execute(call, ToolCallContext.of(CALLER))
+        // The caller of the HTTP request that carries this message (every message is authenticated on its own).
+        Uni<ToolResponse> execution = callers.of(currentRoutingContext())
+                .flatMap(caller -> limits.toolCall(caller)
+                        .onFailure().transform(McpToolCalls::serviceFailure)
+                        .flatMap(refused -> refused.isPresent()
+                                ? Uni.createFrom()
+                                        .failure(new McpException("rate_limited: " + refused.get().message(), RATE_LIMITED))
+                                : execute(call, caller)));
+        return Uni.combine().any().of(execution, abandoned(arguments, currentRequest()));
+    }
+
+    private Uni<ToolResponse> execute(ToolCall call, Caller caller) {
+        return executor.execute(call, ToolCallContext.of(CALLER, caller))
                 .map(McpToolCalls::response)
                 .onFailure().transform(McpToolCalls::serviceFailure);
-        return Uni.combine().any().of(execution, abandoned(arguments, currentRequest()));
     }
 
     /**
@@ -85,8 +109,12 @@ public class McpToolCalls {
                 .flatMap(tick -> Uni.createFrom().<ToolResponse> failure(new Cancellation.OperationCancellationException()));
     }
 
+    private RoutingContext currentRoutingContext() {
+        return Arc.container().requestContext().isActive() ? currentVertxRequest.getCurrent() : null;
+    }
+
     private HttpServerRequest currentRequest() {
-        RoutingContext request = Arc.container().requestContext().isActive() ? currentVertxRequest.getCurrent() : null;
+        RoutingContext request = currentRoutingContext();
         if (request == null) {
             Log.debug("An MCP tool call outside an HTTP request: only notifications/cancelled can cancel it");
             return null;
@@ -129,14 +157,9 @@ public class McpToolCalls {
             return ToolResponse.success("The tool ended the run: " + stopped.reason());
         }
         ToolResult.Failure failure = (ToolResult.Failure) result;
-        ObjectNode error = ToolJson.MAPPER.createObjectNode()
-                .put("error", failure.outcome().tag())
-                .put("message", failure.message());
-        if (!failure.details().isEmpty()) {
-            var details = error.putArray("details");
-            failure.details().forEach(v -> details.addObject().put("argument", v.argument()).put("problem", v.problem()));
-        }
-        return new ToolResponse(true, List.of(new TextContent(failure.message())), vertx(error), null);
+        // The one error shape (io.sqlagent.rest.ErrorBody) as structured content; the text is its message.
+        return new ToolResponse(true, List.of(new TextContent(failure.message())),
+                vertx(ErrorBody.toolFailure(failure).toJson()), null);
     }
 
     /**
@@ -161,8 +184,7 @@ public class McpToolCalls {
     }
 
     private static Throwable serviceFailure(Throwable failure) {
-        String errorId = UUID.randomUUID().toString().substring(0, 8);
-        Log.errorf(failure, "MCP tool call failed inside the service [error id %s]", errorId);
+        String errorId = ErrorIds.logged(failure, "MCP tool call failed inside the service");
         return new McpException("The call failed inside the service [error id " + errorId + "]",
                 JsonRpcErrorCodes.INTERNAL_ERROR);
     }

@@ -13,7 +13,10 @@ import io.quarkiverse.mcp.server.ToolManager.ToolInfo;
 import io.quarkus.arc.Arc;
 import io.quarkus.vertx.http.runtime.CurrentVertxRequest;
 import io.smallrye.mutiny.Uni;
+import io.sqlagent.security.Callers;
+import io.sqlagent.tool.Caller;
 import io.sqlagent.tool.ToolRegistry;
+import io.sqlagent.tool.ToolScopes;
 import io.vertx.ext.web.RoutingContext;
 
 /**
@@ -24,7 +27,8 @@ import io.vertx.ext.web.RoutingContext;
  * send every message to the one URL they were configured with, so the parameter comes with each.
  * <ul>
  * <li>{@code initialize} with an unknown toolset fails with a JSON-RPC error naming it;</li>
- * <li>{@code tools/list} shows only the selected tools;</li>
+ * <li>{@code tools/list} shows only the selected tools, and of those only the ones the caller's
+ * scopes allow ({@link ToolScopes});</li>
  * <li>{@code tools/call} is not filtered here: {@link McpToolCalls} refuses a tool outside the
  * selection with a tool error that says why, rather than the library's bare "Invalid tool name".</li>
  * </ul>
@@ -33,13 +37,18 @@ import io.vertx.ext.web.RoutingContext;
 public class McpToolsets implements ToolFilter, InitialCheck {
 
     private static final String CACHE_KEY = McpToolsets.class.getName();
+    private static final String CALLER_KEY = McpToolsets.class.getName() + ".caller";
 
     private final ToolRegistry registry;
     private final CurrentVertxRequest currentVertxRequest;
+    private final Callers callers;
+    private final ToolScopes scopes;
 
-    McpToolsets(ToolRegistry registry, CurrentVertxRequest currentVertxRequest) {
+    McpToolsets(ToolRegistry registry, CurrentVertxRequest currentVertxRequest, Callers callers, ToolScopes scopes) {
         this.registry = registry;
         this.currentVertxRequest = currentVertxRequest;
+        this.callers = callers;
+        this.scopes = scopes;
     }
 
     /** The selection of the MCP request being handled; all tools outside an HTTP request. */
@@ -64,7 +73,26 @@ public class McpToolsets implements ToolFilter, InitialCheck {
 
     @Override
     public boolean test(ToolInfo tool, FilterContext context) {
-        return context.method() != McpMethod.TOOLS_LIST || current().allows(tool.name());
+        return context.method() != McpMethod.TOOLS_LIST
+                || current().allows(tool.name()) && registry.descriptor(tool.name())
+                        .map(descriptor -> scopes.allows(caller(), descriptor)).orElse(false);
+    }
+
+    /**
+     * The caller of the request being handled. Filters cannot wait, and the identity is on the
+     * request already: proactive authentication runs before any endpoint.
+     */
+    private Caller caller() {
+        RoutingContext request = currentRequest();
+        if (request == null) {
+            return callers.of((io.quarkus.security.identity.SecurityIdentity) null);
+        }
+        Caller cached = request.get(CALLER_KEY);
+        if (cached == null) {
+            cached = callers.authenticated(request);
+            request.put(CALLER_KEY, cached);
+        }
+        return cached;
     }
 
     @Override

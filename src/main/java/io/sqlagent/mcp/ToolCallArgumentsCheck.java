@@ -25,6 +25,11 @@ import io.vertx.core.json.JsonObject;
  * </ul>
  * {@code McpRequestValidator} is the library's hook that sees every message before it is handled;
  * it lives in the library's runtime package, so this class is the one place that depends on it.
+ * The library has no public API for this in 1.13.0: its public {@code ToolInputGuardrail} runs only
+ * once a tool has been found (so never for a call without a name), and its context copies the
+ * arguments with {@code Map.copyOf} before the guardrail sees them, failing on the same null.
+ * {@code ToolCallArgumentsCheckTest} fails, saying what changed, when a new version changes the
+ * interface or stops calling this check (as it would if a second validator bean appeared).
  */
 @ApplicationScoped
 public class ToolCallArgumentsCheck implements McpRequestValidator {

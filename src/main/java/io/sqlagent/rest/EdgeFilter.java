@@ -14,6 +14,7 @@ import io.quarkus.logging.Log;
 import io.quarkus.runtime.configuration.MemorySize;
 import io.quarkus.vertx.http.HttpServerStart;
 import io.quarkus.vertx.http.runtime.filters.Filters;
+import io.sqlagent.Texts;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
@@ -253,6 +254,6 @@ public class EdgeFilter {
     }
 
     private static String shorten(String text) {
-        return text.length() <= 100 ? text : text.substring(0, 100) + "…";
+        return Texts.shorten(text, 100);
     }
 }

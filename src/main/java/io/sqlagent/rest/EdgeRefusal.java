@@ -1,7 +1,6 @@
 package io.sqlagent.rest;
 
 import io.sqlagent.tool.ToolJson;
-import io.sqlagent.tool.rest.ErrorBody;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;

@@ -8,6 +8,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiFunction;
+import java.util.function.Supplier;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -22,6 +23,7 @@ import io.sqlagent.sql.guard.SqlGuard;
 import io.sqlagent.sql.result.DriverTypes;
 import io.sqlagent.sql.result.ResultColumn;
 import io.sqlagent.sql.result.ResultValues;
+import io.sqlagent.tool.Caller;
 import io.sqlagent.tool.CancelSafe;
 import io.sqlagent.tool.ToolJson;
 import io.sqlagent.tool.ToolRefusedException;
@@ -42,7 +44,9 @@ import io.vertx.sqlclient.desc.ColumnDescriptor;
  * cursor that reads at most {@code max-rows + 1} rows, however many the query would produce.
  * Values are made JSON-friendly and capped. A caller that cancels (a client that went away)
  * cancels the statement in PostgreSQL too. With hidden columns configured, the statement's plan
- * is read first and a statement that would read one is refused before it runs.
+ * is read first and a statement that would read one is refused before it runs. A caller with an
+ * identity runs as itself ({@link SessionIdentity}): the transaction sets its role and names it in
+ * {@code application_name} before the statement runs.
  */
 @ApplicationScoped
 public class QueryRunner {
@@ -63,20 +67,60 @@ public class QueryRunner {
             JOIN pg_namespace n ON n.nspname = s.nsp
             JOIN pg_class c ON c.relnamespace = n.oid AND c.relname = s.rel""";
 
+    /** See {@link #sessionSettings}: the access mode, then the statement and lock timeouts in milliseconds. */
+    private static final String SESSION_SETTINGS = """
+            SET TRANSACTION %s; SET LOCAL statement_timeout = %d; SET LOCAL lock_timeout = %d; \
+            SET LOCAL standard_conforming_strings = on""";
+
     private final SqlConfig config;
     private final ColumnPolicy columns;
     private final SqlMetrics metrics;
+    private final SessionIdentity sessions;
 
-    public QueryRunner(SqlConfig config, ColumnPolicy columns, SqlMetrics metrics) {
+    public QueryRunner(SqlConfig config, ColumnPolicy columns, SqlMetrics metrics, SessionIdentity sessions) {
         this.config = config;
         this.columns = columns;
         this.metrics = metrics;
+        this.sessions = sessions;
     }
 
-    /** Runs {@code sql} on {@code source}; fails with {@link SqlExecutionException} when PostgreSQL refuses it. */
+    /**
+     * Runs {@code sql} on {@code source} as the service; fails with {@link SqlExecutionException} when PostgreSQL refuses it.
+     */
     public Uni<QueryResult> run(Source source, String sql) {
-        return metrics.timed(source,
-                onOwnConnection(source, sql, (connection, timeout) -> inReadOnlyTransaction(connection, sql, timeout)));
+        return run(source, sql, Caller.service());
+    }
+
+    /**
+     * Runs {@code sql} on {@code source} as {@code caller} (its role and application name, see
+     * {@link SessionIdentity}); fails with {@link SqlExecutionException} when PostgreSQL refuses it,
+     * with {@link io.sqlagent.tool.ToolForbiddenException} when the caller may not use the role it names.
+     */
+    public Uni<QueryResult> run(Source source, String sql, Caller caller) {
+        return Uni.createFrom().deferred(() -> {
+            Optional<SessionIdentity.Settings> identity = sessions.of(source.name(), caller);
+            return metrics.timed(source, onOwnConnection(source, sql,
+                    (connection, timeout) -> inReadOnlyTransaction(connection, sql, timeout, identity)));
+        });
+    }
+
+    /** {@code set_config(..., true)} is {@code SET LOCAL} with the value bound as data, as PostgREST sets its role. */
+    private static final String SET_ROLE_AND_NAME = "SELECT set_config('role', $1, true), set_config('application_name', $2, true)";
+    private static final String SET_NAME = "SELECT set_config('application_name', $1, true)";
+
+    /** The transaction's settings, then the caller's identity when it has one. */
+    private static Uni<Void> settings(SqlConnection connection, boolean readOnly, Duration timeout,
+            Optional<SessionIdentity.Settings> identity) {
+        Uni<RowSet<Row>> set = connection.query(sessionSettings(readOnly, timeout)).execute();
+        if (identity.isEmpty()) {
+            return set.replaceWithVoid();
+        }
+        SessionIdentity.Settings settings = identity.get();
+        return set.flatMap(ignored -> settings.role().isPresent()
+                ? connection.preparedQuery(SET_ROLE_AND_NAME)
+                        .execute(Tuple.of(settings.role().get(), settings.applicationName()))
+                : connection.preparedQuery(SET_NAME).execute(Tuple.of(settings.applicationName())))
+                .replaceWithVoid();
     }
 
     /**
@@ -119,19 +163,37 @@ public class QueryRunner {
      * timeouts, and the string syntax the guard assumes, pinned to PostgreSQL's default.
      */
     private static String sessionSettings(boolean readOnly, Duration timeout) {
-        return (readOnly ? "SET TRANSACTION READ ONLY" : "SET TRANSACTION READ WRITE")
-                + "; SET LOCAL statement_timeout = " + timeout.toMillis()
-                + "; SET LOCAL lock_timeout = " + Math.min(timeout.toMillis(), 5000)
-                + "; SET LOCAL standard_conforming_strings = on";
+        return SESSION_SETTINGS.formatted(readOnly ? "READ ONLY" : "READ WRITE", timeout.toMillis(),
+                Math.min(timeout.toMillis(), 5000));
     }
 
-    private Uni<QueryResult> inReadOnlyTransaction(SqlConnection connection, String sql, Duration timeout) {
-        return connection.begin().flatMap(transaction -> connection
-                .query(sessionSettings(true, timeout)).execute()
-                .flatMap(ignored -> columns.restricts() ? checkHiddenColumns(connection, sql) : Uni.createFrom().voidItem())
+    /**
+     * The one transaction wrapper: {@code work} inside a transaction with the service's settings
+     * ({@link #sessionSettings}). A read-only transaction is always rolled back, whatever happens;
+     * a writing one commits when the work succeeds and rolls back when it fails.
+     */
+    private static <T> Uni<T> inTransaction(SqlConnection connection, boolean readOnly, Duration timeout,
+            Optional<SessionIdentity.Settings> identity, Supplier<Uni<T>> work) {
+        return connection.begin().flatMap(transaction -> {
+            Uni<T> done = settings(connection, readOnly, timeout, identity)
+                    .flatMap(ignored -> work.get());
+            if (readOnly) {
+                return done.eventually(() -> transaction.rollback().onFailure().recoverWithNull());
+            }
+            return done.call(result -> transaction.commit())
+                    .onFailure().call(failure -> transaction.rollback().onFailure().recoverWithNull());
+        });
+    }
+
+    private Uni<QueryResult> inReadOnlyTransaction(SqlConnection connection, String sql, Duration timeout,
+            Optional<SessionIdentity.Settings> identity) {
+        return inTransaction(connection, true, timeout, identity, () -> checkHiddenColumnsIfAny(connection, sql)
                 .flatMap(ignored -> read(connection, sql, Tuple.tuple(),
-                        new Reading(config.maxRows(), MAX_BATCH, config.maxResultSize().asLongValue(), true)))
-                .eventually(() -> transaction.rollback().onFailure().recoverWithNull()));
+                        new Reading(config.maxRows(), MAX_BATCH, config.maxResultSize().asLongValue(), true))));
+    }
+
+    private Uni<Void> checkHiddenColumnsIfAny(SqlConnection connection, String sql) {
+        return columns.restricts() ? checkHiddenColumns(connection, sql) : Uni.createFrom().voidItem();
     }
 
     /**
@@ -285,10 +347,9 @@ public class QueryRunner {
         if (!columns.restricts()) {
             return Uni.createFrom().voidItem();
         }
-        return onOwnConnection(source, sql, (connection, timeout) -> connection.begin().flatMap(transaction -> connection
-                .query(sessionSettings(true, timeout)).execute()
-                .flatMap(ignored -> checkHiddenColumns(connection, sql))
-                .eventually(() -> transaction.rollback().onFailure().recoverWithNull())));
+        return onOwnConnection(source, sql,
+                (connection, timeout) -> inTransaction(connection, true, timeout, Optional.empty(),
+                        () -> checkHiddenColumns(connection, sql)));
     }
 
     /**
@@ -299,23 +360,17 @@ public class QueryRunner {
      * cap does not apply: the row limits in {@code options} bound the result.
      */
     public Uni<QueryResult> run(Source source, String sql, Tuple params, FetchOptions options) {
-        return metrics.timed(source, onOwnConnection(source, sql,
-                (connection, timeout) -> inTransaction(connection, sql, params, options, timeout)));
+        return run(source, sql, params, options, Caller.service());
     }
 
-    private Uni<QueryResult> inTransaction(SqlConnection connection, String sql, Tuple params, FetchOptions options,
-            Duration timeout) {
+    /** Like {@link #run(Source, String, Tuple, FetchOptions)}, as {@code caller} (see {@link #run(Source, String, Caller)}). */
+    public Uni<QueryResult> run(Source source, String sql, Tuple params, FetchOptions options, Caller caller) {
         Reading reading = new Reading(options.maxRows(), Math.min(options.pageSize(), MAX_BATCH), Long.MAX_VALUE,
                 options.readOnly());
-        return connection.begin().flatMap(transaction -> {
-            Uni<QueryResult> work = connection
-                    .query(sessionSettings(options.readOnly(), timeout)).execute()
-                    .flatMap(ignored -> read(connection, sql, params, reading));
-            if (options.readOnly()) {
-                return work.eventually(() -> transaction.rollback().onFailure().recoverWithNull());
-            }
-            return work.call(result -> transaction.commit())
-                    .onFailure().call(failure -> transaction.rollback().onFailure().recoverWithNull());
+        return Uni.createFrom().deferred(() -> {
+            Optional<SessionIdentity.Settings> identity = sessions.of(source.name(), caller);
+            return metrics.timed(source, onOwnConnection(source, sql, (connection, timeout) -> inTransaction(connection,
+                    options.readOnly(), timeout, identity, () -> read(connection, sql, params, reading))));
         });
     }
 

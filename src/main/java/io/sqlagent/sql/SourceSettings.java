@@ -26,6 +26,17 @@ public record SourceSettings(String url, Optional<String> username, Optional<Str
         return Duration.parse("PT" + SourcesConfig.DEFAULT_ACQUIRE_TIMEOUT.toUpperCase(java.util.Locale.ROOT));
     }
 
+    /** Declared sources map no caller to a role: their statements run as their own user. */
+    @Override
+    public Optional<String> roleClaim() {
+        return Optional.empty();
+    }
+
+    @Override
+    public Optional<java.util.List<String>> allowedRoles() {
+        return Optional.empty();
+    }
+
     @Override
     public String toString() {
         return "SourceSettings[" + SourceUrls.redact(url) + "]";

@@ -1,6 +1,7 @@
 package io.sqlagent.sql;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -53,6 +54,19 @@ public interface SourcesConfig {
         /** How long a call waits for a free connection before it is refused as busy. */
         @WithDefault(DEFAULT_ACQUIRE_TIMEOUT)
         Duration acquireTimeout();
+
+        /**
+         * The token claim (or API-key attribute) whose value is the PostgreSQL role a caller's
+         * statements run as ({@code SET LOCAL ROLE} in their read-only transaction); unset: every
+         * statement runs as the source's own user.
+         */
+        Optional<String> roleClaim();
+
+        /**
+         * The roles {@link #roleClaim()} may name; a caller whose claim names any other role, or
+         * who has no such claim, is refused.
+         */
+        Optional<List<String>> allowedRoles();
     }
 
     /** Default of {@link Source#maxWaitQueueSize()}, also for sources declared in tool files. */

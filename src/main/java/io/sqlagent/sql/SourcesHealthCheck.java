@@ -6,7 +6,6 @@ import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.HealthCheckResponseBuilder;
 import org.eclipse.microprofile.health.Readiness;
@@ -34,11 +33,10 @@ public class SourcesHealthCheck implements AsyncHealthCheck {
     private record Probed(SourceStatus status, Optional<String> warning) {
     }
 
-    SourcesHealthCheck(SourceRegistry registry, SourceRoleCheck roles,
-            @ConfigProperty(name = "sqlagent.health.source-timeout", defaultValue = "3s") Duration timeout) {
+    SourcesHealthCheck(SourceRegistry registry, SourceRoleCheck roles, HealthConfig config) {
         this.registry = registry;
         this.roles = roles;
-        this.timeout = timeout;
+        this.timeout = config.sourceTimeout();
     }
 
     @Override

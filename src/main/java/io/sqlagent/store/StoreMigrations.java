@@ -2,12 +2,14 @@ package io.sqlagent.store;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.stream.Collectors;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
 import io.quarkus.logging.Log;
 import io.quarkus.runtime.StartupEvent;
+import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.sqlagent.ClasspathText;
 import io.sqlagent.sql.SqlScript;
@@ -25,10 +27,27 @@ public class StoreMigrations {
 
     /** The scripts, in order. Add new ones at the end; never edit one that has shipped. */
     static final List<String> SCRIPTS = List.of("V1__tool_call_audit.sql", "V2__knowledge.sql", "V3__conversations.sql",
-            "V4__evals.sql");
+            "V4__api_keys.sql", "V5__access.sql", "V6__evals.sql");
 
     private static final long LOCK_KEY = 0x5A_1A_6E_47L;
     private static final Duration WAIT = Duration.ofSeconds(60);
+
+    private static final String LOCK = """
+            SELECT pg_advisory_lock(%d)""";
+
+    private static final String UNLOCK = """
+            SELECT pg_advisory_unlock(%d)""";
+
+    private static final String CREATE_VERSIONS = """
+            CREATE TABLE IF NOT EXISTS store_schema_version (
+                script text PRIMARY KEY,
+                applied_at timestamptz NOT NULL DEFAULT now())""";
+
+    private static final String APPLIED = """
+            SELECT 1 FROM store_schema_version WHERE script = $1""";
+
+    private static final String RECORD_APPLIED = """
+            INSERT INTO store_schema_version (script) VALUES ($1)""";
 
     private final Pool store;
     private volatile boolean ready;
@@ -59,39 +78,31 @@ public class StoreMigrations {
 
     /** Applies the scripts not yet applied; returns how many ran. */
     public Uni<Integer> migrate() {
-        return store.withConnection(connection -> connection.query("SELECT pg_advisory_lock(" + LOCK_KEY + ")").execute()
-                .flatMap(locked -> connection.query("CREATE TABLE IF NOT EXISTS store_schema_version ("
-                        + "script text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())").execute())
-                .flatMap(created -> apply(connection, 0, 0))
-                .eventually(() -> connection.query("SELECT pg_advisory_unlock(" + LOCK_KEY + ")").execute()));
+        return store.withConnection(connection -> connection.query(LOCK.formatted(LOCK_KEY)).execute()
+                .flatMap(locked -> connection.query(CREATE_VERSIONS).execute())
+                .flatMap(created -> Multi.createFrom().iterable(SCRIPTS)
+                        .onItem().transformToUniAndConcatenate(script -> applyOnce(connection, script))
+                        .filter(Boolean::booleanValue)
+                        .collect().with(Collectors.counting()))
+                .map(Long::intValue)
+                .eventually(() -> connection.query(UNLOCK.formatted(LOCK_KEY)).execute()));
     }
 
-    private Uni<Integer> apply(SqlConnection connection, int index, int applied) {
-        if (index == SCRIPTS.size()) {
-            return Uni.createFrom().item(applied);
-        }
-        String script = SCRIPTS.get(index);
-        return connection.preparedQuery("SELECT 1 FROM store_schema_version WHERE script = $1").execute(Tuple.of(script))
+    /** Runs {@code script} unless it ran before; whether it ran. */
+    private static Uni<Boolean> applyOnce(SqlConnection connection, String script) {
+        return connection.preparedQuery(APPLIED).execute(Tuple.of(script))
                 .flatMap(rows -> rows.size() > 0
                         ? Uni.createFrom().item(false)
-                        : runScript(connection, script).replaceWith(true))
-                .flatMap(ran -> apply(connection, index + 1, ran ? applied + 1 : applied));
+                        : runScript(connection, script).replaceWith(true));
     }
 
     private static Uni<Void> runScript(SqlConnection connection, String script) {
         List<String> statements = SqlScript.statements(ClasspathText.require("db/store/" + script));
-        return connection.begin().flatMap(transaction -> runStatements(connection, statements, 0)
-                .flatMap(done -> connection.preparedQuery("INSERT INTO store_schema_version (script) VALUES ($1)")
-                        .execute(Tuple.of(script)))
+        return connection.begin().flatMap(transaction -> Multi.createFrom().iterable(statements)
+                .onItem().transformToUniAndConcatenate(statement -> connection.query(statement).execute())
+                .collect().last()
+                .flatMap(done -> connection.preparedQuery(RECORD_APPLIED).execute(Tuple.of(script)))
                 .flatMap(inserted -> transaction.commit())
                 .onFailure().call(failure -> transaction.rollback()));
-    }
-
-    private static Uni<Void> runStatements(SqlConnection connection, List<String> statements, int index) {
-        if (index == statements.size()) {
-            return Uni.createFrom().voidItem();
-        }
-        return connection.query(statements.get(index)).execute()
-                .flatMap(done -> runStatements(connection, statements, index + 1));
     }
 }

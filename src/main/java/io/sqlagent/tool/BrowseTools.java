@@ -26,9 +26,11 @@ public class BrowseTools extends TypedTool<BrowseTools.Arguments> {
     private static final int DEFAULT_LIMIT = 10;
 
     private final ToolRegistry registry;
+    private final ToolScopes scopes;
 
-    BrowseTools(ToolRegistry registry) {
+    BrowseTools(ToolRegistry registry, ToolScopes scopes) {
         this.registry = registry;
+        this.scopes = scopes;
     }
 
     /** What to browse. */
@@ -48,21 +50,26 @@ public class BrowseTools extends TypedTool<BrowseTools.Arguments> {
 
     @Override
     protected Uni<?> run(Arguments arguments, ToolCallContext context) {
+        // The caller browses only what it may call.
+        Caller caller = context.identity();
         return Uni.createFrom().item(() -> switch (arguments.action()) {
-            case LIST -> listing(registry.list());
-            case SEARCH -> search(arguments);
-            case HELP -> help(arguments);
+            case LIST -> listing(scopes.visible(caller, registry.list()));
+            case SEARCH -> search(arguments, caller);
+            case HELP -> help(arguments, caller);
         });
     }
 
-    private Object search(Arguments arguments) {
+    private Object search(Arguments arguments, Caller caller) {
         String query = arguments.query().orElseThrow(() -> new ToolException("action=search needs a query"));
-        return listing(registry.search(query, arguments.limit().orElse(DEFAULT_LIMIT)));
+        int limit = arguments.limit().orElse(DEFAULT_LIMIT);
+        List<ToolDescriptor> found = scopes.visible(caller, registry.search(query, caller.unrestricted() ? limit : 1000));
+        return listing(found.subList(0, Math.min(limit, found.size())));
     }
 
-    private Object help(Arguments arguments) {
+    private Object help(Arguments arguments, Caller caller) {
         String name = arguments.name().orElseThrow(() -> new ToolException("action=help needs the name of a tool"));
         return registry.descriptor(name)
+                .filter(descriptor -> scopes.allows(caller, descriptor))
                 .map(ToolFormats::fullForm)
                 .orElseThrow(() -> new ToolException(
                         "No tool is named '" + name + "'; use action=list or action=search to find one"));

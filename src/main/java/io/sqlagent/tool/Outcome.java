@@ -12,6 +12,8 @@ public enum Outcome {
     INVALID_ARGUMENTS,
     /** A hook or policy refused the call; the tool did not run. */
     BLOCKED,
+    /** The caller lacks a scope the tool needs, or may not act as the database role it names; the tool did not run. */
+    FORBIDDEN,
     /** No tool has the requested name. */
     UNKNOWN_TOOL,
     /** The call was not run because an earlier call of its batch was blocked. */

@@ -5,7 +5,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.UUID;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
 
@@ -17,11 +16,14 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.quarkus.arc.All;
 import io.quarkus.logging.Log;
 import io.smallrye.mutiny.Uni;
+import io.sqlagent.ErrorIds;
 import io.sqlagent.Redaction;
+import io.sqlagent.Texts;
 import io.sqlagent.tool.schema.Violation;
 
 /**
- * Runs tool calls through one lifecycle, for every caller: look up the tool; before-hooks (rewrite
+ * Runs tool calls through one lifecycle, for every caller: look up the tool; check the caller's
+ * scopes ({@link ToolScopes}: one place, so REST, MCP and the agent agree); before-hooks (rewrite
  * or block); validate the arguments against the full schema; invoke, with a timeout, turning any
  * exception into a failure the model can act on; notify listeners (metrics, audit); after-hooks.
  * A tool's {@link ToolStopException} ends the call as stopped and skips the rest of its batch.
@@ -36,16 +38,23 @@ public class ToolExecutor {
     private final List<AfterToolHook> afterHooks;
     private final List<ToolCallListener> listeners;
     private final ExecutorOptions defaults;
+    private final ToolScopes scopes;
 
     @Inject
     ToolExecutor(ToolRegistry registry, @All List<BeforeToolHook> beforeHooks, @All List<AfterToolHook> afterHooks,
-            @All List<ToolCallListener> listeners, ToolsConfig config) {
-        this(registry, beforeHooks, afterHooks, listeners, config.executorOptions());
+            @All List<ToolCallListener> listeners, ToolsConfig config, ToolScopes scopes) {
+        this(registry, beforeHooks, afterHooks, listeners, config.executorOptions(), scopes);
     }
 
     /** An executor outside CDI, for tests and benchmarks. */
     public ToolExecutor(ToolRegistry registry, List<BeforeToolHook> beforeHooks, List<AfterToolHook> afterHooks,
             List<ToolCallListener> listeners, ExecutorOptions defaults) {
+        this(registry, beforeHooks, afterHooks, listeners, defaults, new ToolScopes(registry));
+    }
+
+    private ToolExecutor(ToolRegistry registry, List<BeforeToolHook> beforeHooks, List<AfterToolHook> afterHooks,
+            List<ToolCallListener> listeners, ExecutorOptions defaults, ToolScopes scopes) {
+        this.scopes = scopes;
         this.registry = registry;
         this.beforeHooks = beforeHooks.stream().sorted(Comparator.comparingInt(BeforeToolHook::priority)).toList();
         this.afterHooks = afterHooks.stream().sorted(Comparator.comparingInt(AfterToolHook::priority)).toList();
@@ -85,10 +94,17 @@ public class ToolExecutor {
             listener.started(call, context);
         }
         ToolRegistry.Entry entry = registry.entry(call.name()).orElse(null);
-        Uni<Completed> outcome = entry == null
-                ? Uni.createFrom().item(new Completed(call, unknownTool(call.name())))
-                : beforeHooks(call, entry.descriptor(), context, 0)
-                        .flatMap(gate -> pass(gate, entry, context, options));
+        String forbidden = entry == null ? null : scopes.refusal(context.identity(), entry.descriptor()).orElse(null);
+        Uni<Completed> outcome;
+        if (entry == null) {
+            outcome = Uni.createFrom().item(new Completed(call, unknownTool(call.name(), context)));
+        } else if (forbidden != null) {
+            outcome = Uni.createFrom()
+                    .item(new Completed(call, new ToolResult.Failure(Outcome.FORBIDDEN, forbidden, List.of())));
+        } else {
+            outcome = beforeHooks(call, entry.descriptor(), context, 0)
+                    .flatMap(gate -> pass(gate, entry, context, options));
+        }
         return outcome
                 .map(completed -> new ToolExecution(completed.call(), context, completed.result(), startedAt,
                         Duration.ofNanos(System.nanoTime() - started)))
@@ -158,6 +174,9 @@ public class ToolExecutor {
         if (failure instanceof ToolStopException stop) {
             return new ToolResult.Stopped(stop.getMessage());
         }
+        if (failure instanceof ToolForbiddenException forbidden) {
+            return new ToolResult.Failure(Outcome.FORBIDDEN, truncate(forbidden.getMessage()), List.of());
+        }
         if (failure instanceof ToolRefusedException refused) {
             return ToolResult.blocked(truncate(refused.getMessage()));
         }
@@ -171,15 +190,15 @@ public class ToolExecutor {
             return ToolResult.failure("Tool '" + tool + "' did not finish within " + options.timeout().toMillis()
                     + " ms and was abandoned; try a narrower request.");
         }
-        String errorId = UUID.randomUUID().toString().substring(0, 8);
-        Log.warnf(failure, "Tool '%s' failed unexpectedly [error id %s]", tool, errorId);
+        String errorId = ErrorIds.warned(failure, "Tool '" + tool + "' failed unexpectedly");
         String detail = failure.getMessage() == null ? "" : ": " + failure.getMessage();
         return ToolResult.failure(truncate("Tool '" + tool + "' failed (" + failure.getClass().getSimpleName() + detail
                 + ") [error id " + errorId + "]"));
     }
 
-    private ToolResult unknownTool(String name) {
-        List<String> names = registry.list().stream().map(ToolDescriptor::name).limit(30).toList();
+    private ToolResult unknownTool(String name, ToolCallContext context) {
+        List<String> names = scopes.visible(context.identity(), registry.list()).stream().map(ToolDescriptor::name).limit(30)
+                .toList();
         return new ToolResult.Failure(Outcome.UNKNOWN_TOOL,
                 "No tool is named '" + truncate(name, 64) + "'. Available tools: " + String.join(", ", names), List.of());
     }
@@ -282,6 +301,6 @@ public class ToolExecutor {
             return "";
         }
         String redacted = Redaction.redact(message);
-        return redacted.length() <= max ? redacted : redacted.substring(0, max) + "…";
+        return Texts.shorten(redacted, max);
     }
 }

@@ -1,20 +1,25 @@
 package io.sqlagent.workspace;
 
 import java.nio.file.FileSystems;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.nio.file.PathMatcher;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import java.util.regex.PatternSyntaxException;
+import java.util.stream.Collectors;
 
-import org.yaml.snakeyaml.nodes.Node;
+import com.fasterxml.jackson.databind.JsonNode;
+
+import io.sqlagent.tool.schema.CompiledSchema;
+import io.sqlagent.yaml.YamlProblem;
+import io.sqlagent.yaml.YamlTree;
 
 /**
  * The workspace policy ({@code sqlagent.policy.path}): which SQLite files, directories and vector
  * collections the workspace tools may touch, and their limits. Relative paths in the manifest
- * are resolved against the manifest's own directory.
+ * are resolved against the manifest's own directory. Read by {@link YamlTree} and checked against
+ * {@code workspace/policy.schema.json}, like the tool files, so its problems are {@link YamlProblem}s.
  *
  * <pre>
  * policy:
@@ -48,130 +53,113 @@ public record PolicyManifest(Path file, List<Path> sqlite, List<Path> readDirs, 
     /** The manifest could not be used; the message lists every problem, each with file and line. */
     public static final class InvalidPolicyException extends RuntimeException {
 
-        private final List<String> problems;
+        private final List<YamlProblem> problems;
 
-        InvalidPolicyException(List<String> problems) {
+        InvalidPolicyException(List<YamlProblem> problems) {
             super("The workspace policy has " + problems.size() + (problems.size() == 1 ? " problem" : " problems")
-                    + " (sqlagent.policy.path):\n  " + String.join("\n  ", problems), null, false, false);
+                    + " (" + SETTING + "):\n  "
+                    + problems.stream().map(YamlProblem::toString).collect(Collectors.joining("\n  ")), null, false, false);
             this.problems = List.copyOf(problems);
         }
 
-        public List<String> problems() {
+        /** Every problem, in file order, each printing as {@code file:line: field: problem}. */
+        public List<YamlProblem> problems() {
             return problems;
         }
     }
 
+    /** Where the manifest's JSON Schema is on the classpath. */
+    public static final String SCHEMA_RESOURCE = "workspace/policy.schema.json";
+
+    private static final String SETTING = "sqlagent.policy.path";
+    private static final CompiledSchema FORMAT = YamlTree.schema(SCHEMA_RESOURCE);
+
     /**
-     * Reads and checks a manifest.
+     * Reads and checks a manifest: first against its JSON Schema ({@value #SCHEMA_RESOURCE}), with
+     * the same reader and validator as the tool files, then what a schema cannot check (paths, glob
+     * patterns, {@code default_top_k} against {@code max_top_k}).
      *
-     * @throws InvalidPolicyException listing every problem found, each as {@code file:line: field: problem}
+     * @throws InvalidPolicyException listing every problem found, each with file, line and field
      */
     public static PolicyManifest load(Path file) {
         Path absolute = file.toAbsolutePath().normalize();
-        YamlDocument yaml = YamlDocument.load(absolute);
-        Path base = absolute.getParent();
-        List<Path> sqlite = new ArrayList<>();
-        List<Path> read = new ArrayList<>();
-        List<Path> write = new ArrayList<>();
-        List<String> vectorRead = new ArrayList<>();
-        List<String> vectorWrite = new ArrayList<>();
-        Limits[] limits = { Limits.DEFAULTS };
-        yaml.root().ifPresentOrElse(root -> {
-            Map<String, Node> top = yaml.mapping(root, "", List.of("policy"));
-            if (!top.containsKey("policy")) {
-                yaml.problem(root, "policy", "missing; the manifest starts with policy:");
-                return;
-            }
-            Map<String, Node> policy = yaml.mapping(top.get("policy"), "policy", List.of("data", "limits"));
-            Optional.ofNullable(policy.get("data")).ifPresent(dataNode -> {
-                Map<String, Node> data = yaml.mapping(dataNode, "policy.data", List.of("sqlite", "filesystem", "vector"));
-                Optional.ofNullable(data.get("sqlite")).ifPresent(node -> {
-                    Map<String, Node> entries = yaml.mapping(node, "policy.data.sqlite", List.of("allow"));
-                    Optional.ofNullable(entries.get("allow"))
-                            .ifPresent(list -> sqlite.addAll(paths(yaml, list, "policy.data.sqlite.allow", base)));
-                });
-                Optional.ofNullable(data.get("filesystem")).ifPresent(node -> {
-                    Map<String, Node> entries = yaml.mapping(node, "policy.data.filesystem",
-                            List.of("allow_read", "allow_write"));
-                    Optional.ofNullable(entries.get("allow_read"))
-                            .ifPresent(list -> read.addAll(paths(yaml, list, "policy.data.filesystem.allow_read", base)));
-                    Optional.ofNullable(entries.get("allow_write"))
-                            .ifPresent(list -> write.addAll(paths(yaml, list, "policy.data.filesystem.allow_write", base)));
-                });
-                Optional.ofNullable(data.get("vector")).ifPresent(node -> {
-                    Map<String, Node> entries = yaml.mapping(node, "policy.data.vector", List.of("allow", "allow_write"));
-                    Optional.ofNullable(entries.get("allow"))
-                            .ifPresent(list -> vectorRead.addAll(globs(yaml, list, "policy.data.vector.allow")));
-                    Optional.ofNullable(entries.get("allow_write"))
-                            .ifPresent(list -> vectorWrite.addAll(globs(yaml, list, "policy.data.vector.allow_write")));
-                });
-            });
-            Optional.ofNullable(policy.get("limits")).ifPresent(node -> limits[0] = limits(yaml, node));
-        }, () -> {
-            if (yaml.problems().isEmpty()) {
-                yaml.problems().add(absolute + ":1: policy: the manifest is empty");
-            }
-        });
-        if (!yaml.problems().isEmpty()) {
-            throw new InvalidPolicyException(yaml.problems());
+        YamlTree yaml = YamlTree.read(absolute, SETTING);
+        List<YamlProblem> problems = new ArrayList<>(yaml.problems());
+        if (problems.isEmpty()) {
+            problems.addAll(yaml.validate(FORMAT));
         }
-        return new PolicyManifest(absolute, List.copyOf(sqlite), List.copyOf(read), List.copyOf(write), List.copyOf(vectorRead),
-                List.copyOf(vectorWrite), limits[0]);
+        if (!problems.isEmpty()) {
+            throw new InvalidPolicyException(problems);
+        }
+        JsonNode data = yaml.root().path("policy").path("data");
+        Path base = absolute.getParent();
+        List<Path> sqlite = paths(yaml, data, "sqlite", "allow", base, problems);
+        List<Path> read = paths(yaml, data, "filesystem", "allow_read", base, problems);
+        List<Path> write = paths(yaml, data, "filesystem", "allow_write", base, problems);
+        List<String> vectorRead = globs(yaml, data, "allow", problems);
+        List<String> vectorWrite = globs(yaml, data, "allow_write", problems);
+        Limits limits = limits(yaml, yaml.root().path("policy").path("limits"), problems);
+        if (!problems.isEmpty()) {
+            throw new InvalidPolicyException(problems);
+        }
+        return new PolicyManifest(absolute, sqlite, read, write, vectorRead, vectorWrite, limits);
     }
 
-    private static List<Path> paths(YamlDocument yaml, Node node, String field, Path base) {
+    /** The entries of {@code policy.data.<section>.<field>}, in order, trimmed; the schema has checked their type. */
+    private static List<Entry> entries(JsonNode data, String section, String field) {
+        String path = "policy.data." + section + "." + field;
+        JsonNode list = data.path(section).path(field);
+        List<Entry> entries = new ArrayList<>();
+        for (int i = 0; i < list.size(); i++) {
+            entries.add(new Entry(YamlTree.element(path, i), list.get(i).textValue().trim()));
+        }
+        return entries;
+    }
+
+    /** One list entry and where it is. */
+    private record Entry(String path, String value) {
+    }
+
+    private static List<Path> paths(YamlTree yaml, JsonNode data, String section, String field, Path base,
+            List<YamlProblem> problems) {
         List<Path> paths = new ArrayList<>();
-        for (String entry : yaml.strings(node, field)) {
+        for (Entry entry : entries(data, section, field)) {
             try {
                 // Kept as written (normalised, not resolved): the real path is taken at each use, when it exists.
-                paths.add(base.resolve(entry).normalize());
-            } catch (RuntimeException e) {
-                yaml.problem(node, field, "'" + entry + "' is not a valid path: " + e.getMessage());
+                paths.add(base.resolve(entry.value()).normalize());
+            } catch (InvalidPathException e) {
+                problems.add(yaml.problem(entry.path(), "'" + entry.value() + "' is not a valid path: " + e.getMessage()));
             }
         }
-        return paths;
+        return List.copyOf(paths);
     }
 
-    private static List<String> globs(YamlDocument yaml, Node node, String field) {
+    private static List<String> globs(YamlTree yaml, JsonNode data, String field, List<YamlProblem> problems) {
         List<String> globs = new ArrayList<>();
-        for (String entry : yaml.strings(node, field)) {
+        for (Entry entry : entries(data, "vector", field)) {
             try {
-                FileSystems.getDefault().getPathMatcher("glob:" + entry);
-                globs.add(entry);
+                FileSystems.getDefault().getPathMatcher("glob:" + entry.value());
+                globs.add(entry.value());
             } catch (PatternSyntaxException e) {
-                yaml.problem(node, field,
-                        "'" + entry + "' is not a valid glob pattern (" + e.getDescription() + " at character "
-                                + (e.getIndex() + 1) + ")");
+                problems.add(yaml.problem(entry.path(), "'" + entry.value() + "' is not a valid glob pattern ("
+                        + e.getDescription() + " at character " + (e.getIndex() + 1) + ")"));
             }
         }
-        return globs;
+        return List.copyOf(globs);
     }
 
-    private static Limits limits(YamlDocument yaml, Node node) {
-        Map<String, Node> entries = yaml.mapping(node, "policy.limits",
-                List.of("max_rows", "max_bytes", "default_top_k", "max_top_k",
-                        "timeout_seconds"));
+    private static Limits limits(YamlTree yaml, JsonNode node, List<YamlProblem> problems) {
         Limits defaults = Limits.DEFAULTS;
-        int maxRows = Optional.ofNullable(entries.get("max_rows"))
-                .flatMap(n -> yaml.number(n, "policy.limits.max_rows", 1, 100_000)).map(Long::intValue)
-                .orElse(defaults.maxRows());
-        long maxBytes = Optional.ofNullable(entries.get("max_bytes"))
-                .flatMap(n -> yaml.number(n, "policy.limits.max_bytes", 1, 1L << 30)).orElse(defaults.maxBytes());
-        int topK = Optional.ofNullable(entries.get("default_top_k"))
-                .flatMap(n -> yaml.number(n, "policy.limits.default_top_k", 1, 1000)).map(Long::intValue)
-                .orElse(defaults.defaultTopK());
-        int maxTopK = Optional.ofNullable(entries.get("max_top_k"))
-                .flatMap(n -> yaml.number(n, "policy.limits.max_top_k", 1, 1000)).map(Long::intValue)
-                .orElse(defaults.maxTopK());
-        if (topK > maxTopK) {
-            yaml.problem(entries.getOrDefault("default_top_k", node), "policy.limits.default_top_k",
-                    "must not exceed max_top_k ("
-                            + maxTopK + ")");
+        Limits limits = new Limits(node.path("max_rows").asInt(defaults.maxRows()),
+                node.path("max_bytes").asLong(defaults.maxBytes()),
+                node.path("default_top_k").asInt(defaults.defaultTopK()),
+                node.path("max_top_k").asInt(defaults.maxTopK()),
+                node.path("timeout_seconds").asInt(defaults.timeoutSeconds()));
+        if (limits.defaultTopK() > limits.maxTopK()) {
+            problems.add(yaml.problem(node.has("default_top_k") ? "policy.limits.default_top_k" : "policy.limits.max_top_k",
+                    "default_top_k (" + limits.defaultTopK() + ") must not exceed max_top_k (" + limits.maxTopK() + ")"));
         }
-        int timeout = Optional.ofNullable(entries.get("timeout_seconds"))
-                .flatMap(n -> yaml.number(n, "policy.limits.timeout_seconds", 1, 3600)).map(Long::intValue)
-                .orElse(defaults.timeoutSeconds());
-        return new Limits(maxRows, maxBytes, topK, maxTopK, timeout);
+        return limits;
     }
 
     /** Whether a collection name matches one of {@code globs}. */

@@ -1,7 +1,9 @@
 package io.sqlagent.agent;
 
 import static io.sqlagent.agent.ScriptedOpenAiServer.call;
+import static io.sqlagent.agent.ScriptedOpenAiServer.slowText;
 import static io.sqlagent.agent.ScriptedOpenAiServer.stall;
+import static io.sqlagent.agent.ScriptedOpenAiServer.stallAfter;
 import static io.sqlagent.agent.ScriptedOpenAiServer.text;
 import static io.sqlagent.agent.ScriptedOpenAiServer.toolCalls;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -11,7 +13,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 
 import jakarta.inject.Inject;
 
@@ -24,25 +25,15 @@ import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
+import io.sqlagent.TestProfiles;
 import io.vertx.mutiny.sqlclient.Pool;
 
 /** The limits of a run: the iteration cap, the model's timeout and the run's timeout. */
 @QuarkusTest
-@TestProfile(AgentLimitsTest.Limits.class)
+@TestProfile(TestProfiles.TightAgent.class)
 @WithTestResource(value = ScriptedModelResource.class, initArgs = @ResourceArg(name = "timeout", value = "1s"))
 class AgentLimitsTest {
-
-    /** Three model calls per run, three seconds per run; 16 events held for a slow reader. */
-    public static class Limits implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of("sqlagent.agent.max-iterations", "3", "sqlagent.agent.timeout", "3s", "sqlagent.agent.model-timeout",
-                    "1s",
-                    "sqlagent.agent.max-buffered-events", "16", "sqlagent.agent.max-answer-chars", "5000000");
-        }
-    }
 
     @TestHTTPResource("/api/chat")
     URI chat;
@@ -100,6 +91,39 @@ class AgentLimitsTest {
         assertTrue(result.last().data().path("message").asText().contains("sqlagent.agent.model-timeout"));
         assertTrue(Duration.ofNanos(System.nanoTime() - started).compareTo(Duration.ofSeconds(3)) < 0,
                 "the model's 1 s silence ends it, not the 3 s run timeout");
+    }
+
+    @Test
+    void aModelThatStallsMidAnswerTimesOutAfterWhatItSent() throws Exception {
+        // Past the 160-character lookahead, so the client sees the answer begin before the model goes silent.
+        String begun = "The answer begins ".repeat(10);
+        model.then(stallAfter(Duration.ofSeconds(5), begun, "and then"));
+        String question = "Tell me slowly " + System.nanoTime();
+
+        long started = System.nanoTime();
+        SseClient.Result result = SseClient.chat(chat, AgentChatTest.ask(question));
+
+        assertEquals(List.of("conversation", "content", "content", "error"), result.names(), result.events().toString());
+        assertEquals(begun + "and then", result.content());
+        assertEquals("model_timeout", result.last().data().path("code").asText(), result.last().toString());
+        assertEquals("The model server sent nothing for 1 s (sqlagent.agent.model-timeout)",
+                result.last().data().path("message").asText());
+        assertTrue(Duration.ofNanos(System.nanoTime() - started).compareTo(Duration.ofSeconds(3)) < 0,
+                "the model's 1 s silence ends it, not the 3 s run timeout");
+        var run = store.preparedQuery("SELECT outcome, error_code FROM conversation_run WHERE question = $1")
+                .execute(io.vertx.mutiny.sqlclient.Tuple.of(question)).await().atMost(Duration.ofSeconds(5)).iterator().next();
+        assertEquals("error model_timeout", run.getString("outcome") + " " + run.getString("error_code"));
+    }
+
+    @Test
+    void aModelThatPausesBetweenPiecesForLessThanItsTimeoutIsWaitedFor() throws Exception {
+        // 1.5 s in all, longer than the 1 s model timeout, which counts only the silence before a piece.
+        model.then(slowText(Duration.ofMillis(300), "Slow ", "but ", "steady ", "all ", "along."));
+
+        SseClient.Result result = SseClient.chat(chat, AgentChatTest.ask("Take your time"));
+
+        assertEquals("done", result.last().name(), result.events().toString());
+        assertEquals("Slow but steady all along.", result.content());
     }
 
     @Test

@@ -105,6 +105,21 @@ class ModelProtocolEdgesTest {
     }
 
     @Test
+    void aModelServerThatDoesNotAnswerWithinTheClientsTimeoutIsAModelTimeout() throws Exception {
+        // The answer's head comes after 6 s; the client gives up at its 5 s (quarkus.langchain4j.openai.timeout).
+        model.latency(java.time.Duration.ofSeconds(6)).then(text("Too late."));
+
+        SseClient.Result result = SseClient.chat(chat, ask("Are you there?"));
+
+        assertEquals(List.of("conversation", "error"), result.names(), result.events().toString());
+        assertEquals(new AgentEvent.Error("model_timeout", "The model server did not answer in time "
+                + "(quarkus.langchain4j.openai.timeout)").toString(), new AgentEvent.Error(
+                        result.last().data().path("code")
+                                .asText(),
+                        result.last().data().path("message").asText()).toString());
+    }
+
+    @Test
     void anErrorThatEchoesTheApiKeyReachesNeitherTheClientNorTheLog() throws Exception {
         model.then(
                 new ScriptedOpenAiServer.Failure(401, "Incorrect API key provided in header Authorization: {authorization}"));

@@ -7,27 +7,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.URI;
 import java.util.List;
-import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
-import io.quarkus.test.junit.TestProfile;
 
-/** No model configured: the service runs, the tools work, a chat gets one error event naming the settings. */
+/**
+ * No model configured: the service runs, the tools work, a chat gets one error event naming the settings. It runs in
+ * the default profile without the scripted model's test resource, so the shipped model settings hold.
+ */
 @QuarkusTest
-@TestProfile(NoModelTest.NoModel.class)
 class NoModelTest {
-
-    /** Nothing about the model set: the shipped defaults (a profile only to run without the scripted model). */
-    public static class NoModel implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of();
-        }
-    }
 
     @TestHTTPResource("/api/chat")
     URI chat;

@@ -58,8 +58,10 @@ public final class ScriptedOpenAiServer implements AutoCloseable {
     public record ToolCalls(String preamble, List<Call> calls) implements Turn {
     }
 
-    /** Starts a streamed answer, then sends nothing for {@code silence} (a model that hangs). */
-    public record Stall(Duration silence) implements Turn {
+    /**
+     * Starts a streamed answer, streams {@code pieces} as content, then sends nothing for {@code silence} (a model that hangs).
+     */
+    public record Stall(List<String> pieces, Duration silence) implements Turn {
     }
 
     /** One tool call. */
@@ -186,7 +188,12 @@ public final class ScriptedOpenAiServer implements AutoCloseable {
     }
 
     public static Stall stall(Duration silence) {
-        return new Stall(silence);
+        return new Stall(List.of(), silence);
+    }
+
+    /** Streams {@code pieces}, then hangs for {@code silence} in the middle of the answer. */
+    public static Stall stallAfter(Duration silence, String... pieces) {
+        return new Stall(List.of(pieces), silence);
     }
 
     /** Streams {@code pieces} with {@code delay} before each. */
@@ -280,6 +287,9 @@ public final class ScriptedOpenAiServer implements AutoCloseable {
             OutputStream out = exchange.getResponseBody();
             if (turn instanceof Stall stall) {
                 send(out, chunk(delta().put("role", "assistant").put("content", ""), null));
+                for (String piece : stall.pieces()) {
+                    send(out, chunk(delta().put("content", piece), null));
+                }
                 Thread.sleep(stall.silence().toMillis());
                 return;
             }

@@ -47,10 +47,17 @@ public final class SseClient implements AutoCloseable {
 
     /** Posts {@code body} to {@code uri} and returns the open stream. */
     public static SseClient post(URI uri, String body) throws IOException, InterruptedException {
-        HttpRequest request = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(60))
+        return post(uri, body, java.util.Map.of());
+    }
+
+    /** Posts {@code body} with extra {@code headers} (an identity, say) and returns the open stream. */
+    public static SseClient post(URI uri, String body, java.util.Map<String, String> headers)
+            throws IOException, InterruptedException {
+        HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(60))
                 .header("Content-Type", "application/json").header("Accept", "text/event-stream")
-                .POST(HttpRequest.BodyPublishers.ofString(body)).build();
-        return new SseClient(HTTP.send(request, HttpResponse.BodyHandlers.ofInputStream()));
+                .POST(HttpRequest.BodyPublishers.ofString(body));
+        headers.forEach(request::header);
+        return new SseClient(HTTP.send(request.build(), HttpResponse.BodyHandlers.ofInputStream()));
     }
 
     /** Opens {@code uri} with GET and returns the open stream. */
@@ -63,7 +70,13 @@ public final class SseClient implements AutoCloseable {
 
     /** Posts and reads every event until the server ends the stream. */
     public static Result chat(URI uri, String body) throws IOException, InterruptedException {
-        try (SseClient client = post(uri, body)) {
+        return chat(uri, body, java.util.Map.of());
+    }
+
+    /** Posts with extra {@code headers} and reads every event until the server ends the stream. */
+    public static Result chat(URI uri, String body, java.util.Map<String, String> headers)
+            throws IOException, InterruptedException {
+        try (SseClient client = post(uri, body, headers)) {
             List<Event> events = new ArrayList<>();
             for (Optional<Event> event = client.next(); event.isPresent(); event = client.next()) {
                 events.add(event.get());

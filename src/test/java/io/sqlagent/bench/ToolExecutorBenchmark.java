@@ -88,7 +88,8 @@ public class ToolExecutorBenchmark {
     private ScheduledExecutorService drainer;
     private ToolCall validCall;
     private ToolCall invalidCall;
-    private final ToolCallContext context = new ToolCallContext("agent", Optional.of("conversation-1"), Optional.of("alice"));
+    private final ToolCallContext context = new ToolCallContext("agent", Optional.of("conversation-1"),
+            new io.sqlagent.tool.Caller("alice", java.util.Set.of(), true, java.util.Map.of()));
 
     @Setup(Level.Trial)
     public void setUp() throws JsonProcessingException {

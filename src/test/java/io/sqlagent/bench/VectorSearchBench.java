@@ -10,7 +10,6 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Random;
 import java.util.stream.Stream;
 
@@ -179,7 +178,7 @@ public final class VectorSearchBench {
 
     private static ToolResult call(Tool tool, ObjectNode arguments) {
         return tool.invoke(new ToolCall("bench", tool.descriptor().name(), arguments),
-                new ToolCallContext("bench", Optional.empty(), Optional.empty())).await().atMost(Duration.ofMinutes(5));
+                ToolCallContext.of("bench")).await().atMost(Duration.ofMinutes(5));
     }
 
     private static float[] gaussian(Random random, int n, float sigma) {

@@ -11,7 +11,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 
 import jakarta.inject.Inject;
 
@@ -19,11 +18,13 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
 import io.restassured.response.ValidatableResponse;
+import io.sqlagent.TestProfiles;
+import io.sqlagent.agent.ScriptedModelResource;
 import io.sqlagent.sql.SourceRegistry;
 import io.sqlagent.tool.ToolJson;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -33,15 +34,9 @@ import io.vertx.mutiny.sqlclient.Pool;
  * the judge), introspect_schema never shows one, and everything else keeps working.
  */
 @QuarkusTest
-@TestProfile(HiddenColumnsToolsTest.Profile.class)
+@TestProfile(TestProfiles.Features.class)
+@WithTestResource(ScriptedModelResource.class)
 class HiddenColumnsToolsTest {
-
-    public static class Profile implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of("sqlagent.sql.hidden-columns", "customer.email,*.phone,hr.payslip.iban");
-        }
-    }
 
     private static final String HIDDEN = " hidden and cannot be read";
 

@@ -5,29 +5,20 @@ import static org.hamcrest.Matchers.is;
 import static org.hamcrest.Matchers.startsWith;
 
 import java.util.List;
-import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
 import io.restassured.response.ValidatableResponse;
+import io.sqlagent.TestProfiles;
 import io.sqlagent.tool.ToolJson;
 
 /** Allowed and denied tables, respected by run_sql and introspect_schema alike. */
 @QuarkusTest
-@TestProfile(TablePolicyToolsTest.Profile.class)
+@TestProfile(TestProfiles.Restricted.class)
 class TablePolicyToolsTest {
-
-    public static class Profile implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of("sqlagent.sql.allowed-tables", "track,album,artist,genre,invoice",
-                    "sqlagent.sql.denied-tables", "invoice");
-        }
-    }
 
     private static ValidatableResponse call(String tool, String json) {
         return given().contentType(ContentType.JSON).body(json).when().post("/api/tools/" + tool).then();

@@ -12,6 +12,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 import io.sqlagent.sql.guard.SqlGuard;
+import io.sqlagent.yaml.YamlProblem;
 
 /** The format and every validation rule, with fixture files under src/test/resources/declarative. */
 class DeclarationReaderTest {
@@ -29,7 +30,7 @@ class DeclarationReaderTest {
     private static List<String> problems(String... files) {
         DeclarationReader.Result result = read(files);
         assertFalse(result.ok(), "expected problems");
-        return result.problems().stream().map(ToolFileProblem::toString).toList();
+        return result.problems().stream().map(YamlProblem::toString).toList();
     }
 
     @Test

@@ -13,9 +13,12 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
+import io.sqlagent.TestProfiles;
+import io.sqlagent.agent.ScriptedModelResource;
 
 /**
  * A read-only declared tool passes the same guard as run_sql: it cannot read the credential
@@ -23,10 +26,11 @@ import io.restassured.http.ContentType;
  * placeholders (which the tool binds) are fine.
  */
 @QuarkusTest
-@TestProfile(DeclaredToolsProfile.class)
+@TestProfile(TestProfiles.Features.class)
+@WithTestResource(ScriptedModelResource.class)
 class DeclaredToolsGuardTest {
 
-    private static final Path FILE = DeclaredToolsProfile.RELOAD_DIR.resolve("guard.yml");
+    private static final Path FILE = DeclaredToolsFiles.RELOAD_DIR.resolve("guard.yml");
 
     @Inject
     DeclarativeTools tools;

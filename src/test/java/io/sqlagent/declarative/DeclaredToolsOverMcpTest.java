@@ -17,8 +17,11 @@ import org.junit.jupiter.api.Test;
 
 import io.quarkiverse.mcp.server.test.McpAssured;
 import io.quarkiverse.mcp.server.test.McpAssured.McpStreamableTestClient;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
+import io.sqlagent.TestProfiles;
+import io.sqlagent.agent.ScriptedModelResource;
 import io.vertx.core.json.JsonObject;
 
 /**
@@ -26,17 +29,18 @@ import io.vertx.core.json.JsonObject;
  * changes nothing.
  */
 @QuarkusTest
-@TestProfile(DeclaredToolsProfile.class)
+@TestProfile(TestProfiles.Features.class)
+@WithTestResource(ScriptedModelResource.class)
 class DeclaredToolsOverMcpTest {
 
-    private static final Path FILE = DeclaredToolsProfile.RELOAD_DIR.resolve("reload.yaml");
+    private static final Path FILE = DeclaredToolsFiles.RELOAD_DIR.resolve("reload.yaml");
 
     @Inject
     DeclarativeTools tools;
 
     @AfterEach
     void restoreTheFirstVersion() throws IOException {
-        Files.writeString(FILE, DeclaredToolsProfile.FIRST_VERSION);
+        Files.writeString(FILE, DeclaredToolsFiles.FIRST_VERSION);
         assertTrue(tools.reload().applied());
     }
 

@@ -18,18 +18,23 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
+import io.sqlagent.TestProfiles;
+import io.sqlagent.agent.ScriptedModelResource;
 import io.sqlagent.sql.guard.SqlGuard;
 import io.sqlagent.tool.ToolRegistry;
+import io.sqlagent.yaml.YamlProblem;
 
 /** Reloading the tool files: a good change swaps every declared tool at once, a bad one keeps the previous tools. */
 @QuarkusTest
-@TestProfile(DeclaredToolsProfile.class)
+@TestProfile(TestProfiles.Features.class)
+@WithTestResource(ScriptedModelResource.class)
 class DeclaredToolsReloadTest {
 
-    private static final Path FILE = DeclaredToolsProfile.RELOAD_DIR.resolve("reload.yaml");
+    private static final Path FILE = DeclaredToolsFiles.RELOAD_DIR.resolve("reload.yaml");
 
     @Inject
     DeclarativeTools tools;
@@ -39,8 +44,8 @@ class DeclaredToolsReloadTest {
 
     @AfterEach
     void restoreTheFirstVersion() throws IOException {
-        Files.deleteIfExists(DeclaredToolsProfile.RELOAD_DIR.resolve("second.yml"));
-        Files.writeString(FILE, DeclaredToolsProfile.FIRST_VERSION);
+        Files.deleteIfExists(DeclaredToolsFiles.RELOAD_DIR.resolve("second.yml"));
+        Files.writeString(FILE, DeclaredToolsFiles.FIRST_VERSION);
         assertTrue(tools.reload().applied());
     }
 
@@ -83,7 +88,7 @@ class DeclaredToolsReloadTest {
         assertTrue(changes.stream().anyMatch(change -> change.added().contains("reload_added")
                 && change.replaced().contains("reload_probe")), changes.toString());
 
-        Files.writeString(FILE, DeclaredToolsProfile.FIRST_VERSION);
+        Files.writeString(FILE, DeclaredToolsFiles.FIRST_VERSION);
         assertTrue(tools.reload().applied());
         given().contentType(ContentType.JSON).body("{}").when().post("/api/tools/reload_added").then().statusCode(404);
         given().queryParam("toolset", "reloaded").when().get("/api/tools").then().statusCode(400);
@@ -108,7 +113,7 @@ class DeclaredToolsReloadTest {
         assertFalse(reload.applied());
         assertEquals(List.of(FILE + ":7: tools.reload_broken.source: unknown source 'nowhere'; known sources: default",
                 FILE + ":9: tools.reload_broken.statement: the statement uses :missing but no parameter is named 'missing'"),
-                reload.problems().stream().map(ToolFileProblem::toString).toList());
+                reload.problems().stream().map(YamlProblem::toString).toList());
         assertEquals(1, version());
         given().when().get("/api/tools/reload_broken").then().statusCode(404);
         given().when().get("/api/tools/bind_literals").then().statusCode(200);
@@ -116,7 +121,7 @@ class DeclaredToolsReloadTest {
 
     @Test
     void aNameTakenByAnotherFileIsABadReload() throws IOException {
-        Files.writeString(DeclaredToolsProfile.RELOAD_DIR.resolve("second.yml"), """
+        Files.writeString(DeclaredToolsFiles.RELOAD_DIR.resolve("second.yml"), """
                 tools:
                   bind_arrays:
                     source: default
@@ -136,7 +141,7 @@ class DeclaredToolsReloadTest {
         var config = org.eclipse.microprofile.config.ConfigProvider.getConfig();
         String url = config.getValue("sqlagent.sources.default.url", String.class);
         String user = config.getValue("sqlagent.sources.default.username", String.class);
-        Files.writeString(DeclaredToolsProfile.RELOAD_DIR.resolve("second.yml"), """
+        Files.writeString(DeclaredToolsFiles.RELOAD_DIR.resolve("second.yml"), """
                 sources:
                   demo_copy:
                     url: %s
@@ -157,7 +162,7 @@ class DeclaredToolsReloadTest {
                 .then().statusCode(200)
                 .body("checks.find { it.name == 'sqlagent sources' }.data.demo_copy", is("UP"));
 
-        Files.delete(DeclaredToolsProfile.RELOAD_DIR.resolve("second.yml"));
+        Files.delete(DeclaredToolsFiles.RELOAD_DIR.resolve("second.yml"));
         assertTrue(tools.reload().applied());
         given().when().get("/q/health/ready")
                 .then().statusCode(200)
@@ -166,7 +171,7 @@ class DeclaredToolsReloadTest {
 
     @Test
     void theWatcherReloadsChangedFiles() throws Exception {
-        Files.writeString(FILE, DeclaredToolsProfile.FIRST_VERSION.replace("SELECT 1", "SELECT 4"));
+        Files.writeString(FILE, DeclaredToolsFiles.FIRST_VERSION.replace("SELECT 1", "SELECT 4"));
 
         long deadline = System.currentTimeMillis() + 15_000;
         while (version() != 4 && System.currentTimeMillis() < deadline) {

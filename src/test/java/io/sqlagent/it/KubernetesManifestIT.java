@@ -160,6 +160,27 @@ class KubernetesManifestIT {
         }
     }
 
+    @Test
+    void authenticationIsOnWithTheModeFromTheConfigMapAndTheBootstrapKeyFromTheSecret() throws Exception {
+        JsonNode mode = null;
+        for (JsonNode env : container.path("env")) {
+            if (env.path("name").asText().equals("SQLAGENT_AUTH_MODE")) {
+                mode = env;
+            }
+        }
+        assertTrue(mode != null, "the Deployment does not set SQLAGENT_AUTH_MODE: " + container.path("env"));
+        // A required key of the ConfigMap: without it the pod does not start, rather than start open.
+        assertEquals("sqlagent-config", mode.at("/valueFrom/configMapKeyRef/name").asText(), mode.toString());
+        assertEquals("SQLAGENT_AUTH_MODE", mode.at("/valueFrom/configMapKeyRef/key").asText(), mode.toString());
+        assertFalse(mode.at("/valueFrom/configMapKeyRef/optional").asBoolean(false), mode.toString());
+
+        JsonNode configMap = readAll(Path.of("k8s/configmap.yaml")).get(0);
+        String shipped = configMap.at("/data/SQLAGENT_AUTH_MODE").asText();
+        assertTrue(List.of("api-key", "oidc", "api-key,oidc").contains(shipped), "the ConfigMap ships mode " + shipped);
+        JsonNode secret = readAll(Path.of("k8s/secret.example.yaml")).get(0);
+        assertTrue(secret.at("/stringData/SQLAGENT_AUTH_BOOTSTRAP_KEY").asText().length() >= 16, secret.toString());
+    }
+
     private static void assertStable(JsonNode document, Map.Entry<String, JsonNode> entry) {
         String where = document.path("kind").asText() + " " + entry.getKey() + "=" + entry.getValue().asText();
         for (String stamped : List.of("timestamp", "commit", "vcs")) {

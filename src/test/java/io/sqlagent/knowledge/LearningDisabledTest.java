@@ -11,38 +11,30 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
+import io.sqlagent.TestProfiles;
 import io.sqlagent.agent.ScriptedModelResource;
 import io.sqlagent.agent.ScriptedOpenAiServer;
 import io.sqlagent.agent.SseClient;
 
 /** With {@code sqlagent.learning.enabled=false} the save tools are neither listed nor callable; search still works. */
 @QuarkusTest
-@TestProfile(LearningDisabledTest.Disabled.class)
-@WithTestResource(ScriptedModelResource.class)
+@TestProfile(TestProfiles.TightAgent.class)
+@WithTestResource(value = ScriptedModelResource.class, initArgs = @ResourceArg(name = "timeout", value = "1s"))
 class LearningDisabledTest {
 
     @TestHTTPResource("/api/chat")
     URI chat;
-
-    /** Learning switched off. */
-    public static class Disabled implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of("sqlagent.learning.enabled", "false");
-        }
-    }
 
     @Test
     void theSaveToolsAreNotOffered() {

@@ -5,28 +5,19 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
-import java.util.Map;
 
 import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.Test;
 
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
+import io.sqlagent.TestProfiles;
 
 /** The configured limits: statement timeout, row limit, value length, result size. */
 @QuarkusTest
-@TestProfile(SqlLimitsTest.Profile.class)
+@TestProfile(TestProfiles.Restricted.class)
 class SqlLimitsTest {
-
-    public static class Profile implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of("sqlagent.sql.timeout", "1s", "sqlagent.sql.max-rows", "5", "sqlagent.sql.max-cell-chars", "10",
-                    "sqlagent.sql.max-result-size", "300");
-        }
-    }
 
     @Inject
     QueryRunner runner;

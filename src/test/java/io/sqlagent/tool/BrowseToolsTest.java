@@ -23,7 +23,7 @@ class BrowseToolsTest {
 
     @BeforeEach
     void registerTools() {
-        registry.register(new BrowseTools(registry));
+        registry.register(new BrowseTools(registry, new io.sqlagent.tool.ToolScopes(registry)));
         for (String[] tool : new String[][] {
                 { "run_sql", "Execute a SQL query against the database. Only SELECT is allowed." },
                 { "introspect_schema", "Get detailed schema information about database tables." },

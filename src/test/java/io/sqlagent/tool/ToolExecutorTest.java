@@ -11,6 +11,8 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -413,5 +415,37 @@ class ToolExecutorTest {
 
         assertInstanceOf(ToolResult.Success.class, execution.result());
         assertEquals(List.of("started fine", "completed fine success"), events);
+    }
+
+    @Test
+    void aCallerWithoutTheToolsScopeIsRefusedBeforeHooksAndTheToolNeverRuns() {
+        FakeTool runSql = FakeTool.returning("run_sql", "rows");
+        FakeTool search = FakeTool.returning("search_knowledge", "found");
+        registry.register(runSql);
+        registry.register(search);
+        List<String> hooked = new ArrayList<>();
+        BeforeToolHook hook = (call, descriptor, context) -> {
+            hooked.add(call.name());
+            return BeforeToolHook.proceed(call);
+        };
+        var reader = new ToolCallContext("rest", Optional.empty(), Caller.of("kim", Set.of("knowledge:read"), Map.of()));
+
+        ToolExecution refused = executor(List.of(hook), List.of()).execute(call("run_sql", "{}"), reader).await().atMost(WAIT);
+        ToolExecution allowed = executor(List.of(hook), List.of()).execute(call("search_knowledge", "{}"), reader).await()
+                .atMost(WAIT);
+        ToolExecution unknown = executor().execute(call("nothing_here", "{}"), reader).await().atMost(WAIT);
+
+        assertEquals(Outcome.FORBIDDEN, refused.outcome());
+        assertEquals("Tool 'run_sql' needs scope 'sql:read', which caller 'kim' does not have (it has knowledge:read)",
+                ((ToolResult.Failure) refused.result()).message());
+        assertEquals(List.of(), runSql.calls());
+        assertEquals(Outcome.SUCCESS, allowed.outcome());
+        assertEquals(List.of("search_knowledge"), hooked);
+        // Listeners (metrics, audit) see the refusal with its principal.
+        assertTrue(completed.stream().anyMatch(e -> e.outcome() == Outcome.FORBIDDEN
+                && e.context().principal().equals(Optional.of("kim"))));
+        // An unknown tool's answer lists only the tools the caller may call.
+        String listed = ((ToolResult.Failure) unknown.result()).message();
+        assertTrue(listed.contains("search_knowledge") && !listed.contains("run_sql"), listed);
     }
 }

@@ -12,6 +12,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.sqlagent.yaml.YamlProblem;
+
 class PolicyManifestTest {
 
     @TempDir
@@ -68,8 +70,6 @@ class PolicyManifestTest {
                       allow: data/one.sqlite
                     filesystem:
                       allow_reed: [data]
-                    vector:
-                      allow: ["docs-[a"]
                   limits:
                     max_rows: lots
                     max_bytes: 0
@@ -77,25 +77,51 @@ class PolicyManifestTest {
 
         String file = dir.resolve("policy.yaml").toAbsolutePath().toString();
         assertEquals(List.of(
-                file + ":4: policy.data.sqlite.allow: must be a list of strings",
-                file + ":6: policy.data.filesystem.allow_reed: unknown field; expected one of allow_read, allow_write",
-                file + ":8: policy.data.vector.allow: 'docs-[a' is not a valid glob pattern (Missing '] at character 7)",
-                file + ":10: policy.limits.max_rows: must be a whole number from 1 to 100000",
-                file + ":11: policy.limits.max_bytes: must be a whole number from 1 to 1073741824"), e.problems());
-        assertTrue(e.getMessage().startsWith("The workspace policy has 5 problems (sqlagent.policy.path):"), e.getMessage());
+                new YamlProblem(file, 4, "policy.data.sqlite.allow", "must be an array, not a string"),
+                new YamlProblem(file, 6, "policy.data.filesystem.allow_reed",
+                        "is not a known field; known fields: allow_read, allow_write"),
+                new YamlProblem(file, 8, "policy.limits.max_rows", "must be an integer, not a string"),
+                new YamlProblem(file, 9, "policy.limits.max_bytes", "must be at least 1 (got 0)")), e.problems());
+        assertTrue(e.getMessage().startsWith("The workspace policy has 4 problems (sqlagent.policy.path):\n  " + file
+                + ":4: policy.data.sqlite.allow: must be an array, not a string"), e.getMessage());
+    }
+
+    @Test
+    void whatTheSchemaCannotSayIsCheckedAfterItWithTheSameProblemRecord() throws Exception {
+        PolicyManifest.InvalidPolicyException e = invalid("""
+                policy:
+                  data:
+                    vector:
+                      allow: ["docs-[a"]
+                  limits: { default_top_k: 20, max_top_k: 10 }
+                """);
+
+        String file = dir.resolve("policy.yaml").toAbsolutePath().toString();
+        assertEquals(List.of(
+                new YamlProblem(file, 4, "policy.data.vector.allow[0]",
+                        "'docs-[a' is not a valid glob pattern (Missing '] at character 7)"),
+                new YamlProblem(file, 5, "policy.limits.default_top_k", "default_top_k (20) must not exceed max_top_k (10)")),
+                e.problems());
     }
 
     @Test
     void syntaxErrorsEmptyFilesAndMissingFilesAreNamed() throws Exception {
         String file = dir.resolve("policy.yaml").toAbsolutePath().toString();
-        assertTrue(invalid("policy:\n  data: [unclosed\n").problems().get(0).startsWith(file + ":3: "));
-        assertEquals(List.of(file + ":1: policy: the manifest is empty"), invalid("").problems());
-        assertEquals(List.of(file + ":1: policy: missing; the manifest starts with policy:"),
-                invalid("data: {}\n").problems().subList(1, 2));
-        assertEquals(List.of(file + ":3: policy.data: duplicate field"),
+        YamlProblem syntax = invalid("policy:\n  data: [unclosed\n").problems().get(0);
+        assertEquals(file, syntax.file());
+        assertEquals(2, syntax.line(), "the line of the unclosed list");
+        assertTrue(syntax.message().startsWith("not valid YAML: "), syntax.message());
+        assertEquals(List.of(new YamlProblem(file, 1, "(file)", "the file is empty")), invalid("").problems());
+        assertEquals(List.of(new YamlProblem(file, 1, "policy", "is required"),
+                new YamlProblem(file, 1, "data", "is not a known field; known fields: policy")),
+                invalid("data: {}\n").problems());
+        assertEquals(
+                List.of(new YamlProblem(file, 3, "policy.data",
+                        "'data' is given twice (first on line 2); names must be unique")),
                 invalid("policy:\n  data: {}\n  data: {}\n").problems());
         PolicyManifest.InvalidPolicyException missing = assertThrows(PolicyManifest.InvalidPolicyException.class,
                 () -> PolicyManifest.load(dir.resolve("nope.yaml")));
-        assertTrue(missing.problems().get(0).contains("nope.yaml: cannot be read"), missing.problems().toString());
+        assertEquals(List.of(new YamlProblem(dir.resolve("nope.yaml").toAbsolutePath().toString(), 0, "(file)",
+                "does not exist (sqlagent.policy.path)")), missing.problems());
     }
 }

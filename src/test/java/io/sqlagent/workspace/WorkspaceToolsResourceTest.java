@@ -7,41 +7,26 @@ import static org.hamcrest.Matchers.startsWith;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.Map;
+import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
-import io.sqlagent.TestFiles;
+import io.sqlagent.TestProfiles;
+import io.sqlagent.agent.ScriptedModelResource;
 import io.sqlagent.tool.ToolJson;
 
 /** The workspace tools as the service offers them: listed and callable over REST once a policy is set, refusals as 403. */
 @QuarkusTest
-@TestProfile(WorkspaceToolsResourceTest.Profile.class)
+@TestProfile(TestProfiles.Features.class)
+@WithTestResource(ScriptedModelResource.class)
 class WorkspaceToolsResourceTest {
 
-    static final Path ROOT = Path.of("target/workspace-resource-test").toAbsolutePath();
-    static WorkspaceFixture workspace;
-
-    public static class Profile implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            try {
-                TestFiles.deleteTree(ROOT);
-                workspace = new WorkspaceFixture(Files.createDirectories(ROOT));
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-            return Map.of("sqlagent.policy.path", workspace.manifest.toString());
-        }
-    }
+    static final WorkspaceFixture workspace = WorkspaceFixture.shared();
 
     private static io.restassured.response.ValidatableResponse call(String tool, Object... nameValues) {
         var body = ToolJson.MAPPER.createObjectNode();
@@ -82,5 +67,18 @@ class WorkspaceToolsResourceTest {
 
         assertEquals(checksum, WorkspaceFixture.sha256(workspace.chinook));
         assertFalse(Files.exists(workspace.outside.resolve("pwned.txt")));
+    }
+
+    @Test
+    void badVectorDocumentsAreInvalidArgumentsNamingEachPath() {
+        given().contentType(ContentType.JSON).body("""
+                {"collection": "notes", "operation": "insert",
+                 "documents": [{"text": "a", "embedding": [1, "two"]}, {"text": "b", "colour": "red"}]}""")
+                .when().post("/api/tools/vector_manage")
+                .then().statusCode(400)
+                .body("error", is("invalid_arguments"))
+                .body("message", startsWith("Invalid arguments for tool 'vector_manage': documents[0].embedding[1] "))
+                .body("details.argument", is(List.of("documents[0].embedding[1]", "documents[1].colour")))
+                .body("details[0].problem", is("must be a number, not a string"));
     }
 }

@@ -12,7 +12,6 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.BeforeEach;
@@ -54,7 +53,7 @@ class WorkspaceToolsTest {
             arguments.set((String) nameValues[i], ToolJson.MAPPER.valueToTree(nameValues[i + 1]));
         }
         ToolResult result = tool.invoke(new ToolCall("c1", tool.descriptor().name(), arguments),
-                new ToolCallContext("test", Optional.empty(), Optional.empty())).await().atMost(Duration.ofSeconds(30));
+                ToolCallContext.of("test")).await().atMost(Duration.ofSeconds(30));
         return ((ToolResult.Success) result).value();
     }
 
@@ -263,7 +262,7 @@ class WorkspaceToolsTest {
 
         var subscription = sql
                 .invoke(new ToolCall("c1", "sql_query", arguments),
-                        new ToolCallContext("test", Optional.empty(), Optional.empty()))
+                        ToolCallContext.of("test"))
                 .subscribe().with(outcome::set, outcome::set);
         long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
         while (sqliteStatementThreads().isEmpty() && System.nanoTime() < deadline) {

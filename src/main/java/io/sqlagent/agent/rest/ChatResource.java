@@ -25,8 +25,6 @@ import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.jboss.resteasy.reactive.ResponseHeader;
-import org.jboss.resteasy.reactive.RestResponse;
-import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -37,15 +35,22 @@ import io.smallrye.common.annotation.Blocking;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
+import io.sqlagent.Texts;
 import io.sqlagent.agent.AgentConfig;
 import io.sqlagent.agent.AgentEvent;
 import io.sqlagent.agent.AgentService;
+import io.sqlagent.rest.ApiException;
+import io.sqlagent.rest.ErrorBody;
+import io.sqlagent.rest.JsonBodies;
+import io.sqlagent.rest.Uuids;
+import io.sqlagent.security.Callers;
+import io.sqlagent.security.Limits;
+import io.sqlagent.store.StoreCalls;
+import io.sqlagent.tool.Caller;
 import io.sqlagent.tool.ToolJson;
 import io.sqlagent.tool.ToolsConfig;
 import io.sqlagent.tool.UnknownToolsetException;
 import io.sqlagent.tool.rest.ClientConnections;
-import io.sqlagent.tool.rest.ErrorBody;
-import io.sqlagent.tool.rest.JsonBodies;
 import io.vertx.ext.web.RoutingContext;
 
 /**
@@ -60,32 +65,25 @@ import io.vertx.ext.web.RoutingContext;
 @Tag(name = "Chat", description = "Ask a question; the agent's steps stream back as server-sent events")
 public class ChatResource {
 
-    private static final Duration LOOKUP_TIMEOUT = Duration.ofSeconds(10);
     private static final Set<String> FIELDS = Set.of("question", "conversation_id", "toolsets");
     private static final int MAX_TOOLSETS = 50;
     /** Events handed to the writing thread at a time (on top of the overflow buffer). */
     private static final int EMIT_BATCH = 16;
 
     private final AgentService agent;
+    private final StoreCalls store;
     private final AgentConfig config;
     private final long maxRequestBytes;
+    private final Callers callers;
+    private final Limits limits;
 
-    ChatResource(AgentService agent, AgentConfig config, ToolsConfig tools) {
+    ChatResource(AgentService agent, AgentConfig config, ToolsConfig tools, StoreCalls store, Callers callers, Limits limits) {
+        this.callers = callers;
+        this.limits = limits;
         this.agent = agent;
+        this.store = store;
         this.config = config;
         this.maxRequestBytes = tools.maxRequestSize().asLongValue();
-    }
-
-    /** A request refused before the run starts. */
-    static final class BadChatRequest extends RuntimeException {
-        final transient ErrorBody error;
-        final int status;
-
-        BadChatRequest(int status, ErrorBody error) {
-            super(error.message(), null, false, false);
-            this.status = status;
-            this.error = error;
-        }
     }
 
     @POST
@@ -104,22 +102,30 @@ public class ChatResource {
     @APIResponse(responseCode = "404", description = "No conversation has this id", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
     @APIResponse(responseCode = "413", description = "The body is larger than sqlagent.tools.max-request-size", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
     @APIResponse(responseCode = "415", description = "The body is not sent as application/json", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
+    @APIResponse(responseCode = "429", description = "The caller is over a per-principal limit (sqlagent.limits.*); retry after the Retry-After seconds", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
+    @APIResponse(responseCode = "503", description = "The store database is out of reach or did not answer within sqlagent.store.timeout; retry after Retry-After seconds", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
     @Blocking // only to look the conversation up before answering (a 404 cannot follow a 200); the run itself never blocks
     @ResponseHeader(name = "Cache-Control", value = "no-cache")
     @ResponseHeader(name = "X-Accel-Buffering", value = "no")
     public Multi<OutboundSseEvent> chat(byte[] body, @Context Sse sse, @Context RoutingContext http) {
         ChatRequestBody request = request(body);
         Uni<AgentService.Start> starting;
+        Caller caller = store.lookup(callers.of(http)).await().indefinitely();
+        store.lookup(limits.chatRun(caller)).await().indefinitely().ifPresent(refusal -> {
+            throw new ApiException(429, ErrorBody.of("rate_limited", refusal.message()),
+                    Optional.of(Duration.ofSeconds(refusal.retryAfterSeconds())));
+        });
         try {
-            starting = agent.start(request.question(), request.conversationId().map(UUID::fromString), Optional.empty(),
+            starting = agent.start(request.question(), request.conversationId().map(UUID::fromString), caller,
                     request.toolsets().orElse(List.of()));
         } catch (UnknownToolsetException unknownToolset) {
             throw bad("unknown_toolset", unknownToolset.getMessage());
         }
-        AgentService.Start start = starting.await().atMost(LOOKUP_TIMEOUT);
+        // StoreCalls bounds the wait by sqlagent.store.timeout and names an unreachable store (503).
+        AgentService.Start start = store.lookup(starting).await().indefinitely();
         if (!start.conversationFound()) {
-            throw new BadChatRequest(404, ErrorBody.of("conversation_not_found", "No conversation has the id "
-                    + request.conversationId().orElse("") + "; leave conversation_id out to start one"));
+            throw ApiException.notFound("conversation_not_found", "No conversation has the id "
+                    + request.conversationId().orElse("") + "; leave conversation_id out to start one");
         }
         return ClientConnections.cancelledWhenGone(start.events(), http.request())
                 // The run emits on the model's (or the database's) thread and must never wait for
@@ -139,19 +145,19 @@ public class ChatResource {
 
     private ChatRequestBody request(byte[] body) {
         if (body != null && body.length > maxRequestBytes) {
-            throw new BadChatRequest(413, ErrorBody.of("body_too_large", "The body has " + body.length
+            throw new ApiException(413, ErrorBody.of("body_too_large", "The body has " + body.length
                     + " bytes; the limit is " + maxRequestBytes + " (sqlagent.tools.max-request-size)"));
         }
         ObjectNode object;
         try {
             object = JsonBodies.object(body, "a JSON object such as {\"question\": \"How many tracks are there?\"}");
         } catch (JsonBodies.BadBody e) {
-            throw new BadChatRequest(400, e.error());
+            throw new ApiException(400, e.error());
         }
         for (Iterator<String> names = object.fieldNames(); names.hasNext();) {
             String name = names.next();
             if (!FIELDS.contains(name)) {
-                throw bad("unknown_field", "Unknown field '" + (name.length() > 64 ? name.substring(0, 64) + "…" : name)
+                throw bad("unknown_field", "Unknown field '" + Texts.shorten(name, 64)
                         + "'; the body takes question, conversation_id and toolsets");
             }
         }
@@ -173,7 +179,7 @@ public class ChatResource {
         JsonNode id = object.get("conversation_id");
         Optional<String> conversationId = Optional.empty();
         if (id != null && !id.isNull()) {
-            if (!id.isTextual() || !isUuid(id.asText())) {
+            if (!id.isTextual() || Uuids.parse(id.asText()).isEmpty()) {
                 throw bad("invalid_conversation_id",
                         "conversation_id must be the UUID of a conversation, as the conversation event gave it");
             }
@@ -204,20 +210,8 @@ public class ChatResource {
         return Optional.of(List.copyOf(names));
     }
 
-    private static boolean isUuid(String text) {
-        if (text.length() != 36) {
-            return false;
-        }
-        try {
-            UUID.fromString(text);
-            return true;
-        } catch (IllegalArgumentException e) {
-            return false;
-        }
-    }
-
-    private static BadChatRequest bad(String code, String message) {
-        return new BadChatRequest(400, ErrorBody.of(code, message));
+    private static ApiException bad(String code, String message) {
+        return ApiException.badRequest(code, message);
     }
 
     private static OutboundSseEvent sse(Sse sse, AgentEvent event) {
@@ -228,12 +222,6 @@ public class ChatResource {
             data = "{\"code\":\"internal_error\",\"message\":\"an event could not be written\"}";
         }
         return sse.newEventBuilder().name(event.event()).data(String.class, data).mediaType(MediaType.APPLICATION_JSON_TYPE)
-                .build();
-    }
-
-    @ServerExceptionMapper
-    RestResponse<ErrorBody> refused(BadChatRequest e) {
-        return RestResponse.ResponseBuilder.<ErrorBody> create(e.status).type(MediaType.APPLICATION_JSON_TYPE).entity(e.error)
                 .build();
     }
 }

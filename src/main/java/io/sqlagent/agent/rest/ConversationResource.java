@@ -1,35 +1,88 @@
 package io.sqlagent.agent.rest;
 
+import java.util.Optional;
 import java.util.UUID;
 
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
-import jakarta.ws.rs.core.Response.Status;
 
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.jboss.resteasy.reactive.RestResponse;
 
 import io.smallrye.mutiny.Uni;
+import io.sqlagent.agent.ConversationCursor;
 import io.sqlagent.agent.ConversationStore;
-import io.sqlagent.tool.rest.ErrorBody;
+import io.sqlagent.rest.ApiException;
+import io.sqlagent.rest.ErrorBody;
+import io.sqlagent.rest.Uuids;
+import io.sqlagent.security.Callers;
+import io.sqlagent.store.StoreCalls;
+import io.vertx.ext.web.RoutingContext;
 
-/** {@code GET /api/conversations/{id}}: a conversation's messages and runs, as stored. */
+/**
+ * {@code GET /api/conversations}: the caller's own conversations, newest first, in pages; and
+ * {@code GET /api/conversations/{id}}: one of them, its messages and runs as stored. Another
+ * principal's conversation is answered as not found, never as forbidden, so ids reveal nothing.
+ */
 @Path("/api/conversations")
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "Chat")
 public class ConversationResource {
 
-    private final ConversationStore conversations;
+    static final int DEFAULT_LIMIT = 20;
+    static final int MAX_LIMIT = 100;
 
-    ConversationResource(ConversationStore conversations) {
+    private final ConversationStore conversations;
+    private final Callers callers;
+    private final StoreCalls store;
+
+    ConversationResource(ConversationStore conversations, Callers callers, StoreCalls store) {
         this.conversations = conversations;
+        this.callers = callers;
+        this.store = store;
+    }
+
+    @GET
+    @Operation(summary = "List my conversations", description = "{items:[{id, title, created_at, updated_at}], next}: the caller's conversations, "
+            + "newest updated_at first; title is the first question (80 characters at most). Pass next as before for the following page; "
+            + "next is null on the last page.")
+    @APIResponse(responseCode = "200", description = "One page of conversations")
+    @APIResponse(responseCode = "400", description = "limit outside 1..100, or a before that is not a cursor this service gave out", content = @Content(schema = @Schema(implementation = ErrorBody.class)))
+    public Uni<RestResponse<Object>> list(
+            @Parameter(description = "conversations per page, 1..100 (default 20)") @QueryParam("limit") String limit,
+            @Parameter(description = "the next cursor of the previous page") @QueryParam("before") String before,
+            @Context RoutingContext http) {
+        int size;
+        try {
+            size = limit == null ? DEFAULT_LIMIT : Integer.parseInt(limit.strip());
+        } catch (NumberFormatException e) {
+            size = -1;
+        }
+        if (size < 1 || size > MAX_LIMIT) {
+            throw ApiException.badRequest("invalid_limit", "limit must be a whole number from 1 to " + MAX_LIMIT);
+        }
+        Optional<ConversationCursor> cursor = Optional.empty();
+        if (before != null && !before.isEmpty()) {
+            cursor = ConversationCursor.decode(before);
+            if (cursor.isEmpty()) {
+                throw ApiException.badRequest("invalid_cursor", "before must be the next value of a previous page, as given");
+            }
+        }
+        int pageSize = size;
+        Optional<ConversationCursor> from = cursor;
+        return callers.of(http)
+                .flatMap(caller -> store.lookup(conversations.list(caller.name(), pageSize, from)))
+                .map(RestResponse::<Object> ok);
     }
 
     @GET
@@ -39,21 +92,16 @@ public class ConversationResource {
             + "started_at, duration_ms, iterations, usage, outcome, error_code?}]}")
     @APIResponse(responseCode = "200", description = "The conversation")
     @APIResponse(responseCode = "400", description = "The id is not a UUID", content = @Content(schema = @Schema(implementation = ErrorBody.class)))
-    @APIResponse(responseCode = "404", description = "No conversation has this id", content = @Content(schema = @Schema(implementation = ErrorBody.class)))
-    public Uni<RestResponse<Object>> get(@PathParam("id") String id) {
-        UUID uuid;
-        try {
-            if (id.length() != 36) {
-                throw new IllegalArgumentException();
-            }
-            uuid = UUID.fromString(id);
-        } catch (IllegalArgumentException e) {
-            return Uni.createFrom().item(RestResponse.status(Status.BAD_REQUEST,
-                    ErrorBody.of("invalid_conversation_id", "A conversation id is a UUID, as the conversation event gave it")));
-        }
-        return conversations.view(uuid).map(found -> found
-                .<RestResponse<Object>> map(RestResponse::ok)
-                .orElseGet(() -> RestResponse.status(Status.NOT_FOUND,
-                        ErrorBody.of("conversation_not_found", "No conversation has the id " + uuid))));
+    @APIResponse(responseCode = "404", description = "No conversation of the caller has this id", content = @Content(schema = @Schema(implementation = ErrorBody.class)))
+    @APIResponse(responseCode = "503", description = "The store database is out of reach or did not answer within sqlagent.store.timeout; retry after Retry-After seconds", content = @Content(schema = @Schema(implementation = ErrorBody.class)))
+    public Uni<RestResponse<Object>> get(@PathParam("id") String id, @Context RoutingContext http) {
+        UUID uuid = Uuids.parse(id).orElseThrow(() -> ApiException.badRequest("invalid_conversation_id",
+                "A conversation id is a UUID, as the conversation event gave it"));
+        return callers.of(http)
+                .flatMap(caller -> store.lookup(conversations.view(uuid, caller.name())))
+                .map(found -> found
+                        .<RestResponse<Object>> map(RestResponse::ok)
+                        .orElseThrow(
+                                () -> ApiException.notFound("conversation_not_found", "No conversation has the id " + uuid)));
     }
 }

@@ -26,7 +26,6 @@ import jakarta.ws.rs.sse.Sse;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.jboss.resteasy.reactive.RestResponse;
-import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -34,6 +33,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.smallrye.common.annotation.Blocking;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
+import io.sqlagent.Texts;
 import io.sqlagent.eval.CaseFileException;
 import io.sqlagent.eval.CaseFiles;
 import io.sqlagent.eval.EvalConfig;
@@ -43,9 +43,10 @@ import io.sqlagent.eval.EvalService;
 import io.sqlagent.eval.EvalStore;
 import io.sqlagent.eval.EvalSuite;
 import io.sqlagent.eval.HtmlReport;
+import io.sqlagent.rest.ApiException;
+import io.sqlagent.rest.ErrorBody;
+import io.sqlagent.rest.JsonBodies;
 import io.sqlagent.tool.ToolJson;
-import io.sqlagent.tool.rest.ErrorBody;
-import io.sqlagent.tool.rest.JsonBodies;
 
 /**
  * {@code /api/evals}: start a run of a shipped suite, of cases sent with the request or of a tag
@@ -69,16 +70,12 @@ public class EvalResource {
         this.config = config;
     }
 
-    /** A request refused before anything runs or is written. */
-    static final class Refused extends RuntimeException {
+    /** A request refused before anything runs or is written (answered by io.sqlagent.rest.ErrorMapper). */
+    static final class Refused extends ApiException {
         private static final long serialVersionUID = 1L;
-        final transient ErrorBody error;
-        final int status;
 
         Refused(int status, String code, String message) {
-            super(message, null, false, false);
-            this.status = status;
-            this.error = ErrorBody.of(code, message);
+            super(status, ErrorBody.of(code, message));
         }
     }
 
@@ -329,29 +326,11 @@ public class EvalResource {
     }
 
     private static String abbreviate(String text) {
-        return text.length() > 64 ? text.substring(0, 64) + "…" : text;
+        return Texts.shorten(text, 64);
     }
 
     private static OutboundSseEvent sse(Sse sse, String name, ObjectNode data) {
         return sse.newEventBuilder().name(name).data(String.class, data.toString()).mediaType(MediaType.APPLICATION_JSON_TYPE)
                 .build();
-    }
-
-    @ServerExceptionMapper
-    RestResponse<ErrorBody> refused(Refused e) {
-        return RestResponse.ResponseBuilder.<ErrorBody> create(e.status).type(MediaType.APPLICATION_JSON_TYPE).entity(e.error)
-                .build();
-    }
-
-    @ServerExceptionMapper
-    RestResponse<ErrorBody> cannotStart(EvalService.CannotStart e) {
-        return RestResponse.ResponseBuilder.<ErrorBody> create(e.status).type(MediaType.APPLICATION_JSON_TYPE)
-                .entity(ErrorBody.of(e.code, e.getMessage())).build();
-    }
-
-    @ServerExceptionMapper
-    RestResponse<ErrorBody> noCases(CaseFileException e) {
-        return RestResponse.ResponseBuilder.<ErrorBody> create(400).type(MediaType.APPLICATION_JSON_TYPE)
-                .entity(ErrorBody.of("invalid_cases", e.getMessage())).build();
     }
 }

@@ -13,6 +13,7 @@ import java.util.Set;
 
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
+import io.sqlagent.Texts;
 import net.sf.jsqlparser.statement.Statement;
 import net.sf.jsqlparser.statement.select.ParenthesedSelect;
 import net.sf.jsqlparser.statement.select.PlainSelect;
@@ -247,7 +248,7 @@ public final class SqlGuard {
             return;
         }
         if (word == null) {
-            String shown = text.length() > 30 ? text.substring(0, 30) + "…" : text;
+            String shown = Texts.shorten(text, 30);
             throw Refusal.unparseable("a statement cannot start with " + shown + " (at "
                     + PgLexer.position(lexed.sql(), token.start()) + ")");
         }

@@ -5,6 +5,7 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Collectors;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -17,6 +18,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.logging.Log;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
+import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.sqlagent.StoredText;
 import io.sqlagent.store.StoreMigrations;
@@ -40,8 +42,11 @@ import io.vertx.pgclient.PgException;
 @ApplicationScoped
 public class AuditLog implements ToolCallListener {
 
-    private static final String INSERT = "INSERT INTO tool_call_audit (called_at, caller, principal, conversation_id, call_id, tool,"
-            + " outcome, duration_us, result_bytes, message, arguments) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)";
+    private static final String INSERT = """
+            INSERT INTO tool_call_audit
+                (called_at, caller, principal, conversation_id, call_id, tool, outcome, duration_us, result_bytes, message,
+                 arguments)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)""";
 
     private final AuditConfig config;
     private final Pool store;
@@ -96,7 +101,7 @@ public class AuditLog implements ToolCallListener {
         return store.preparedQuery(INSERT).executeBatch(batch.stream().map(Row::values).toList())
                 .replaceWith(batch.size())
                 .invoke(count -> written.increment(count))
-                .onFailure(AuditLog::refusesData).recoverWithUni(refused -> writeOneByOne(batch, 0, 0))
+                .onFailure(AuditLog::refusesData).recoverWithUni(refused -> writeOneByOne(batch))
                 // The store cannot be reached: put the batch back to be retried, as far as the queue has room.
                 .onFailure(failure -> !(failure instanceof PartlyWritten)).invoke(failure -> queue.putBack(records(batch)))
                 .flatMap(count -> writeBatches(writtenSoFar + count));
@@ -128,10 +133,14 @@ public class AuditLog implements ToolCallListener {
      * take. Writing the records one by one keeps the others; a record refused on its own is
      * dropped and counted, never retried, so one bad record cannot stop the audit log for good.
      */
-    private Uni<Integer> writeOneByOne(List<Row> batch, int index, int writtenSoFar) {
-        if (index == batch.size()) {
-            return Uni.createFrom().item(writtenSoFar);
-        }
+    private Uni<Integer> writeOneByOne(List<Row> batch) {
+        return Multi.createFrom().range(0, batch.size())
+                .onItem().transformToUniAndConcatenate(index -> writeOne(batch, index))
+                .collect().with(Collectors.summingInt(Integer::intValue));
+    }
+
+    /** Writes row {@code index} of {@code batch}: 1 when written, 0 when refused and dropped. */
+    private Uni<Integer> writeOne(List<Row> batch, int index) {
         Row row = batch.get(index);
         return store.preparedQuery(INSERT).execute(row.values())
                 .replaceWith(1)
@@ -145,8 +154,7 @@ public class AuditLog implements ToolCallListener {
                     // The store went away meanwhile: what is left is retried later, what was written stays written.
                     queue.putBack(records(batch.subList(index, batch.size())));
                     return new PartlyWritten(failure);
-                })
-                .flatMap(count -> writeOneByOne(batch, index + 1, writtenSoFar + count));
+                });
     }
 
     /**

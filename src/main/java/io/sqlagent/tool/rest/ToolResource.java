@@ -26,13 +26,17 @@ import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.jboss.resteasy.reactive.RestResponse;
-import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import io.quarkus.logging.Log;
 import io.smallrye.mutiny.Uni;
+import io.sqlagent.Texts;
+import io.sqlagent.rest.ErrorBody;
+import io.sqlagent.rest.JsonBodies;
+import io.sqlagent.security.Callers;
+import io.sqlagent.security.Limits;
+import io.sqlagent.tool.Caller;
 import io.sqlagent.tool.ToolCall;
 import io.sqlagent.tool.ToolCallContext;
 import io.sqlagent.tool.ToolExecution;
@@ -41,6 +45,7 @@ import io.sqlagent.tool.ToolFormats;
 import io.sqlagent.tool.ToolJson;
 import io.sqlagent.tool.ToolRegistry;
 import io.sqlagent.tool.ToolResult;
+import io.sqlagent.tool.ToolScopes;
 import io.sqlagent.tool.ToolsConfig;
 import io.sqlagent.tool.UnknownToolsetException;
 import io.vertx.ext.web.RoutingContext;
@@ -62,28 +67,40 @@ public class ToolResource {
     private final ToolRegistry registry;
     private final ToolExecutor executor;
     private final long maxRequestBytes;
+    private final Callers callers;
+    private final ToolScopes scopes;
+    private final Limits limits;
 
-    ToolResource(ToolRegistry registry, ToolExecutor executor, ToolsConfig config) {
+    ToolResource(ToolRegistry registry, ToolExecutor executor, ToolsConfig config, Callers callers, ToolScopes scopes,
+            Limits limits) {
+        this.limits = limits;
         this.registry = registry;
         this.executor = executor;
         this.maxRequestBytes = config.maxRequestSize().asLongValue();
+        this.callers = callers;
+        this.scopes = scopes;
     }
 
     @GET
-    @Operation(summary = "List the tools", description = "Short descriptors by default; format=full for complete ones, format=openai or format=anthropic for the forms model APIs take; "
-            + "toolset=a,b for the tools of those toolsets only.")
+    @Operation(summary = "List the tools", description = "The tools the caller may call (its scopes decide). Short descriptors by default; format=full for complete ones, "
+            + "format=openai or format=anthropic for the forms model APIs take; toolset=a,b for the tools of those toolsets only.")
     @APIResponse(responseCode = "200", description = "The tools, by name")
     @APIResponse(responseCode = "400", description = "Unknown format or toolset", content = @Content(schema = @Schema(implementation = ErrorBody.class)))
-    public RestResponse<Object> list(
+    public Uni<RestResponse<Object>> list(
             @Parameter(description = "short (default), full, openai or anthropic") @QueryParam("format") String format,
-            @Parameter(description = "only the tools of these toolsets (repeat, or separate with commas)") @QueryParam("toolset") List<String> toolsets) {
+            @Parameter(description = "only the tools of these toolsets (repeat, or separate with commas)") @QueryParam("toolset") List<String> toolsets,
+            @Context RoutingContext http) {
+        return callers.of(http).map(caller -> list(format, toolsets, caller));
+    }
+
+    private RestResponse<Object> list(String format, List<String> toolsets, Caller caller) {
         ToolFormats.Format chosen;
         try {
             chosen = format == null || format.isBlank() ? ToolFormats.Format.SHORT
                     : ToolFormats.Format.valueOf(format.trim().toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
             return RestResponse.status(Status.BAD_REQUEST, ErrorBody.of("invalid_format",
-                    "Unknown format '" + truncate(format) + "'; use short, full, openai or anthropic"));
+                    "Unknown format '" + Texts.shorten(format, 64) + "'; use short, full, openai or anthropic"));
         }
         List<String> names = toolsets == null ? List.of()
                 : toolsets.stream()
@@ -92,7 +109,7 @@ public class ToolResource {
                         .filter(name -> !name.isEmpty())
                         .toList();
         try {
-            return RestResponse.ok(ToolFormats.all(registry.list(names), chosen));
+            return RestResponse.ok(ToolFormats.all(scopes.visible(caller, registry.list(names)), chosen));
         } catch (UnknownToolsetException e) {
             return RestResponse.status(Status.BAD_REQUEST, ErrorBody.of("unknown_toolset", e.getMessage()));
         }
@@ -102,11 +119,12 @@ public class ToolResource {
     @Path("{name}")
     @Operation(summary = "Describe one tool", description = "The full descriptor: description, parameters schema, return shape, usage notes, metadata.")
     @APIResponse(responseCode = "200", description = "The tool's full descriptor")
-    @APIResponse(responseCode = "404", description = "No tool has this name", content = @Content(schema = @Schema(implementation = ErrorBody.class)))
-    public RestResponse<Object> describe(@PathParam("name") String name) {
-        return registry.descriptor(name)
+    @APIResponse(responseCode = "404", description = "No tool has this name, or the caller may not call it", content = @Content(schema = @Schema(implementation = ErrorBody.class)))
+    public Uni<RestResponse<Object>> describe(@PathParam("name") String name, @Context RoutingContext http) {
+        return callers.of(http).map(caller -> registry.descriptor(name)
+                .filter(descriptor -> scopes.allows(caller, descriptor))
                 .<RestResponse<Object>> map(descriptor -> RestResponse.ok(ToolFormats.fullForm(descriptor)))
-                .orElseGet(() -> RestResponse.status(Status.NOT_FOUND, unknownTool(name)));
+                .orElseGet(() -> RestResponse.status(Status.NOT_FOUND, unknownTool(name))));
     }
 
     @POST
@@ -116,11 +134,13 @@ public class ToolResource {
     @RequestBody(description = "The arguments, as a JSON object matching the tool's parameters schema (GET /api/tools/{name})", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(type = SchemaType.OBJECT), examples = @ExampleObject(name = "run_sql", summary = "Arguments of run_sql", value = "{\"sql\": \"SELECT name FROM genre ORDER BY name LIMIT 5\"}")))
     @APIResponse(responseCode = "200", description = "{\"result\": ...} — what the tool returned")
     @APIResponse(responseCode = "400", description = "Malformed JSON, a body that is not an object, or invalid arguments (details per argument)", content = @Content(schema = @Schema(implementation = ErrorBody.class)))
-    @APIResponse(responseCode = "403", description = "A hook or policy blocked the call", content = @Content(schema = @Schema(implementation = ErrorBody.class)))
+    @APIResponse(responseCode = "403", description = "A hook or policy blocked the call (blocked), or the caller lacks a scope the tool needs or names a database role it may not use (forbidden)", content = @Content(schema = @Schema(implementation = ErrorBody.class)))
     @APIResponse(responseCode = "404", description = "No tool has this name", content = @Content(schema = @Schema(implementation = ErrorBody.class)))
     @APIResponse(responseCode = "413", description = "The body is larger than sqlagent.tools.max-request-size", content = @Content(schema = @Schema(implementation = ErrorBody.class)))
     @APIResponse(responseCode = "415", description = "The body is not sent as application/json", content = @Content(schema = @Schema(implementation = ErrorBody.class)))
     @APIResponse(responseCode = "422", description = "The tool ran and failed; the message says why", content = @Content(schema = @Schema(implementation = ErrorBody.class)))
+    @APIResponse(responseCode = "429", description = "The caller is over its tool calls per minute (sqlagent.limits.tool-calls-per-minute); "
+            + "retry after the Retry-After seconds", content = @Content(schema = @Schema(implementation = ErrorBody.class)))
     @APIResponse(responseCode = "503", description = "A source the tool needs is busy (all connections in use, its wait queue full or the wait too long); "
             + "retry after the Retry-After seconds", content = @Content(schema = @Schema(implementation = ErrorBody.class)))
     public Uni<RestResponse<Object>> call(
@@ -140,8 +160,17 @@ public class ToolResource {
         ToolCall call = new ToolCall("rest-" + UUID.randomUUID(), name, arguments);
         // A caller that goes away cancels the call, down to its statement in the database
         // (Quarkus REST does so itself; this is the safety net, see ClientConnections).
-        return ClientConnections.cancelledWhenGone(executor.execute(call, ToolCallContext.of(CALLER)), http.request())
-                .map(ToolResource::response);
+        return callers.of(http).flatMap(caller -> limits.toolCall(caller).flatMap(refused -> refused.isPresent()
+                ? Uni.createFrom().item(rateLimited(refused.get()))
+                : ClientConnections
+                        .cancelledWhenGone(executor.execute(call, ToolCallContext.of(CALLER, caller)), http.request())
+                        .map(ToolResource::response)));
+    }
+
+    private static RestResponse<Object> rateLimited(Limits.Refusal refusal) {
+        return RestResponse.ResponseBuilder.<Object> create(Status.TOO_MANY_REQUESTS)
+                .header("Retry-After", refusal.retryAfterSeconds()).entity(ErrorBody.of("rate_limited", refusal.message()))
+                .build();
     }
 
     private static RestResponse<Object> response(ToolExecution execution) {
@@ -153,15 +182,14 @@ public class ToolResource {
             return RestResponse.ok(stoppedBody(stopped.reason()));
         }
         ToolResult.Failure failure = (ToolResult.Failure) result;
+        ErrorBody error = ErrorBody.toolFailure(failure);
         return switch (failure.outcome()) {
-            case INVALID_ARGUMENTS ->
-                RestResponse.status(Status.BAD_REQUEST, ErrorBody.invalidArguments(failure.message(), failure.details()));
-            case BLOCKED -> RestResponse.status(Status.FORBIDDEN, ErrorBody.of("blocked", failure.message()));
-            case UNKNOWN_TOOL -> RestResponse.status(Status.NOT_FOUND, ErrorBody.of("unknown_tool", failure.message()));
+            case INVALID_ARGUMENTS -> RestResponse.status(Status.BAD_REQUEST, error);
+            case BLOCKED, FORBIDDEN -> RestResponse.status(Status.FORBIDDEN, error);
+            case UNKNOWN_TOOL -> RestResponse.status(Status.NOT_FOUND, error);
             case UNAVAILABLE -> RestResponse.ResponseBuilder.<Object> create(Status.SERVICE_UNAVAILABLE)
-                    .header("Retry-After", RETRY_AFTER_SECONDS).entity(ErrorBody.of("busy", failure.message())).build();
-            default -> RestResponse.ResponseBuilder.<Object> create(422).entity(ErrorBody.of("tool_failed", failure.message()))
-                    .build();
+                    .header("Retry-After", RETRY_AFTER_SECONDS).entity(error).build();
+            default -> RestResponse.ResponseBuilder.<Object> create(422).entity(error).build();
         };
     }
 
@@ -179,22 +207,6 @@ public class ToolResource {
     }
 
     private ErrorBody unknownTool(String name) {
-        return ErrorBody.of("unknown_tool", "No tool is named '" + truncate(name) + "'; GET /api/tools lists them");
-    }
-
-    private static String truncate(String text) {
-        return text.length() <= 64 ? text : text.substring(0, 64) + "…";
-    }
-
-    @ServerExceptionMapper
-    RestResponse<ErrorBody> unexpected(RuntimeException e) {
-        if (e instanceof jakarta.ws.rs.WebApplicationException http) {
-            return RestResponse.ResponseBuilder.<ErrorBody> create(http.getResponse().getStatus())
-                    .entity(ErrorBody.of("http_error", http.getMessage())).build();
-        }
-        String errorId = UUID.randomUUID().toString().substring(0, 8);
-        Log.errorf(e, "Tool request failed [error id %s]", errorId);
-        return RestResponse.status(Status.INTERNAL_SERVER_ERROR,
-                ErrorBody.of("internal_error", "The request failed inside the service [error id " + errorId + "]"));
+        return ErrorBody.of("unknown_tool", "No tool is named '" + Texts.shorten(name, 64) + "'; GET /api/tools lists them");
     }
 }

@@ -6,6 +6,8 @@ import java.util.Map;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 
+import io.sqlagent.Texts;
+
 /**
  * JSON value helpers shared by the compiler and the validator: JSON Schema type names, equality
  * that compares numbers by value (Jackson's {@code equals} tells {@code 5} from {@code 5.0}), and
@@ -155,10 +157,7 @@ final class JsonValues {
 
     /** Text cut to {@link #ECHO_LIMIT} code points, so a huge argument is never echoed whole. */
     static String abbreviate(String text) {
-        if (text.length() <= ECHO_LIMIT || text.codePointCount(0, text.length()) <= ECHO_LIMIT) {
-            return text;
-        }
-        return text.substring(0, text.offsetByCodePoints(0, ECHO_LIMIT)) + "…";
+        return Texts.shorten(text, ECHO_LIMIT);
     }
 
     /** A value as JSON for a message: strings quoted, everything abbreviated. */

@@ -11,6 +11,7 @@ import java.util.Objects;
 import java.util.Set;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -37,7 +38,7 @@ public final class SchemaGenerator {
      */
     public static ObjectNode forRecord(Class<? extends Record> type) {
         Objects.requireNonNull(type, "type");
-        return recordSchema(type, new HashSet<>());
+        return recordSchema(type, new HashSet<>(), false);
     }
 
     /**
@@ -56,7 +57,7 @@ public final class SchemaGenerator {
             members.add(new Member(jsonName(parameter.getName(), parameter.getAnnotation(JsonProperty.class)),
                     parameter.getParameterizedType(), parameter.getAnnotation(Param.class), site));
         }
-        return objectSchema(members, new HashSet<>());
+        return objectSchema(members, new HashSet<>(), false);
     }
 
     /** The argument name for a Java name, exactly as Jackson's {@code SNAKE_CASE} strategy spells it. */
@@ -64,8 +65,17 @@ public final class SchemaGenerator {
         return SNAKE_CASE.translate(name);
     }
 
-    /** @param inProgress records being expanded, to refuse a record that contains itself */
+    /**
+     * The schema of a record inside the arguments (an argument's value or element).
+     *
+     * @param inProgress records being expanded, to refuse a record that contains itself
+     */
     static ObjectNode recordSchema(Class<?> type, Set<Class<?>> inProgress) {
+        return recordSchema(type, inProgress, true);
+    }
+
+    /** @param nested whether the record is inside the arguments rather than the arguments themselves */
+    private static ObjectNode recordSchema(Class<?> type, Set<Class<?>> inProgress, boolean nested) {
         if (!type.isRecord()) {
             throw new IllegalArgumentException(type.getName() + " is not a record");
         }
@@ -81,12 +91,12 @@ public final class SchemaGenerator {
                     component.getAnnotation(Param.class),
                     "record " + type.getName() + " component '" + component.getName() + "'"));
         }
-        ObjectNode schema = objectSchema(members, inProgress);
+        ObjectNode schema = objectSchema(members, inProgress, nested);
         inProgress.remove(type);
         return schema;
     }
 
-    private static ObjectNode objectSchema(List<Member> members, Set<Class<?>> inProgress) {
+    private static ObjectNode objectSchema(List<Member> members, Set<Class<?>> inProgress, boolean nested) {
         JsonNodeFactory json = JsonNodeFactory.instance;
         ObjectNode schema = json.objectNode().put("type", "object");
         ObjectNode properties = schema.putObject("properties");
@@ -103,6 +113,9 @@ public final class SchemaGenerator {
             if (param != null) {
                 ParamConstraints.apply(property, param, member.site());
             }
+            if (optional && nested) {
+                allowNull(property);
+            }
             properties.set(member.name(), property);
             if (!optional && (param == null || param.required() && param.defaultValue().isEmpty())) {
                 required.add(member.name());
@@ -113,6 +126,23 @@ public final class SchemaGenerator {
         }
         schema.put("additionalProperties", false);
         return schema;
+    }
+
+    /**
+     * Lets an optional member of a nested record be {@code null}, which Jackson binds to empty:
+     * the executor drops a null optional argument only at the top level, and a model sends nulls
+     * for what it leaves out at any depth.
+     */
+    private static void allowNull(ObjectNode property) {
+        JsonNode type = property.get("type");
+        if (type != null && type.isTextual()) {
+            property.putArray("type").add(type.textValue()).add("null");
+        } else if (type != null && type.isArray()) {
+            ((ArrayNode) type).add("null");
+        }
+        if (property.get("enum") instanceof ArrayNode values) {
+            values.addNull();
+        }
     }
 
     private static String jsonName(String javaName, JsonProperty renamed) {

@@ -25,13 +25,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.ValueNode;
 
 /** Maps Java argument types to the JSON Schema of the values Jackson binds to them. */
 final class TypeMapper {
 
     private static final String SUPPORTED = "supported: String, char, primitive and boxed numbers, BigInteger,"
             + " BigDecimal, boolean, enums, records, List/Set/Collection/arrays of these, Map<String, T>,"
-            + " Optional, JsonNode, Object, UUID, Instant, LocalDate, OffsetDateTime";
+            + " Optional, JsonNode, ValueNode (a scalar), Object, UUID, Instant, LocalDate, OffsetDateTime";
 
     private TypeMapper() {
     }
@@ -133,6 +134,12 @@ final class TypeMapper {
         }
         if (c == ArrayNode.class) {
             return typed("array");
+        }
+        if (c == ValueNode.class) {
+            // A scalar: what Jackson binds to a ValueNode, less null (a value that says nothing).
+            ObjectNode schema = JsonNodeFactory.instance.objectNode();
+            schema.putArray("type").add("string").add("number").add("boolean");
+            return schema;
         }
         if (c == JsonNode.class || c == Object.class) {
             return JsonNodeFactory.instance.objectNode();

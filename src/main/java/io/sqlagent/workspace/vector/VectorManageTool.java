@@ -10,10 +10,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
-import java.util.regex.Pattern;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.ValueNode;
 
 import io.smallrye.mutiny.Uni;
 import io.sqlagent.tool.ToolCallContext;
@@ -37,8 +36,7 @@ import io.sqlagent.workspace.PolicyManifest;
 public class VectorManageTool extends TypedTool<VectorManageTool.Arguments> {
 
     private static final int MAX_DOCUMENTS = 1000;
-    private static final Set<String> DOCUMENT_FIELDS = Set.of("id", "text", "metadata", "embedding");
-    private static final Pattern ID = Pattern.compile("^[^\\p{Cntrl}]{1,200}$");
+    private static final String ID = "^[^\\p{Cntrl}]{1,200}$";
 
     private final PolicyManifest policy;
     private final VectorStore store;
@@ -61,8 +59,20 @@ public class VectorManageTool extends TypedTool<VectorManageTool.Arguments> {
     public record Arguments(
             @Param(description = "Path to the vector collection.", pattern = VectorStore.NAME_PATTERN) String collection,
             @Param(description = "Operation to perform.") Operation operation,
-            @Param(description = "Documents with text and optional metadata.", minItems = 1, maxItems = MAX_DOCUMENTS) Optional<List<ObjectNode>> documents,
+            @Param(description = "Documents with text and optional metadata.", minItems = 1, maxItems = MAX_DOCUMENTS) Optional<List<Document>> documents,
             @Param(description = "Document IDs (for update/delete).", minItems = 1, maxItems = MAX_DOCUMENTS) Optional<List<String>> ids) {
+    }
+
+    /**
+     * One document to insert or update. Declared as a record so the executor checks every field
+     * against its schema, like any other argument, before the tool runs: a bad document is the
+     * usual invalid-arguments error naming its path ({@code documents[2].embedding[1]}).
+     */
+    public record Document(
+            @Param(description = "Document ID; generated on insert when left out, required on update.", pattern = ID) Optional<String> id,
+            @Param(description = "The text, embedded unless an embedding is given.", pattern = "\\S") String text,
+            @Param(description = "Metadata whose values are strings, numbers or booleans.") Optional<Map<String, ValueNode>> metadata,
+            @Param(description = "The document's own embedding, stored as given.", minItems = 1, maxItems = 4096) Optional<List<Float>> embedding) {
     }
 
     @Override
@@ -88,8 +98,8 @@ public class VectorManageTool extends TypedTool<VectorManageTool.Arguments> {
         }
     }
 
-    private List<ObjectNode> documents(Arguments arguments, boolean insert) {
-        List<ObjectNode> documents = arguments.documents().orElseThrow(() -> new ToolException(
+    private List<Document> documents(Arguments arguments, boolean insert) {
+        List<Document> documents = arguments.documents().orElseThrow(() -> new ToolException(
                 arguments.operation().name().toLowerCase(java.util.Locale.ROOT) + " needs documents: [{\"id\""
                         + (insert ? "?" : "")
                         + ", \"text\", \"metadata\"?, \"embedding\"?}]"));
@@ -99,7 +109,7 @@ public class VectorManageTool extends TypedTool<VectorManageTool.Arguments> {
         return documents;
     }
 
-    private Map<String, Object> insert(String name, List<ObjectNode> documents) throws IOException {
+    private Map<String, Object> insert(String name, List<Document> documents) throws IOException {
         List<VectorCollection.Entry> entries = entries(documents, true);
         VectorCollection collection = store.collection(name,
                 Optional.of(new VectorCollection.Info(entries.get(0).vector().length, embeddings.name())));
@@ -114,7 +124,7 @@ public class VectorManageTool extends TypedTool<VectorManageTool.Arguments> {
         }
     }
 
-    private Map<String, Object> update(String name, List<ObjectNode> documents) throws IOException {
+    private Map<String, Object> update(String name, List<Document> documents) throws IOException {
         List<VectorCollection.Entry> entries = entries(documents, false);
         VectorCollection collection = store.collection(name, Optional.empty());
         synchronized (collection) {
@@ -150,96 +160,49 @@ public class VectorManageTool extends TypedTool<VectorManageTool.Arguments> {
         return answer;
     }
 
-    /** Checks every document, then embeds the texts that came without a vector, in one batch. */
-    private List<VectorCollection.Entry> entries(List<ObjectNode> documents, boolean insert) {
+    /**
+     * Checks what the schema cannot (ids unique within the call, an id for each update), then
+     * embeds the texts that came without a vector, in one batch.
+     */
+    private List<VectorCollection.Entry> entries(List<Document> documents, boolean insert) {
         List<String> problems = new ArrayList<>();
         Set<String> seen = new HashSet<>();
         List<String> ids = new ArrayList<>();
-        List<String> texts = new ArrayList<>();
-        List<ObjectNode> metadata = new ArrayList<>();
-        List<float[]> vectors = new ArrayList<>();
         for (int i = 0; i < documents.size(); i++) {
-            ObjectNode document = documents.get(i);
-            String at = "documents[" + i + "]";
-            for (Iterator<String> names = document.fieldNames(); names.hasNext();) {
-                String field = names.next();
-                if (!DOCUMENT_FIELDS.contains(field)) {
-                    problems.add(at + "." + field + ": unknown field; documents have id, text, metadata and embedding");
-                }
+            Optional<String> id = documents.get(i).id();
+            if (id.isEmpty() && !insert) {
+                problems.add("documents[" + i + "].id: update needs the id of the document to replace");
             }
-            JsonNode id = document.get("id");
-            String documentId = null;
-            if (id == null || id.isNull()) {
-                if (!insert) {
-                    problems.add(at + ".id: update needs the id of the document to replace");
-                }
-                documentId = UUID.randomUUID().toString();
-            } else if (!id.isTextual() || !ID.matcher(id.asText()).matches()) {
-                problems.add(at + ".id: must be a string of 1 to 200 printable characters");
-            } else {
-                documentId = id.asText();
-            }
-            if (documentId != null && !seen.add(documentId)) {
-                problems.add(at + ".id: '" + documentId + "' appears twice in this call");
-            }
-            JsonNode text = document.get("text");
-            if (text == null || !text.isTextual() || text.asText().isBlank()) {
-                problems.add(at + ".text: a non-empty string is required");
-            }
-            JsonNode meta = document.get("metadata");
-            ObjectNode metaObject = ToolJson.MAPPER.createObjectNode();
-            if (meta != null && !meta.isNull()) {
-                if (!meta.isObject()) {
-                    problems.add(at + ".metadata: must be an object");
-                } else {
-                    metaObject = (ObjectNode) meta;
-                    metaObject.fields().forEachRemaining(entry -> {
-                        JsonNode value = entry.getValue();
-                        if (!value.isTextual() && !value.isNumber() && !value.isBoolean()) {
-                            problems.add(at + ".metadata." + entry.getKey() + ": must be a string, number or boolean");
-                        }
-                    });
-                }
-            }
-            float[] vector = null;
-            JsonNode embedding = document.get("embedding");
-            if (embedding != null && !embedding.isNull()) {
-                if (!embedding.isArray() || embedding.isEmpty() || embedding.size() > 4096) {
-                    problems.add(at + ".embedding: must be an array of 1 to 4096 numbers");
-                } else {
-                    vector = new float[embedding.size()];
-                    for (int j = 0; j < vector.length; j++) {
-                        if (!embedding.get(j).isNumber()) {
-                            problems.add(at + ".embedding[" + j + "]: must be a number");
-                            break;
-                        }
-                        vector[j] = embedding.get(j).floatValue();
-                    }
-                }
+            String documentId = id.orElseGet(() -> UUID.randomUUID().toString());
+            if (!seen.add(documentId)) {
+                problems.add("documents[" + i + "].id: '" + documentId + "' appears twice in this call");
             }
             ids.add(documentId);
-            texts.add(text == null ? "" : text.asText());
-            metadata.add(metaObject);
-            vectors.add(vector);
         }
         if (!problems.isEmpty()) {
             throw new ToolException(
                     "Invalid documents: " + String.join("; ", problems.subList(0, Math.min(problems.size(), 20)))
                             + (problems.size() > 20 ? "; and " + (problems.size() - 20) + " more" : ""));
         }
-        List<String> toEmbed = new ArrayList<>();
-        for (int i = 0; i < vectors.size(); i++) {
-            if (vectors.get(i) == null) {
-                toEmbed.add(texts.get(i));
-            }
-        }
-        List<float[]> embedded = toEmbed.isEmpty() ? List.of() : embeddings.embedAll(toEmbed);
+        List<String> toEmbed = documents.stream().filter(document -> document.embedding().isEmpty()).map(Document::text)
+                .toList();
+        Iterator<float[]> embedded = (toEmbed.isEmpty() ? List.<float[]> of() : embeddings.embedAll(toEmbed)).iterator();
         List<VectorCollection.Entry> entries = new ArrayList<>(documents.size());
-        int next = 0;
         for (int i = 0; i < documents.size(); i++) {
-            float[] vector = vectors.get(i) != null ? vectors.get(i) : embedded.get(next++);
-            entries.add(new VectorCollection.Entry(ids.get(i), texts.get(i), metadata.get(i), vector));
+            Document document = documents.get(i);
+            float[] vector = document.embedding().map(VectorManageTool::vector).orElseGet(embedded::next);
+            ObjectNode metadata = ToolJson.MAPPER.createObjectNode();
+            document.metadata().ifPresent(metadata::setAll);
+            entries.add(new VectorCollection.Entry(ids.get(i), document.text(), metadata, vector));
         }
         return entries;
+    }
+
+    private static float[] vector(List<Float> values) {
+        float[] vector = new float[values.size()];
+        for (int i = 0; i < vector.length; i++) {
+            vector[i] = values.get(i);
+        }
+        return vector;
     }
 }

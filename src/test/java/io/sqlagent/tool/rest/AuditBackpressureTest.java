@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
-import java.util.Map;
 
 import jakarta.inject.Inject;
 
@@ -13,9 +12,9 @@ import org.junit.jupiter.api.Test;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
+import io.sqlagent.TestProfiles;
 import io.sqlagent.tool.audit.AuditLog;
 import io.vertx.mutiny.sqlclient.Pool;
 
@@ -24,16 +23,8 @@ import io.vertx.mutiny.sqlclient.Pool;
  * slowing calls down; what was queued is still written.
  */
 @QuarkusTest
-@TestProfile(AuditBackpressureTest.Profile.class)
+@TestProfile(TestProfiles.Restricted.class)
 class AuditBackpressureTest {
-
-    public static class Profile implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            // A tiny queue and a timer that never fires during the test: only explicit flushes write.
-            return Map.of("sqlagent.audit.queue-capacity", "2", "sqlagent.audit.flush-interval", "1h");
-        }
-    }
 
     @Inject
     AuditLog auditLog;

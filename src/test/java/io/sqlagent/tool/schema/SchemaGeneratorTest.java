@@ -31,6 +31,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.ValueNode;
+
+import io.sqlagent.tool.ToolJson;
 
 class SchemaGeneratorTest {
 
@@ -340,5 +343,33 @@ class SchemaGeneratorTest {
                 () -> SchemaGenerator.forRecord(type), type.getSimpleName());
         assertTrue(error.getMessage().contains(type.getName()), error.getMessage());
         assertTrue(error.getMessage().contains(expected), error.getMessage());
+    }
+
+    record Tagged(Optional<String> label, Optional<Scope> scope, Optional<Map<String, ValueNode>> attributes) {
+    }
+
+    record Outer(Optional<String> note, List<Tagged> items) {
+    }
+
+    @Test
+    void optionalMembersOfANestedRecordAcceptNullAndValueNodeIsAScalar() throws Exception {
+        ObjectNode schema = SchemaGenerator.forRecord(Outer.class);
+
+        assertEquals("string", schema.at("/properties/note/type").asText(), "top-level nulls are the executor's business");
+        JsonNode item = schema.at("/properties/items/items/properties");
+        assertEquals(TOOL_MAPPER.readTree("[\"string\", \"null\"]"), item.at("/label/type"));
+        assertTrue(item.at("/scope/enum").get(item.at("/scope/enum").size() - 1).isNull(), item.toString());
+        assertEquals(TOOL_MAPPER.readTree("[\"string\", \"number\", \"boolean\"]"),
+                item.at("/attributes/additionalProperties/type"));
+        CompiledSchema compiled = CompiledSchema.compile(schema);
+        assertEquals(List.of(), compiled.validate(TOOL_MAPPER.readTree(
+                """
+                        {"items": [{"label": null, "scope": null, "attributes": null}, {"attributes": {"a": 1, "b": "x", "c": true}}]}""")));
+        assertEquals(List.of(new Violation("items[0].attributes.a", "must be a string, a number or a boolean, not an object")),
+                compiled.validate(TOOL_MAPPER.readTree("{\"items\": [{\"attributes\": {\"a\": {}}}]}")));
+        Outer bound = ToolJson.MAPPER.treeToValue(ToolJson.MAPPER.readTree("""
+                {"items": [{"label": null, "attributes": {"a": 1}}]}"""), Outer.class);
+        assertEquals(Optional.empty(), bound.items().get(0).label());
+        assertEquals(1, bound.items().get(0).attributes().orElseThrow().get("a").intValue());
     }
 }

@@ -5,20 +5,13 @@ import static org.hamcrest.Matchers.is;
 import static org.hamcrest.Matchers.startsWith;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.Map;
-
 import org.junit.jupiter.api.Test;
 
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
-import io.sqlagent.TestFiles;
+import io.sqlagent.TestProfiles;
 import io.sqlagent.agent.ScriptedModelResource;
 import io.sqlagent.agent.ScriptedOpenAiServer;
 
@@ -26,28 +19,9 @@ import io.sqlagent.agent.ScriptedOpenAiServer;
  * With {@code sqlagent.vector.embedding=openai}, text is embedded by the OpenAI-compatible endpoint (here the scripted one).
  */
 @QuarkusTest
-@TestProfile(OpenAiEmbeddingsTest.Profile.class)
+@TestProfile(TestProfiles.Features.class)
 @WithTestResource(ScriptedModelResource.class)
 class OpenAiEmbeddingsTest {
-
-    public static class Profile implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            Path root = Path.of("target/openai-embeddings-test").toAbsolutePath();
-            try {
-                TestFiles.deleteTree(root);
-                Files.createDirectories(root);
-                Files.writeString(root.resolve("policy.yaml"),
-                        "policy:\n  data:\n    vector: { allow: [\"*\"], allow_write: [\"*\"] }\n");
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-            return Map.of("sqlagent.policy.path", root.resolve("policy.yaml").toString(),
-                    "sqlagent.vector.path", root.resolve("vectors").toString(),
-                    "sqlagent.vector.embedding", "openai",
-                    "quarkus.langchain4j.openai.embedding-model.model-name", "scripted-embedding");
-        }
-    }
 
     private static io.restassured.response.ValidatableResponse call(String tool, String json) {
         return given().contentType(ContentType.JSON).body(json).when().post("/api/tools/" + tool).then().log()

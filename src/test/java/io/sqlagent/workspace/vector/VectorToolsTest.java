@@ -10,7 +10,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -21,14 +20,20 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import io.sqlagent.tool.ExecutorOptions;
+import io.sqlagent.tool.Outcome;
 import io.sqlagent.tool.Tool;
 import io.sqlagent.tool.ToolCall;
 import io.sqlagent.tool.ToolCallContext;
 import io.sqlagent.tool.ToolException;
+import io.sqlagent.tool.ToolExecutor;
 import io.sqlagent.tool.ToolJson;
 import io.sqlagent.tool.ToolRefusedException;
+import io.sqlagent.tool.ToolRegistry;
 import io.sqlagent.tool.ToolResult;
+import io.sqlagent.tool.schema.Violation;
 import io.sqlagent.workspace.PolicyManifest;
 
 /** vector_search and vector_manage with real all-MiniLM-L6-v2 embeddings and real Lucene indexes on disk. */
@@ -74,7 +79,7 @@ class VectorToolsTest {
         ToolResult result = tool
                 .invoke(new ToolCall("c", tool.descriptor().name(),
                         (com.fasterxml.jackson.databind.node.ObjectNode) read(json)),
-                        new ToolCallContext("test", Optional.empty(), Optional.empty()))
+                        ToolCallContext.of("test"))
                 .await().atMost(Duration.ofSeconds(120));
         return ((ToolResult.Success) result).value();
     }
@@ -203,14 +208,11 @@ class VectorToolsTest {
                 failure(search, "{\"collection\": \"health-activities\", \"query_vector\": [0.1, 0.2, 0.3]}").getMessage());
         assertEquals("No collection named 'health-empty' exists; vector_manage insert creates one",
                 failure(search, "{\"collection\": \"health-empty\", \"query\": \"x\"}").getMessage());
-        String invalid = failure(manage, """
-                {"collection": "health-activities", "operation": "insert", "documents": [
-                  {"text": "", "colour": "red"}, {"id": 7, "text": "ok", "metadata": {"nested": {"a": 1}}},
-                  {"id": "x", "text": "a", "embedding": [1, "two"]}, {"id": "x", "text": "b"}]}""").getMessage();
-        assertEquals("Invalid documents: documents[0].colour: unknown field; documents have id, text, metadata and embedding; "
-                + "documents[0].text: a non-empty string is required; documents[1].id: must be a string of 1 to 200 printable characters; "
-                + "documents[1].metadata.nested: must be a string, number or boolean; documents[2].embedding[1]: must be a number; "
-                + "documents[3].id: 'x' appears twice in this call", invalid);
+        assertEquals("Invalid documents: documents[1].id: 'x' appears twice in this call; "
+                + "documents[2].id: update needs the id of the document to replace",
+                failure(manage, """
+                        {"collection": "health-activities", "operation": "update", "documents": [
+                          {"id": "x", "text": "a"}, {"id": "x", "text": "b"}, {"text": "c"}]}""").getMessage());
         // Even a policy that allows every name ("**" crosses separators) lets no path reach the store.
         PolicyManifest anything = new PolicyManifest(policy.file(), List.of(), List.of(), List.of(), List.of("**"), List.of(),
                 policy.limits());
@@ -223,6 +225,46 @@ class VectorToolsTest {
         assertEquals(4,
                 call(search, "{\"collection\": \"health-activities\", \"query\": \"x\", \"top_k\": 5}").path("results").size(),
                 "a refused change changes nothing");
+    }
+
+    @Test
+    void badDocumentsAreTheExecutorsInvalidArgumentsNamingEachPath() {
+        insertActivities();
+        ToolRegistry registry = new ToolRegistry();
+        registry.register(manage);
+        ToolExecutor executor = new ToolExecutor(registry, List.of(), List.of(), List.of(), ExecutorOptions.defaults());
+
+        ToolResult result = executor.execute(new ToolCall("c", "vector_manage", (ObjectNode) read("""
+                {"collection": "health-activities", "operation": "insert", "documents": [
+                  {"text": " ", "colour": "red"}, {"id": 7, "text": "ok", "metadata": {"nested": {"a": 1}, "gone": null}},
+                  {"id": "x", "text": "a", "embedding": [1, "two"]}, {"id": "y\\u0000", "text": "b"}]}""")),
+                ToolCallContext.of("test")).await().atMost(Duration.ofSeconds(30))
+                .result();
+
+        ToolResult.Failure failure = (ToolResult.Failure) result;
+        assertEquals(Outcome.INVALID_ARGUMENTS, failure.outcome());
+        assertEquals(List.of(
+                new Violation("documents[0].text", "must match the pattern \\S"),
+                new Violation("documents[0].colour", "is not a known argument; known arguments: id, text, metadata, embedding"),
+                new Violation("documents[1].id", "must be a string or null, not an integer"),
+                new Violation("documents[1].metadata.nested", "must be a string, a number or a boolean, not an object"),
+                new Violation("documents[1].metadata.gone", "must be a string, a number or a boolean, not null"),
+                new Violation("documents[2].embedding[1]", "must be a number, not a string"),
+                new Violation("documents[3].id", "must match the pattern ^[^\\p{Cntrl}]{1,200}$")), failure.details());
+        assertTrue(failure.message().startsWith("Invalid arguments for tool 'vector_manage': documents[0].text "),
+                failure.message());
+        assertEquals(4,
+                call(search, "{\"collection\": \"health-activities\", \"query\": \"x\", \"top_k\": 5}").path("results").size(),
+                "nothing was written");
+    }
+
+    @Test
+    void nullOptionalFieldsOfADocumentAreLeftOut() {
+        JsonNode answer = call(manage, """
+                {"collection": "health-nulls", "operation": "insert", "documents": [
+                  {"id": null, "text": "a walk in the park", "metadata": null, "embedding": null}]}""");
+
+        assertEquals(1, answer.path("inserted").asInt());
     }
 
     @Test

@@ -1,12 +1,16 @@
-package io.sqlagent.sql.guard;
+package io.sqlagent.sql;
 
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 
 import io.quarkus.runtime.Startup;
-import io.sqlagent.sql.SqlConfig;
+import io.sqlagent.sql.guard.SqlGuard;
+import io.sqlagent.sql.guard.StatementKind;
 
-/** Builds the guard from {@code sqlagent.sql.allowed-statements} at start-up, so a wrong setting stops the service at once. */
+/**
+ * Builds the guard from {@code sqlagent.sql.allowed-statements} at start-up, so a wrong setting stops the service at
+ * once. It lives here, not in {@code sql.guard}, so that the guard needs nothing from CDI or configuration.
+ */
 public class SqlGuardProducer {
 
     @Produces

@@ -1,11 +1,11 @@
-package io.sqlagent.knowledge;
+package io.sqlagent.builtin;
 
 import java.util.List;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
-import io.sqlagent.builtin.SaveLearningTool;
-import io.sqlagent.builtin.SaveValidatedQueryTool;
+import io.sqlagent.knowledge.KnowledgeStore;
+import io.sqlagent.knowledge.LearningConfig;
 import io.sqlagent.sql.QueryRunner;
 import io.sqlagent.sql.SourceRegistry;
 import io.sqlagent.sql.SqlConfig;
@@ -19,7 +19,8 @@ import io.sqlagent.tool.TypedTool;
  * Contributes the two tools that write to the knowledge base, only while
  * {@code sqlagent.learning.enabled} is true: when learning is off they are neither listed nor
  * callable, rather than offered to the model and then refused. ({@code search_knowledge} is an
- * ordinary tool bean: reading is always allowed.)
+ * ordinary tool bean: reading is always allowed.) It lives beside the tools it offers: {@code builtin} depends on
+ * {@code knowledge}, never the other way round.
  */
 @ApplicationScoped
 public class KnowledgeTools implements ToolSource {

@@ -4,17 +4,15 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Map;
-
-import io.quarkus.test.junit.QuarkusTestProfile;
 
 /**
- * Declared tools from the binding fixtures and from a temporary directory the reload tests
- * rewrite; a low fetch ceiling and a fast watcher.
+ * The temporary directory of declared tool files that the reload tests rewrite; {@code TestProfiles.Features} adds it
+ * to {@code sqlagent.tools.paths} beside the binding fixtures.
  */
-public class DeclaredToolsProfile implements QuarkusTestProfile {
+public final class DeclaredToolsFiles {
 
-    static final Path RELOAD_DIR = createReloadDir();
+    /** The directory, made once per JVM. */
+    public static final Path RELOAD_DIR = createReloadDir();
 
     static final String FIRST_VERSION = """
             tools:
@@ -23,6 +21,9 @@ public class DeclaredToolsProfile implements QuarkusTestProfile {
                 description: Says which version of the file is in effect.
                 statement: SELECT 1 AS version
             """;
+
+    private DeclaredToolsFiles() {
+    }
 
     // Quarkus loads this class again in the application's class loader: a system property makes
     // both copies use the same directory.
@@ -40,13 +41,5 @@ public class DeclaredToolsProfile implements QuarkusTestProfile {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-    }
-
-    @Override
-    public Map<String, String> getConfigOverrides() {
-        return Map.of("sqlagent.tools.paths", "src/test/resources/declarative/binding," + RELOAD_DIR,
-                "sqlagent.tools.max-fetch-rows", "1000",
-                "sqlagent.tools.watch", "true",
-                "sqlagent.tools.watch-interval", "200ms");
     }
 }

@@ -1,4 +1,4 @@
-package io.sqlagent.tool.rest;
+package io.sqlagent.rest;
 
 import java.util.Locale;
 

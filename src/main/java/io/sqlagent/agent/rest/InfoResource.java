@@ -1,0 +1,72 @@
+package io.sqlagent.agent.rest;
+
+import java.util.Comparator;
+
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import io.sqlagent.agent.ChatModels;
+import io.sqlagent.security.AuthConfig;
+import io.sqlagent.sql.Source;
+import io.sqlagent.sql.SourceRegistry;
+import io.sqlagent.tool.ToolJson;
+import io.sqlagent.tool.ToolRegistry;
+import io.sqlagent.tool.Toolset;
+
+/**
+ * {@code GET /api/info}: what the chat page shows before a question: the model in use (or the
+ * settings to make one), the sources, the toolsets a chat may pick, and how to sign in.
+ */
+@Path("/api/info")
+@Produces(MediaType.APPLICATION_JSON)
+@Tag(name = "Chat")
+public class InfoResource {
+
+    private final ChatModels models;
+    private final SourceRegistry sources;
+    private final ToolRegistry tools;
+    private final AuthConfig auth;
+
+    InfoResource(ChatModels models, SourceRegistry sources, ToolRegistry tools, AuthConfig auth) {
+        this.models = models;
+        this.sources = sources;
+        this.tools = tools;
+        this.auth = auth;
+    }
+
+    @GET
+    @Operation(summary = "What the service offers", description = "{model: name | null, model_hint?: what to set when "
+            + "there is no model, sources: [name], toolsets: [{name, title, description, tools}], auth: {mode: none | "
+            + "api-key | oidc | api-key,oidc, login_url?}}")
+    public ObjectNode info() {
+        ObjectNode info = ToolJson.MAPPER.createObjectNode();
+        models.name().ifPresentOrElse(name -> info.put("model", name), () -> {
+            info.putNull("model");
+            info.put("model_hint", ChatModels.notConfiguredHint());
+        });
+        ArrayNode sourceNames = info.putArray("sources");
+        sources.all().stream().map(Source::name).sorted().forEach(sourceNames::add);
+        ArrayNode toolsets = info.putArray("toolsets");
+        tools.toolsets().values().stream().sorted(Comparator.comparing(Toolset::name)).forEach(set -> {
+            ObjectNode entry = toolsets.addObject().put("name", set.name()).put("title", set.title())
+                    .put("description", set.description());
+            set.tools().forEach(entry.putArray("tools")::add);
+        });
+        ObjectNode signIn = info.putObject("auth");
+        String mode = auth.apiKeys() && auth.oidcEnabled() ? "api-key,oidc"
+                : auth.apiKeys() ? "api-key" : auth.oidcEnabled() ? "oidc" : "none";
+        signIn.put("mode", mode);
+        if (auth.oidcEnabled()) {
+            signIn.put("login_url", "/login");
+        }
+        return info;
+    }
+}

@@ -1,0 +1,234 @@
+package io.sqlagent.security.rest;
+
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.regex.Pattern;
+
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response.Status;
+
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.ExampleObject;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+import org.jboss.resteasy.reactive.RestResponse;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import io.quarkus.security.identity.SecurityIdentity;
+import io.smallrye.mutiny.Uni;
+import io.sqlagent.rest.ErrorBody;
+import io.sqlagent.rest.JsonBodies;
+import io.sqlagent.security.ApiKeyIdentityProvider;
+import io.sqlagent.security.ApiKeyStore;
+import io.sqlagent.security.ApiKeys;
+import io.sqlagent.security.AuthConfig;
+
+/**
+ * {@code /api/keys}: API keys for programs, managed by a caller with scope {@code admin}. The key
+ * is shown once, when it is created; afterwards only its name, scopes and attributes.
+ */
+@Path("/api/keys")
+@Produces(MediaType.APPLICATION_JSON)
+@Tag(name = "Access")
+public class ApiKeyResource {
+
+    static final String ADMIN = "admin";
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
+    private static final Pattern SCOPE = Pattern.compile("[A-Za-z0-9][A-Za-z0-9:._*-]{0,99}");
+    private static final Pattern ATTRIBUTE = Pattern.compile("[A-Za-z_][A-Za-z0-9_.-]{0,63}");
+    private static final int MAX_SCOPES = 50;
+    private static final int MAX_ATTRIBUTES = 20;
+    private static final int MAX_ATTRIBUTE_CHARS = 256;
+
+    private final ApiKeyStore keys;
+    private final AuthConfig config;
+    private final SecurityIdentity caller;
+
+    ApiKeyResource(ApiKeyStore keys, AuthConfig config, SecurityIdentity caller) {
+        this.keys = keys;
+        this.config = config;
+        this.caller = caller;
+    }
+
+    /** What {@code POST /api/keys} takes. */
+    public record NewKey(
+            @Schema(required = true, description = "A unique name: letters, digits, '.', '_', '-' (at most 64)", example = "reporting") String name,
+            @Schema(required = true, description = "The scopes the key grants", example = "[\"sql:read\"]") List<String> scopes,
+            @Schema(description = "Attributes of the caller, e.g. the PostgreSQL role a source maps it to", example = "{\"pg_role\": \"support_rep_3\"}") Map<String, String> attributes) {
+    }
+
+    /** What {@code POST /api/keys} answers: the only time the key is shown. */
+    public record CreatedKey(String name, String key, List<String> scopes) {
+    }
+
+    @POST
+    @Consumes(MediaType.WILDCARD) // io.sqlagent.rest.EdgeFilter refuses a body that is not JSON with the house error
+    @Operation(summary = "Create an API key", description = "Body {\"name\", \"scopes\": [...], \"attributes\"?: {...}}. Answers 201 "
+            + "{\"name\", \"key\", \"scopes\"}: the key is shown this once, stored only as a hash. Needs scope admin.")
+    @RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = NewKey.class), examples = {
+            @ExampleObject(name = "reader", summary = "A key that may read", value = "{\"name\": \"reporting\", \"scopes\": [\"sql:read\", \"knowledge:read\"]}") }))
+    @APIResponse(responseCode = "201", description = "The new key")
+    @APIResponse(responseCode = "400", description = "Malformed body, bad name, scopes or attributes", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
+    @APIResponse(responseCode = "401", description = "No valid credential", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
+    @APIResponse(responseCode = "403", description = "The caller lacks scope admin", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
+    @APIResponse(responseCode = "409", description = "A key of this name exists", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
+    public Uni<RestResponse<Object>> create(byte[] body) {
+        Optional<RestResponse<Object>> forbidden = forbidden();
+        if (forbidden.isPresent()) {
+            return Uni.createFrom().item(forbidden.get());
+        }
+        NewKey request;
+        try {
+            request = read(body);
+        } catch (JsonBodies.BadBody bad) {
+            return Uni.createFrom().item(RestResponse.status(Status.BAD_REQUEST, bad.error()));
+        } catch (InvalidKey invalid) {
+            return Uni.createFrom().item(RestResponse.status(Status.BAD_REQUEST, invalid.error));
+        }
+        ApiKeys.Issued issued = ApiKeys.issue();
+        return keys.create(request.name(), issued, request.scopes(), request.attributes(), caller.getPrincipal().getName())
+                .map(created -> created
+                        ? RestResponse.status(Status.CREATED, new CreatedKey(request.name(), issued.key(), request.scopes()))
+                        : RestResponse.status(Status.CONFLICT, ErrorBody.of("key_exists",
+                                "A key named '" + request.name() + "' exists; delete it first or choose another name")));
+    }
+
+    @GET
+    @Operation(summary = "List the API keys", description = "[{name, scopes, attributes, created_by, created_at, last_used_at}], never a key. Needs scope admin.")
+    @APIResponse(responseCode = "200", description = "The keys")
+    @APIResponse(responseCode = "403", description = "The caller lacks scope admin", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
+    public Uni<RestResponse<Object>> list() {
+        Optional<RestResponse<Object>> forbidden = forbidden();
+        if (forbidden.isPresent()) {
+            return Uni.createFrom().item(forbidden.get());
+        }
+        return keys.list().map(all -> RestResponse.ok(all.stream().map(ApiKeyResource::view).toList()));
+    }
+
+    @DELETE
+    @Path("{name}")
+    @Operation(summary = "Revoke an API key", description = "The key is refused from the next request on. Needs scope admin.")
+    @APIResponse(responseCode = "204", description = "Deleted")
+    @APIResponse(responseCode = "403", description = "The caller lacks scope admin", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
+    @APIResponse(responseCode = "404", description = "No key has this name", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
+    public Uni<RestResponse<Object>> delete(@PathParam("name") String name) {
+        Optional<RestResponse<Object>> forbidden = forbidden();
+        if (forbidden.isPresent()) {
+            return Uni.createFrom().item(forbidden.get());
+        }
+        return keys.delete(name).map(deleted -> deleted
+                ? RestResponse.noContent()
+                : RestResponse.status(Status.NOT_FOUND, ErrorBody.of("key_not_found", "No API key is named '"
+                        + (name.length() > 64 ? name.substring(0, 64) + "…" : name) + "'")));
+    }
+
+    /** In mode none everyone may; otherwise only a caller with scope admin. */
+    private Optional<RestResponse<Object>> forbidden() {
+        if (!config.required() || caller.hasRole(ADMIN)) {
+            return Optional.empty();
+        }
+        return Optional.of(RestResponse.status(Status.FORBIDDEN,
+                ErrorBody.of("forbidden", "Managing API keys needs scope admin, which " + caller.getPrincipal().getName()
+                        + " does not have")));
+    }
+
+    private static Map<String, Object> view(ApiKeyStore.StoredKey key) {
+        Map<String, Object> view = new java.util.LinkedHashMap<>();
+        view.put("name", key.name());
+        view.put("scopes", key.scopes());
+        view.put("attributes", key.attributes());
+        view.put("created_by", key.createdBy());
+        view.put("created_at", key.createdAt());
+        view.put("last_used_at", key.lastUsedAt());
+        return view;
+    }
+
+    private static NewKey read(byte[] body) throws JsonBodies.BadBody, InvalidKey {
+        ObjectNode json = JsonBodies.object(body, "a JSON object {\"name\", \"scopes\"}");
+        for (Iterator<String> fields = json.fieldNames(); fields.hasNext();) {
+            String field = fields.next();
+            if (!List.of("name", "scopes", "attributes").contains(field)) {
+                throw new InvalidKey("unknown_field",
+                        "Unknown field '" + shorten(field) + "'; a key has name, scopes and attributes");
+            }
+        }
+        JsonNode name = json.path("name");
+        if (!name.isTextual() || !NAME.matcher(name.asText()).matches()) {
+            throw new InvalidKey("invalid_name",
+                    "name must be 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit");
+        }
+        if (name.asText().equals(ApiKeyIdentityProvider.BOOTSTRAP_NAME)) {
+            throw new InvalidKey("invalid_name", "The name 'bootstrap' is the bootstrap key's (sqlagent.auth.bootstrap-key)");
+        }
+        JsonNode scopes = json.path("scopes");
+        if (!scopes.isArray() || scopes.isEmpty() || scopes.size() > MAX_SCOPES) {
+            throw new InvalidKey("invalid_scopes",
+                    "scopes must be an array of 1 to " + MAX_SCOPES + " scope names, e.g. [\"sql:read\"]");
+        }
+        LinkedHashSet<String> scopeNames = new LinkedHashSet<>();
+        for (JsonNode scope : scopes) {
+            if (!scope.isTextual() || !SCOPE.matcher(scope.asText()).matches()) {
+                throw new InvalidKey("invalid_scopes", "scope " + shorten(scope.toString())
+                        + " is not a scope name (letters, digits, ':', '.', '_', '*', '-')");
+            }
+            scopeNames.add(scope.asText());
+        }
+        return new NewKey(name.asText(), new ArrayList<>(scopeNames), attributes(json.get("attributes")));
+    }
+
+    private static Map<String, String> attributes(JsonNode attributes) throws InvalidKey {
+        Map<String, String> read = new TreeMap<>();
+        if (attributes == null || attributes.isNull()) {
+            return read;
+        }
+        if (!attributes.isObject() || attributes.size() > MAX_ATTRIBUTES) {
+            throw new InvalidKey("invalid_attributes", "attributes must be an object of at most " + MAX_ATTRIBUTES
+                    + " names to strings, e.g. {\"pg_role\": \"support_rep_3\"}");
+        }
+        for (Iterator<Map.Entry<String, JsonNode>> fields = attributes.fields(); fields.hasNext();) {
+            Map.Entry<String, JsonNode> field = fields.next();
+            if (!ATTRIBUTE.matcher(field.getKey()).matches()) {
+                throw new InvalidKey("invalid_attributes", "attribute name '" + shorten(field.getKey())
+                        + "' must be letters, digits, '_', '.', '-' (at most 64)");
+            }
+            if (!field.getValue().isTextual() || field.getValue().asText().length() > MAX_ATTRIBUTE_CHARS
+                    || field.getValue().asText().indexOf('\0') >= 0) {
+                throw new InvalidKey("invalid_attributes", "attribute '" + field.getKey() + "' must be a string of at most "
+                        + MAX_ATTRIBUTE_CHARS + " characters");
+            }
+            read.put(field.getKey(), field.getValue().asText());
+        }
+        return read;
+    }
+
+    private static String shorten(String text) {
+        return text.length() <= 64 ? text : text.substring(0, 64) + "…";
+    }
+
+    /** A body that is JSON but not a valid key request. */
+    private static final class InvalidKey extends Exception {
+        private final transient ErrorBody error;
+
+        InvalidKey(String code, String message) {
+            super(message, null, false, false);
+            this.error = ErrorBody.of(code, message);
+        }
+    }
+}

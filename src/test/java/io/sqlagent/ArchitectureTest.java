@@ -1,0 +1,88 @@
+package io.sqlagent;
+
+import static com.tngtech.archunit.base.DescribedPredicate.not;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+
+/**
+ * The package edges of docs/architecture.md ("Package edges"), checked on the compiled main classes with ArchUnit: a
+ * cycle or a forbidden dependency that comes back fails here, naming the classes that make it.
+ */
+class ArchitectureTest {
+
+    private static JavaClasses main;
+
+    @BeforeAll
+    static void importMainClasses() {
+        main = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .importPackages("io.sqlagent");
+    }
+
+    @Test
+    void packagesDependOnEachOtherOneWayOnly() {
+        slices().matching("io.sqlagent.(**)").namingSlices("package $1")
+                .should().beFreeOfCycles()
+                // The vector tools read the workspace's policy manifest, and the workspace offers them: one capability.
+                .ignoreDependency(resideInAPackage("io.sqlagent.workspace.vector"), resideInAPackage("io.sqlagent.workspace"))
+                .because("every package is used by the ones above it, never by what it uses "
+                        + "(one exception: workspace.vector and workspace are one capability)")
+                .check(main);
+    }
+
+    @Test
+    void knowledgeKnowsNothingOfTheToolsBuiltOnIt() {
+        noClasses().that().resideInAPackage("io.sqlagent.knowledge..")
+                .should().dependOnClassesThat().resideInAPackage("io.sqlagent.builtin..")
+                .because("the builtin tools are thin adapters over knowledge (KnowledgeTools lives in builtin)")
+                .check(main);
+    }
+
+    @Test
+    void theSqlGuardNeedsNoContainerNorConfiguration() {
+        noClasses().that().resideInAPackage("io.sqlagent.sql.guard..")
+                .should().dependOnClassesThat().resideInAnyPackage("jakarta..", "javax..", "org.eclipse.microprofile..",
+                        "io.smallrye.config..", "io.quarkus..", "io.vertx..")
+                .because("the guard is plain code that any caller, test or benchmark builds with new; "
+                        + "SqlGuardProducer (in sql) makes the bean from SqlConfig")
+                .check(main);
+        classes().that().resideInAPackage("io.sqlagent.sql.guard..")
+                .should().onlyDependOnClassesThat().resideInAnyPackage("io.sqlagent.sql.guard..", "io.sqlagent", "java..",
+                        "net.sf.jsqlparser..", "com.fasterxml.jackson..", "io.smallrye.mutiny..")
+                .because("the guard is a leaf: the parser, JSON, Mutiny and the shared utilities, nothing else of the service")
+                .check(main);
+    }
+
+    @Test
+    void theSharedUtilitiesDependOnNoCapability() {
+        noClasses().that().resideInAPackage("io.sqlagent")
+                .should().dependOnClassesThat().resideInAPackage("io.sqlagent.*..")
+                .because("the shared utilities (Redaction, Texts, ...) are used by every capability")
+                .check(main);
+    }
+
+    @Test
+    void onlyTheMcpAdapterKnowsMcpTypes() {
+        noClasses().that().resideOutsideOfPackage("io.sqlagent.mcp..")
+                .should().dependOnClassesThat().resideInAPackage("io.quarkiverse.mcp..")
+                .because("mcp adapts the tool registry to quarkus-mcp-server; nothing else sees MCP")
+                .check(main);
+    }
+
+    @Test
+    void onlyTheAgentAndTheEmbeddingsKnowLangchain4j() {
+        noClasses().that(not(resideInAnyPackage("io.sqlagent.agent..", "io.sqlagent.workspace.vector..")))
+                .should().dependOnClassesThat().resideInAnyPackage("dev.langchain4j..", "io.quarkiverse.langchain4j..")
+                .because("agent adapts the model, workspace.vector its embedding model; tools stay model-neutral")
+                .check(main);
+    }
+}

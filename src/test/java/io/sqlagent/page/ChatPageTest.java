@@ -1,0 +1,314 @@
+package io.sqlagent.page;
+
+import static io.sqlagent.agent.ScriptedOpenAiServer.call;
+import static io.sqlagent.agent.ScriptedOpenAiServer.text;
+import static io.sqlagent.agent.ScriptedOpenAiServer.toolCalls;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.Keys;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.support.ui.Select;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.sqlagent.agent.ScriptedModelResource;
+import io.sqlagent.agent.ScriptedOpenAiServer;
+import io.sqlagent.tool.ToolRegistry;
+import io.sqlagent.tool.Toolset;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Tuple;
+
+/**
+ * The chat page in a real headless Chromium against the running service and the scripted
+ * OpenAI-compatible model: what a person sees is read from the DOM.
+ */
+@QuarkusTest
+@WithTestResource(ScriptedModelResource.class)
+class ChatPageTest {
+
+    static final String GENRES_SQL = "SELECT g.name AS genre, count(*) AS tracks FROM track t JOIN genre g USING (genre_id) "
+            + "GROUP BY g.name ORDER BY tracks DESC LIMIT 5";
+    static final String ENDLESS_SQL = "SELECT count(*) AS n FROM track a CROSS JOIN track b CROSS JOIN track c";
+
+    static ChromeDriver browser;
+    static Path downloads;
+
+    @TestHTTPResource("/")
+    URI page;
+
+    @Inject
+    Pool store;
+
+    @Inject
+    ToolRegistry registry;
+
+    ScriptedOpenAiServer model;
+
+    @BeforeAll
+    static void openBrowser() throws Exception {
+        downloads = Files.createTempDirectory("sqlagent-downloads");
+        browser = Browser.open(1280, 900, downloads);
+    }
+
+    @AfterAll
+    static void closeBrowser() {
+        if (browser != null) {
+            browser.quit();
+        }
+    }
+
+    @BeforeEach
+    void reset() {
+        model = ScriptedModelResource.server;
+        model.reset();
+        Browser.colorScheme(browser, "light");
+        browser.manage().window().setSize(new org.openqa.selenium.Dimension(1280, 900));
+        browser.get(page.toString());
+        waitFor(() -> "true".equals(browser.findElement(By.tagName("body")).getDomAttribute("data-ready")));
+    }
+
+    private static void waitFor(java.util.function.BooleanSupplier condition) {
+        new WebDriverWait(browser, Duration.ofSeconds(30)).until(driver -> condition.getAsBoolean());
+    }
+
+    private static void ask(String question) {
+        WebElement box = browser.findElement(By.id("question"));
+        box.sendKeys(question);
+        box.sendKeys(Keys.ENTER);
+    }
+
+    private static List<WebElement> runs() {
+        return browser.findElements(By.cssSelector("#transcript .run"));
+    }
+
+    private static WebElement lastRun() {
+        List<WebElement> runs = runs();
+        return runs.get(runs.size() - 1);
+    }
+
+    private static boolean finished(WebElement run) {
+        return run.findElements(By.cssSelector(".working")).isEmpty();
+    }
+
+    @Test
+    void aQuestionStreamsWithItsStepsATableAndAChart() throws Exception {
+        model.then(toolCalls(call("c1", "run_sql", "{\"sql\":\"" + GENRES_SQL + "\"}")),
+                text("**Rock** leads ", "with 1297 tracks."));
+
+        ask("Which genres have the most tracks?");
+        waitFor(() -> !runs().isEmpty() && finished(lastRun()));
+        WebElement run = lastRun();
+
+        assertEquals("Which genres have the most tracks?", run.findElement(By.cssSelector(".question")).getText());
+        List<WebElement> steps = run.findElements(By.cssSelector(".step.tool-call"));
+        assertEquals(1, steps.size());
+        assertEquals("run_sql", steps.get(0).findElement(By.cssSelector(".tool-name")).getText());
+        assertTrue(steps.get(0).getText().contains("5 rows"), steps.get(0).getText());
+        assertEquals("Rock leads with 1297 tracks.", run.findElement(By.cssSelector(".answer")).getText());
+        assertEquals("Rock", run.findElement(By.cssSelector(".answer strong")).getText());
+        assertTrue(run.findElement(By.cssSelector(".meta")).getText().contains("2 model calls"));
+
+        List<WebElement> headers = run.findElements(By.cssSelector("table.result th"));
+        assertEquals(List.of("genre", "tracks"), headers.stream().map(WebElement::getText).toList());
+        List<WebElement> cells = run.findElements(By.cssSelector("table.result tbody tr:first-child td"));
+        assertEquals(List.of("Rock", "1297"), cells.stream().map(WebElement::getText).toList());
+        assertEquals("num", cells.get(1).getDomAttribute("class"));
+        Browser.screenshot(browser, "page-table");
+
+        // Sorting by tracks ascending puts the smallest first.
+        headers.get(1).findElement(By.tagName("button")).click();
+        assertEquals("130", run.findElement(By.cssSelector("table.result tbody tr:first-child td.num")).getText());
+        assertEquals("ascending", headers.get(1).getDomAttribute("aria-sort"));
+
+        // The SQL is shown, highlighted, one clause a line.
+        steps.get(0).findElement(By.tagName("summary")).click();
+        WebElement sql = steps.get(0).findElement(By.cssSelector(".sql code"));
+        assertTrue(sql.getText().startsWith("SELECT g.name AS genre, count(*) AS tracks\nFROM track t"), sql.getText());
+        assertFalse(sql.findElements(By.cssSelector(".hljs-keyword")).isEmpty(), "highlighted");
+        Browser.screenshot(browser, "page-tool-steps");
+
+        new Select(run.findElement(By.cssSelector(".result-bar select"))).selectByValue("bar");
+        WebElement chart = run.findElement(By.cssSelector(".chart"));
+        waitFor(() -> !chart.findElements(By.tagName("svg")).isEmpty());
+        String description = chart.getDomAttribute("aria-label");
+        assertTrue(description.contains("Rock") && description.contains("1297") && description.contains("Jazz")
+                && description.contains("130"), description);
+        assertEquals("bar", chart.getDomAttribute("data-kind"));
+        Browser.screenshot(browser, "page-chart");
+    }
+
+    @Test
+    void aCsvDownloadHoldsTheResult() throws Exception {
+        model.then(toolCalls(call("c1", "run_sql", "{\"sql\":\"SELECT 'a,b' AS name, 1.50 AS price, NULL AS missing\"}")),
+                text("Done."));
+        ask("Download it");
+        waitFor(() -> !runs().isEmpty() && finished(lastRun()));
+        assertEquals("NULL", lastRun().findElement(By.cssSelector("table.result .null")).getText());
+
+        lastRun().findElements(By.cssSelector(".result-bar button")).stream().filter(b -> b.getText().equals("CSV"))
+                .findFirst().orElseThrow().click();
+        Path csv = downloads.resolve("run_sql-result.csv");
+        waitFor(() -> Files.exists(csv));
+        assertEquals("name,price,missing\r\n\"a,b\",1.50,\r\n", Files.readString(csv));
+    }
+
+    @Test
+    void hostileValuesAreShownAsTextAndRunNothing() {
+        String evil = "<img src=x onerror=\\\"window.__pwned=1\\\">";
+        model.then(toolCalls(call("c1", "run_sql", "{\"sql\":\"SELECT '" + evil + "' AS evil\"}")),
+                text("Look: <img src=x onerror=\"window.__pwned=2\"> and [click me](javascript:window.__pwned=3) "
+                        + "<script>window.__pwned=4</script>"));
+        ask("Show me the evil value");
+        waitFor(() -> !runs().isEmpty() && finished(lastRun()));
+        WebElement run = lastRun();
+
+        assertEquals("<img src=x onerror=\"window.__pwned=1\">",
+                run.findElement(By.cssSelector("table.result tbody td")).getText());
+        assertTrue(run.findElements(By.cssSelector("img")).isEmpty(), "no image element was made from the data or the model");
+        assertTrue(run.findElements(By.cssSelector(".answer script")).isEmpty());
+        for (WebElement link : run.findElements(By.cssSelector(".answer a"))) {
+            String href = link.getDomAttribute("href");
+            assertTrue(href == null || !href.toLowerCase().startsWith("javascript"), href);
+            link.click();
+        }
+        assertNull(browser.executeScript("return window.__pwned"));
+    }
+
+    @Test
+    void stopCancelsTheRunAndItsStatement() throws Exception {
+        model.then(toolCalls(call("slow", "run_sql", "{\"sql\":\"" + ENDLESS_SQL + "\"}")));
+        ask("Count everything");
+        waitFor(() -> !runs().isEmpty() && !lastRun().findElements(By.cssSelector(".step.tool-call")).isEmpty());
+        awaitStatement(true);
+
+        browser.findElement(By.id("question")).sendKeys(Keys.ESCAPE);
+        waitFor(() -> finished(lastRun()));
+        assertTrue(lastRun().getText().contains("Stopped. The run and its statement were cancelled."), lastRun().getText());
+        assertTrue(browser.findElement(By.id("stop")).getDomProperty("hidden").equals("true"));
+        awaitStatement(false);
+    }
+
+    @Test
+    void aModelErrorIsShownAsAnError() throws Exception {
+        model.then(new ScriptedOpenAiServer.Failure(500, "the model fell over"));
+        ask("Anything");
+        waitFor(() -> !runs().isEmpty() && finished(lastRun()));
+        String error = lastRun().findElement(By.cssSelector(".error")).getText();
+        assertTrue(error.contains("model_error") && error.contains("500"), error);
+        Browser.screenshot(browser, "page-error");
+    }
+
+    @Test
+    void aFollowUpContinuesTheConversationAndTheListReopensIt() throws Exception {
+        model.then(text("There are 3503 tracks."), text("And 275 artists."));
+        ask("How many tracks are there?");
+        waitFor(() -> runs().size() == 1 && finished(lastRun()));
+        ask("And artists?");
+        waitFor(() -> runs().size() == 2 && finished(lastRun()));
+        String history = model.requests().get(1).path("messages").toString();
+        assertTrue(history.contains("How many tracks are there?") && history.contains("There are 3503 tracks."), history);
+
+        browser.findElement(By.id("new-conversation")).click();
+        assertTrue(runs().isEmpty());
+        WebElement listed = browser.findElements(By.cssSelector("#conversations button")).get(0);
+        assertEquals("How many tracks are there?", listed.getText());
+        listed.click();
+        waitFor(() -> runs().size() == 2);
+        assertEquals("And 275 artists.", lastRun().findElement(By.cssSelector(".answer")).getText());
+
+        // Phone width, dark theme: the same conversation.
+        Browser.colorScheme(browser, "dark");
+        browser.manage().window().setSize(new org.openqa.selenium.Dimension(390, 844));
+        String background = (String) browser.executeScript("return getComputedStyle(document.body).backgroundColor");
+        assertEquals("rgb(20, 24, 29)", background);
+        Browser.screenshot(browser, "page-phone-dark");
+    }
+
+    @Test
+    void aChosenToolsetLimitsTheToolsTheModelIsOffered() {
+        registry.replaceGroup("page-test", List.of(), List.of(
+                new Toolset("page_test_schema", "Schema only", "Only the schema", List.of("introspect_schema"), "page-test")));
+        try {
+            browser.navigate().refresh();
+            waitFor(() -> "true".equals(browser.findElement(By.tagName("body")).getDomAttribute("data-ready")));
+            browser.findElement(By.cssSelector("#toolsets-menu summary")).click();
+            browser.findElements(By.cssSelector("#toolsets label")).stream()
+                    .filter(label -> label.getText().contains("Schema only")).findFirst().orElseThrow()
+                    .findElement(By.tagName("input")).click();
+            model.then(text("Only the schema for me."));
+            ask("What can you do?");
+            waitFor(() -> !runs().isEmpty() && finished(lastRun()));
+            List<String> offered = new java.util.ArrayList<>();
+            model.requests().get(0).path("tools").forEach(tool -> offered.add(tool.path("function").path("name").asText()));
+            assertEquals(List.of("introspect_schema"), offered);
+        } finally {
+            registry.replaceGroup("page-test", List.of(), List.of());
+        }
+    }
+
+    @Test
+    void aJsonDownloadKeepsExactNumbers() throws Exception {
+        model.then(toolCalls(call("c1", "run_sql", "{\"sql\":\"SELECT 2.50 AS price, 12345678901234567890 AS big\"}")),
+                text("Done."));
+        ask("Exact numbers please");
+        waitFor(() -> !runs().isEmpty() && finished(lastRun()));
+        assertEquals(List.of("2.50", "12345678901234567890"), lastRun().findElements(By.cssSelector("table.result tbody td"))
+                .stream().map(WebElement::getText).toList());
+        lastRun().findElements(By.cssSelector(".result-bar button")).stream().filter(b -> b.getText().equals("JSON"))
+                .findFirst().orElseThrow().click();
+        Path json = downloads.resolve("run_sql-result.json");
+        waitFor(() -> Files.exists(json));
+        String content = Files.readString(json);
+        assertTrue(content.contains("\"price\": 2.50") && content.contains("\"big\": 12345678901234567890"), content);
+    }
+
+    @Test
+    void theKnowledgeViewFindsWhatTheAgentKnows() {
+        browser.findElement(By.id("open-knowledge")).click();
+        WebElement query = browser.findElement(By.id("knowledge-query"));
+        query.sendKeys("revenue by country");
+        query.sendKeys(Keys.ENTER);
+        waitFor(() -> browser.findElements(By.cssSelector("#knowledge-results .working")).isEmpty()
+                && !browser.findElements(By.cssSelector("#knowledge-results .pattern")).isEmpty());
+        List<String> found = browser.findElements(By.cssSelector("#knowledge-results .pattern summary")).stream()
+                .map(WebElement::getText).toList();
+        assertTrue(found.contains("Pattern: revenue_by_country — What is the total revenue by country?"), found.toString());
+        browser.findElement(By.cssSelector("#knowledge .dialog-head button")).click();
+    }
+
+    void awaitStatement(boolean running) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
+        while (true) {
+            long count = store
+                    .preparedQuery("SELECT count(*) AS n FROM pg_stat_activity WHERE state = 'active' AND query LIKE $1")
+                    .execute(Tuple.of("%track a CROSS JOIN track b%"))
+                    .await().atMost(Duration.ofSeconds(5)).iterator().next().getLong("n");
+            if ((count > 0) == running) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError(running ? "the statement never started" : "the statement is still running");
+            }
+            Thread.sleep(50);
+        }
+    }
+}

@@ -1,0 +1,88 @@
+package io.sqlagent.security;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+import org.eclipse.microprofile.jwt.JsonWebToken;
+import org.junit.jupiter.api.Test;
+
+import io.quarkus.security.runtime.QuarkusPrincipal;
+import io.quarkus.security.runtime.QuarkusSecurityIdentity;
+import io.sqlagent.tool.Caller;
+
+/** From the request's identity to a {@link Caller}: principal, scopes and the claims a database role is read from. */
+class CallersTest {
+
+    /** A token as OIDC identities carry it; custom claims come as JSON values whose text is JSON. */
+    private record Token(String name, Map<String, Object> claims) implements JsonWebToken {
+        @Override
+        public String getName() {
+            return name;
+        }
+
+        @Override
+        public Set<String> getClaimNames() {
+            return claims.keySet();
+        }
+
+        @SuppressWarnings("unchecked")
+        @Override
+        public <T> T getClaim(String claimName) {
+            return (T) claims.get(claimName);
+        }
+    }
+
+    /** Stands for a JSON-P string value: its toString() is its JSON text, quotes included. */
+    private record JsonText(String json) {
+        @Override
+        public String toString() {
+            return json;
+        }
+    }
+
+    @Test
+    void anOidcIdentityGivesItsNameScopesAndTextClaims() {
+        Callers callers = new Callers("api-key,oidc", null);
+        var token = new Token("ada", Map.of("preferred_username", "ada", "pg_role", new JsonText("\"support_rep_3\""),
+                "groups", new JsonText("[\"staff\"]"), "level", 3));
+
+        Caller caller = callers.of(QuarkusSecurityIdentity.builder().setPrincipal(token).addRoles(Set.of("sql:read")).build());
+
+        assertEquals("ada", caller.name());
+        assertEquals(Set.of("sql:read"), caller.scopes());
+        assertFalse(caller.unrestricted());
+        assertEquals(Optional.of("support_rep_3"), caller.attribute("pg_role"));
+        assertEquals(Optional.of("3"), caller.attribute("level"));
+        assertEquals(Optional.empty(), caller.attribute("groups"), "a list is no role name");
+    }
+
+    @Test
+    void anApiKeyIdentityGivesItsAttributes() {
+        Callers callers = new Callers("api-key", null);
+        Caller caller = callers.of(QuarkusSecurityIdentity.builder().setPrincipal(new QuarkusPrincipal("key:ci"))
+                .addRole("knowledge:read").addAttribute(Callers.ATTRIBUTES, Map.of("pg_role", "support_rep_4")).build());
+
+        assertEquals("key:ci", caller.name());
+        assertEquals(Optional.of("support_rep_4"), caller.attribute("pg_role"));
+        assertTrue(caller.has("knowledge:read"));
+        assertFalse(caller.has("sql:read"));
+    }
+
+    @Test
+    void nobodyIsAnonymousWithEveryScopeOnlyWhileAuthenticationIsOff() {
+        Caller off = new Callers("none", null).of((io.quarkus.security.identity.SecurityIdentity) null);
+        assertEquals("anonymous", off.name());
+        assertTrue(off.unrestricted());
+        assertTrue(off.has("admin"));
+
+        Caller on = new Callers("oidc", null).of(QuarkusSecurityIdentity.builder().setAnonymous(true).build());
+        assertEquals("anonymous", on.name());
+        assertFalse(on.unrestricted());
+        assertFalse(on.has("sql:read"));
+    }
+}
