@@ -96,7 +96,7 @@ public class EvalService {
         }
         EvalSuite suite = request.suite().withTags(request.tags());
         if (suite.cases().isEmpty()) {
-            throw new CaseFileException("No case carries any of the tags " + request.tags());
+            throw new CannotStart(400, "invalid_cases", "No case carries any of the tags " + request.tags());
         }
         UUID id = UUID.randomUUID();
         ObjectNode settings = NODES.objectNode().put("concurrency", request.concurrency())
@@ -147,13 +147,16 @@ public class EvalService {
                     return finish(id, "failed", failure.getMessage());
                 })
                 .subscribe().with(summary -> {
+                    // Off the running list before anyone hears it is done: a client that starts the next
+                    // run on "done" must not be refused as too many runs, and the finished run reads
+                    // from the store from now on.
+                    running.remove(id);
                     progress.publish(new RunProgress.Event("done", summary));
                     progress.end();
-                    running.remove(id);
                 }, failure -> {
                     Log.errorf(failure, "Eval run %s could not be recorded as finished", id);
-                    progress.end();
                     running.remove(id);
+                    progress.end();
                 });
     }
 

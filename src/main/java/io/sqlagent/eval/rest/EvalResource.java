@@ -60,6 +60,8 @@ public class EvalResource {
             "judge");
     private static final Pattern SHORT_DURATION = Pattern.compile("(\\d{1,9})(ms|s|m|h)");
 
+    private static final java.time.Duration LOOKUP_TIMEOUT = java.time.Duration.ofSeconds(10);
+
     private final EvalService evals;
     private final EvalStore store;
     private final EvalConfig config;
@@ -168,25 +170,22 @@ public class EvalResource {
     @Produces(MediaType.SERVER_SENT_EVENTS)
     @Operation(summary = "A run's progress as server-sent events", description = "started {id, suite, model, total}, then case {id, category, passed, done, total, tokens} "
             + "per case, then done {id, status, summary}. A run that already ended sends its done event only.")
+    @Blocking // only to look the run up before answering: a 404 cannot follow the 200 of an event stream
     public Multi<OutboundSseEvent> events(@PathParam("id") String id, @Context Sse sse) {
         UUID run = uuid(id);
         Optional<Multi<io.sqlagent.eval.RunProgress.Event>> live = evals.progress(run);
         if (live.isPresent()) {
             return live.get().map(event -> sse(sse, event.name(), event.data()));
         }
-        return store.find(run).onItem().transformToMulti(found -> {
-            if (found.isEmpty()) {
-                return Multi.createFrom().failure(notFound(id));
+        var found = store.find(run).await().atMost(LOOKUP_TIMEOUT).orElseThrow(() -> notFound(id));
+        return store.results(run).map(results -> {
+            ObjectNode done = ToolJson.MAPPER.createObjectNode().put("id", id).put("status", found.status());
+            if (found.error() != null) {
+                done.put("error", found.error());
             }
-            return store.results(run).map(results -> {
-                ObjectNode done = ToolJson.MAPPER.createObjectNode().put("id", id).put("status", found.get().status());
-                if (found.get().error() != null) {
-                    done.put("error", found.get().error());
-                }
-                done.set("summary", EvalReport.summary(found.get().total(), results));
-                return sse(sse, "done", done);
-            }).toMulti();
-        });
+            done.set("summary", EvalReport.summary(found.total(), results));
+            return sse(sse, "done", done);
+        }).toMulti();
     }
 
     private EvalRequest request(byte[] body) {
