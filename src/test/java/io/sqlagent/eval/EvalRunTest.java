@@ -263,6 +263,9 @@ class EvalRunTest {
         bad("{\"suite\":\"chinook\",\"timeout\":\"soon\"}", 400, "invalid_timeout", "timeout must be a duration");
         bad("{\"suite\":\"chinook\",\"colour\":\"red\"}", 400, "unknown_field", "Unknown field 'colour'");
         bad("[1]", 400, null, null);
+        given().header("X-Test-Principal", "analyst").header("X-Test-Scopes", "sql:read").contentType(ContentType.JSON)
+                .body("{\"suite\":\"chinook\"}").when().post("/api/evals/runs").then().statusCode(403)
+                .body("error", is("forbidden")).body("message", containsString("scope admin"));
         assertEquals(before, count("SELECT count(*) FROM eval_run"));
 
         given().when().get("/api/evals/runs/" + java.util.UUID.randomUUID()).then().statusCode(404).body("error",
@@ -271,6 +274,52 @@ class EvalRunTest {
         given().when().get("/api/evals/runs/" + java.util.UUID.randomUUID() + "/events").then().statusCode(404);
         given().when().get("/api/evals/suites").then().statusCode(200).body("[0].name", is("chinook")).body("[0].cases",
                 is(62));
+    }
+
+    @Test
+    @Order(6)
+    void theCommandLineRunnerExitsByTheThreshold() throws Exception {
+        java.nio.file.Path cases = java.nio.file.Files.createTempFile("cases", ".yaml");
+        java.nio.file.Files.writeString(cases, """
+                cases:
+                  - id: agg-customer-count
+                    category: aggregation
+                    question: How many tracks are there?
+                    golden_sql: SELECT count(*) FROM track
+                    expected: [3503]
+                  - id: agg-track-count
+                    category: aggregation
+                    question: How many customers does the store have?
+                    golden_sql: SELECT count(*) FROM customer
+                """);
+        java.nio.file.Path report = java.nio.file.Files.createTempFile("report", ".json");
+
+        Cli below = cli("--url", runs.resolve("/").toString(), "--file", cases.toString(), "--threshold", "0.9");
+        assertEquals(1, below.exit(), below.toString());
+        assertTrue(below.out().contains("1 of 2 passed, accuracy 50.0% (threshold 90.0%)"), below.toString());
+        assertTrue(below.err().contains("2/2 cases, 1 passed"), "a progress bar: " + below.err());
+
+        Cli above = cli("--url", runs.resolve("/").toString(), "--file", cases.toString(), "--threshold", "0.4", "--report",
+                report.toString());
+        assertEquals(0, above.exit(), above.toString());
+        assertTrue(java.nio.file.Files.readString(report).contains("\"status\":\"done\""));
+
+        Cli wrong = cli("--url", runs.resolve("/").toString(), "--suite", "nope");
+        assertEquals(2, wrong.exit(), wrong.toString());
+        assertTrue(wrong.err().contains("HTTP 404 No suite is named 'nope'"), wrong.toString());
+    }
+
+    record Cli(int exit, String out, String err) {
+    }
+
+    private static Cli cli(String... args) throws Exception {
+        List<String> command = new ArrayList<>(List.of(
+                java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString(), "bin/sqlagent-eval.java"));
+        command.addAll(List.of(args));
+        Process process = new ProcessBuilder(command).start();
+        String out = new String(process.getInputStream().readAllBytes());
+        String err = new String(process.getErrorStream().readAllBytes());
+        return new Cli(process.waitFor(), out, err);
     }
 
     private static void bad(String body, int status, String code, String message) {

@@ -24,6 +24,9 @@ import jakarta.ws.rs.sse.OutboundSseEvent;
 import jakarta.ws.rs.sse.Sse;
 
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.jboss.resteasy.reactive.RestResponse;
 
@@ -46,7 +49,10 @@ import io.sqlagent.eval.HtmlReport;
 import io.sqlagent.rest.ApiException;
 import io.sqlagent.rest.ErrorBody;
 import io.sqlagent.rest.JsonBodies;
+import io.sqlagent.security.Callers;
+import io.sqlagent.tool.Caller;
 import io.sqlagent.tool.ToolJson;
+import io.vertx.ext.web.RoutingContext;
 
 /**
  * {@code /api/evals}: start a run of a shipped suite, of cases sent with the request or of a tag
@@ -63,10 +69,12 @@ public class EvalResource {
     private static final java.time.Duration LOOKUP_TIMEOUT = java.time.Duration.ofSeconds(10);
 
     private final EvalService evals;
+    private final Callers callers;
     private final EvalStore store;
     private final EvalConfig config;
 
-    EvalResource(EvalService evals, EvalStore store, EvalConfig config) {
+    EvalResource(EvalService evals, EvalStore store, EvalConfig config, Callers callers) {
+        this.callers = callers;
         this.evals = evals;
         this.store = store;
         this.config = config;
@@ -106,8 +114,9 @@ public class EvalResource {
     @Operation(summary = "Start an eval run", description = "Body {\"suite\": \"chinook\"} or {\"cases\": [case, …]} or {\"yaml\": \"<case file>\"}, "
             + "optional tags [names], concurrency, max_tokens, timeout (\"10m\"), judge (bool). Answers 202 {\"id\"} at once; "
             + "follow GET /api/evals/runs/{id}/events.")
-    public Uni<RestResponse<ObjectNode>> start(byte[] body) {
-        authorizeStart();
+    @APIResponse(responseCode = "403", description = "The caller lacks scope admin", content = @Content(schema = @Schema(implementation = ErrorBody.class)))
+    public Uni<RestResponse<ObjectNode>> start(byte[] body, @Context RoutingContext http) {
+        authorizeStart(http);
         EvalRequest request = request(body);
         return evals.start(request).map(id -> RestResponse.ResponseBuilder
                 .<ObjectNode> create(RestResponse.Status.ACCEPTED)
@@ -119,11 +128,14 @@ public class EvalResource {
     /**
      * The one place where starting a run is authorised. A run spends model tokens and, for suites
      * with a fixture, creates and drops a schema in the source, so it is an administrator's action:
-     * when the service authenticates callers, this checks the scope {@code admin}. Until then, every
-     * caller that may chat may start runs.
+     * scope {@code admin} (every caller has it with {@code sqlagent.auth.mode=none}).
      */
-    private void authorizeStart() {
-        // Authentication is not part of the service yet: nothing to check.
+    private void authorizeStart(RoutingContext http) {
+        Caller caller = callers.of(http).await().atMost(LOOKUP_TIMEOUT);
+        if (!caller.has(Caller.ADMIN)) {
+            throw new ApiException(403, ErrorBody.of("forbidden", "Starting an eval run needs scope admin; "
+                    + caller.name() + " does not have it"));
+        }
     }
 
     @GET
