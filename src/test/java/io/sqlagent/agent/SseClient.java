@@ -60,6 +60,14 @@ public final class SseClient implements AutoCloseable {
         return new SseClient(HTTP.send(request.build(), HttpResponse.BodyHandlers.ofInputStream()));
     }
 
+    /** Opens {@code uri} with GET and returns the open stream. */
+    public static SseClient get(URI uri) throws IOException, InterruptedException {
+        HttpRequest request = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(60)).header("Accept", "text/event-stream")
+                .GET()
+                .build();
+        return new SseClient(HTTP.send(request, HttpResponse.BodyHandlers.ofInputStream()));
+    }
+
     /** Posts and reads every event until the server ends the stream. */
     public static Result chat(URI uri, String body) throws IOException, InterruptedException {
         return chat(uri, body, java.util.Map.of());

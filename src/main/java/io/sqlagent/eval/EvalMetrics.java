@@ -1,0 +1,48 @@
+package io.sqlagent.eval;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+
+/**
+ * Prometheus gauges of the last finished run: {@code sqlagent_eval_accuracy{category}} (with
+ * {@code category="all"}) and {@code sqlagent_eval_hallucinations}. A category the last run did not
+ * have reads NaN; at most 50 categories get a series.
+ */
+@ApplicationScoped
+public class EvalMetrics {
+
+    private static final int MAX_CATEGORIES = 50;
+
+    private final MeterRegistry registry;
+    private final Map<String, Double> accuracy = new ConcurrentHashMap<>();
+    private volatile double hallucinations = Double.NaN;
+
+    EvalMetrics(MeterRegistry registry) {
+        this.registry = registry;
+        Gauge.builder("sqlagent.eval.hallucinations", this, metrics -> metrics.hallucinations)
+                .description(
+                        "Table and column names that did not exist but reached the database, in the last finished eval run")
+                .register(registry);
+    }
+
+    void lastRun(Map<String, Double> byCategory, long hallucinated) {
+        accuracy.keySet().forEach(category -> accuracy.put(category, Double.NaN));
+        byCategory.forEach((category, value) -> {
+            if (!accuracy.containsKey(category) && accuracy.size() >= MAX_CATEGORIES) {
+                return; // an uploaded case list may name any categories: the number of series stays bounded
+            }
+            if (accuracy.put(category, value) == null) {
+                Gauge.builder("sqlagent.eval.accuracy", accuracy, map -> map.getOrDefault(category, Double.NaN))
+                        .description("Share of cases passed in the last finished eval run, by category (all: every case)")
+                        .tag("category", category)
+                        .register(registry);
+            }
+        });
+        hallucinations = hallucinated;
+    }
+}

@@ -1,0 +1,347 @@
+package io.sqlagent.eval.rest;
+
+import java.net.URI;
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.sse.OutboundSseEvent;
+import jakarta.ws.rs.sse.Sse;
+
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+import org.jboss.resteasy.reactive.RestResponse;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import io.smallrye.common.annotation.Blocking;
+import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.Uni;
+import io.sqlagent.Texts;
+import io.sqlagent.eval.CaseFileException;
+import io.sqlagent.eval.CaseFiles;
+import io.sqlagent.eval.EvalConfig;
+import io.sqlagent.eval.EvalReport;
+import io.sqlagent.eval.EvalRequest;
+import io.sqlagent.eval.EvalService;
+import io.sqlagent.eval.EvalStore;
+import io.sqlagent.eval.EvalSuite;
+import io.sqlagent.eval.HtmlReport;
+import io.sqlagent.rest.ApiException;
+import io.sqlagent.rest.ErrorBody;
+import io.sqlagent.rest.JsonBodies;
+import io.sqlagent.security.Callers;
+import io.sqlagent.tool.Caller;
+import io.sqlagent.tool.ToolJson;
+import io.vertx.ext.web.RoutingContext;
+
+/**
+ * {@code /api/evals}: start a run of a shipped suite, of cases sent with the request or of a tag
+ * selection; follow it as server-sent events; read its report as JSON or HTML; compare two runs.
+ */
+@Path("/api/evals")
+@Tag(name = "Evals", description = "Evaluation runs of the agent: accuracy, trajectory and cost per case")
+public class EvalResource {
+
+    private static final Set<String> FIELDS = Set.of("suite", "cases", "yaml", "tags", "concurrency", "max_tokens", "timeout",
+            "judge");
+    private static final Pattern SHORT_DURATION = Pattern.compile("(\\d{1,9})(ms|s|m|h)");
+
+    private static final java.time.Duration LOOKUP_TIMEOUT = java.time.Duration.ofSeconds(10);
+
+    private final EvalService evals;
+    private final Callers callers;
+    private final EvalStore store;
+    private final EvalConfig config;
+
+    EvalResource(EvalService evals, EvalStore store, EvalConfig config, Callers callers) {
+        this.callers = callers;
+        this.evals = evals;
+        this.store = store;
+        this.config = config;
+    }
+
+    /** A request refused before anything runs or is written (answered by io.sqlagent.rest.ErrorMapper). */
+    static final class Refused extends ApiException {
+        private static final long serialVersionUID = 1L;
+
+        Refused(int status, String code, String message) {
+            super(status, ErrorBody.of(code, message));
+        }
+    }
+
+    @GET
+    @Path("/suites")
+    @Produces(MediaType.APPLICATION_JSON)
+    @Operation(summary = "The suites shipped with the service", description = "[{name, description, cases, categories}]")
+    public List<ObjectNode> suites() {
+        List<ObjectNode> suites = new ArrayList<>();
+        for (String name : CaseFiles.SHIPPED) {
+            EvalSuite suite = CaseFiles.shipped(name).orElseThrow();
+            ObjectNode node = ToolJson.MAPPER.createObjectNode().put("name", name).put("description", suite.description())
+                    .put("cases", suite.cases().size());
+            node.set("categories", io.sqlagent.tool.ToolJson.MAPPER
+                    .valueToTree(suite.cases().stream().map(c -> c.category()).distinct().sorted().toList()));
+            suites.add(node);
+        }
+        return suites;
+    }
+
+    @POST
+    @Path("/runs")
+    @Consumes(MediaType.WILDCARD)
+    @Produces(MediaType.APPLICATION_JSON)
+    @Blocking // parses a case list that may be large YAML
+    @Operation(summary = "Start an eval run", description = "Body {\"suite\": \"chinook\"} or {\"cases\": [case, …]} or {\"yaml\": \"<case file>\"}, "
+            + "optional tags [names], concurrency, max_tokens, timeout (\"10m\"), judge (bool). Answers 202 {\"id\"} at once; "
+            + "follow GET /api/evals/runs/{id}/events.")
+    @APIResponse(responseCode = "403", description = "The caller lacks scope admin", content = @Content(schema = @Schema(implementation = ErrorBody.class)))
+    public Uni<RestResponse<ObjectNode>> start(byte[] body, @Context RoutingContext http) {
+        authorizeStart(http);
+        EvalRequest request = request(body);
+        return evals.start(request).map(id -> RestResponse.ResponseBuilder
+                .<ObjectNode> create(RestResponse.Status.ACCEPTED)
+                .location(URI.create("/api/evals/runs/" + id))
+                .entity(ToolJson.MAPPER.createObjectNode().put("id", id.toString()))
+                .build());
+    }
+
+    /**
+     * The one place where starting a run is authorised. A run spends model tokens and, for suites
+     * with a fixture, creates and drops a schema in the source, so it is an administrator's action:
+     * scope {@code admin} (every caller has it with {@code sqlagent.auth.mode=none}).
+     */
+    private void authorizeStart(RoutingContext http) {
+        Caller caller = callers.of(http).await().atMost(LOOKUP_TIMEOUT);
+        if (!caller.has(Caller.ADMIN)) {
+            throw new ApiException(403, ErrorBody.of("forbidden", "Starting an eval run needs scope admin; "
+                    + caller.name() + " does not have it"));
+        }
+    }
+
+    @GET
+    @Path("/runs/{id}")
+    @Produces(MediaType.APPLICATION_JSON)
+    @Operation(summary = "A run's report", description = "{id, status: running|done|failed, model, summary: {total, passed, accuracy, by_category, "
+            + "hallucinations, tokens, …}, cases: [{id, category, passed, grades, sql, answer, turns}]}")
+    public Uni<ObjectNode> report(@PathParam("id") String id) {
+        UUID run = uuid(id);
+        return store.find(run).flatMap(found -> found.isEmpty() ? Uni.createFrom().failure(notFound(id))
+                : store.results(run).map(results -> EvalReport.of(found.get(), results)));
+    }
+
+    @GET
+    @Path("/runs/{id}/report.html")
+    @Produces(MediaType.TEXT_HTML)
+    @Operation(summary = "A run's report as a self-contained HTML page")
+    public Uni<String> html(@PathParam("id") String id) {
+        return report(id).map(HtmlReport::of);
+    }
+
+    @GET
+    @Path("/runs/{id}/compare/{other}")
+    @Produces(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Compare a run with a baseline run", description = "{run, baseline, fixed: [case ids failed in the baseline, passed in the run], "
+            + "broken: [passed there, failed here], unchanged, only_in_run, only_in_baseline, accuracy: {run, baseline, change}}")
+    public Uni<ObjectNode> compare(@PathParam("id") String id, @PathParam("other") String other) {
+        UUID run = uuid(id);
+        UUID baseline = uuid(other);
+        return store.find(run).flatMap(found -> store.find(baseline).flatMap(base -> {
+            if (found.isEmpty()) {
+                return Uni.createFrom().failure(notFound(id));
+            }
+            if (base.isEmpty()) {
+                return Uni.createFrom().failure(notFound(other));
+            }
+            return store.results(run).flatMap(results -> store.results(baseline)
+                    .map(baseResults -> EvalReport.compare(found.get(), results, base.get(), baseResults)));
+        }));
+    }
+
+    @GET
+    @Path("/runs/{id}/events")
+    @Produces(MediaType.SERVER_SENT_EVENTS)
+    @Operation(summary = "A run's progress as server-sent events", description = "started {id, suite, model, total}, then case {id, category, passed, done, total, tokens} "
+            + "per case, then done {id, status, summary}. A run that already ended sends its done event only.")
+    @Blocking // only to look the run up before answering: a 404 cannot follow the 200 of an event stream
+    public Multi<OutboundSseEvent> events(@PathParam("id") String id, @Context Sse sse) {
+        UUID run = uuid(id);
+        Optional<Multi<io.sqlagent.eval.RunProgress.Event>> live = evals.progress(run);
+        if (live.isPresent()) {
+            return live.get().map(event -> sse(sse, event.name(), event.data()));
+        }
+        var found = store.find(run).await().atMost(LOOKUP_TIMEOUT).orElseThrow(() -> notFound(id));
+        return store.results(run).map(results -> {
+            ObjectNode done = ToolJson.MAPPER.createObjectNode().put("id", id).put("status", found.status());
+            if (found.error() != null) {
+                done.put("error", found.error());
+            }
+            done.set("summary", EvalReport.summary(found.total(), results));
+            return sse(sse, "done", done);
+        }).toMulti();
+    }
+
+    private EvalRequest request(byte[] body) {
+        ObjectNode object;
+        try {
+            object = JsonBodies.object(body, "a JSON object such as {\"suite\": \"chinook\"}");
+        } catch (JsonBodies.BadBody e) {
+            throw new Refused(400, e.error().error(), e.error().message());
+        }
+        for (Iterator<String> names = object.fieldNames(); names.hasNext();) {
+            String name = names.next();
+            if (!FIELDS.contains(name)) {
+                throw bad("unknown_field", "Unknown field '" + (name.length() > 64 ? name.substring(0, 64) + "…" : name)
+                        + "'; the body takes " + FIELDS.stream().sorted().toList());
+            }
+        }
+        int given = (object.has("suite") ? 1 : 0) + (object.has("cases") ? 1 : 0) + (object.has("yaml") ? 1 : 0);
+        if (given != 1) {
+            throw bad("invalid_suite", "Give exactly one of suite (a shipped suite: " + CaseFiles.SHIPPED
+                    + "), cases (a list of cases) or yaml (a case file's text)");
+        }
+        EvalSuite suite = suite(object);
+        return EvalRequest.of(suite, texts(object.get("tags")), positiveInt(object.get("concurrency"), "concurrency"),
+                positiveInt(object.get("max_tokens"), "max_tokens").map(Integer::longValue), duration(object.get("timeout")),
+                bool(object.get("judge")), config);
+    }
+
+    private static EvalSuite suite(ObjectNode object) {
+        if (object.has("suite")) {
+            JsonNode name = object.get("suite");
+            if (!name.isTextual()) {
+                throw bad("invalid_suite", "suite must be the name of a shipped suite: " + CaseFiles.SHIPPED);
+            }
+            return CaseFiles.shipped(name.asText()).orElseThrow(() -> new Refused(404, "unknown_suite",
+                    "No suite is named '" + abbreviate(name.asText()) + "'; the shipped suites are " + CaseFiles.SHIPPED));
+        }
+        EvalSuite uploaded;
+        try {
+            if (object.has("yaml")) {
+                if (!object.get("yaml").isTextual()) {
+                    throw bad("invalid_cases", "yaml must be the text of a case file");
+                }
+                uploaded = CaseFiles.parseYaml(object.get("yaml").asText(), "uploaded");
+            } else {
+                uploaded = CaseFiles.parse(object.get("cases"), "uploaded");
+            }
+        } catch (CaseFileException e) {
+            throw bad("invalid_cases", e.getMessage());
+        }
+        if (uploaded.fixture().isPresent()) {
+            // A fixture runs its statements on the source as they are: only the service's own suites may have one.
+            throw bad("invalid_cases", "An uploaded case list cannot have a fixture; only suites shipped with the service can");
+        }
+        return uploaded;
+    }
+
+    private static List<String> texts(JsonNode node) {
+        if (node == null || node.isNull()) {
+            return List.of();
+        }
+        if (!node.isArray()) {
+            throw bad("invalid_tags", "tags must be a list of tag names, such as [\"smoke\"]");
+        }
+        List<String> texts = new ArrayList<>();
+        for (JsonNode item : node) {
+            if (!item.isTextual() || item.asText().isBlank()) {
+                throw bad("invalid_tags", "tags must be a list of tag names, such as [\"smoke\"]");
+            }
+            texts.add(item.asText());
+        }
+        return texts;
+    }
+
+    private static Optional<Integer> positiveInt(JsonNode node, String field) {
+        if (node == null || node.isNull()) {
+            return Optional.empty();
+        }
+        if (!node.canConvertToInt() || !node.isIntegralNumber() || node.intValue() < 1) {
+            throw bad("invalid_" + field, field + " must be a whole number of at least 1");
+        }
+        return Optional.of(node.intValue());
+    }
+
+    private static Optional<Boolean> bool(JsonNode node) {
+        if (node == null || node.isNull()) {
+            return Optional.empty();
+        }
+        if (!node.isBoolean()) {
+            throw bad("invalid_judge", "judge must be true or false");
+        }
+        return Optional.of(node.booleanValue());
+    }
+
+    private static Optional<Duration> duration(JsonNode node) {
+        if (node == null || node.isNull()) {
+            return Optional.empty();
+        }
+        String problem = "timeout must be a duration such as \"90s\", \"10m\", \"1h\" or \"PT10M\"";
+        if (!node.isTextual()) {
+            throw bad("invalid_timeout", problem);
+        }
+        Matcher m = SHORT_DURATION.matcher(node.asText());
+        Duration duration;
+        try {
+            duration = !m.matches() ? Duration.parse(node.asText()) : switch (m.group(2)) {
+                case "ms" -> Duration.ofMillis(Long.parseLong(m.group(1)));
+                case "s" -> Duration.ofSeconds(Long.parseLong(m.group(1)));
+                case "m" -> Duration.ofMinutes(Long.parseLong(m.group(1)));
+                default -> Duration.ofHours(Long.parseLong(m.group(1)));
+            };
+        } catch (DateTimeParseException e) {
+            throw bad("invalid_timeout", problem);
+        }
+        if (duration.isNegative() || duration.isZero()) {
+            throw bad("invalid_timeout", "timeout must be longer than zero");
+        }
+        return Optional.of(duration);
+    }
+
+    private static UUID uuid(String id) {
+        try {
+            if (id.length() == 36) {
+                return UUID.fromString(id);
+            }
+        } catch (IllegalArgumentException e) {
+            // answered below
+        }
+        throw bad("invalid_run_id", "A run id is the UUID POST /api/evals/runs answered with");
+    }
+
+    private static Refused notFound(String id) {
+        return new Refused(404, "run_not_found", "No eval run has the id " + id);
+    }
+
+    private static Refused bad(String code, String message) {
+        return new Refused(400, code, message);
+    }
+
+    private static String abbreviate(String text) {
+        return Texts.shorten(text, 64);
+    }
+
+    private static OutboundSseEvent sse(Sse sse, String name, ObjectNode data) {
+        return sse.newEventBuilder().name(name).data(String.class, data.toString()).mediaType(MediaType.APPLICATION_JSON_TYPE)
+                .build();
+    }
+}
