@@ -111,7 +111,7 @@ class ChatPageTest {
 
     @Test
     void aQuestionStreamsWithItsStepsATableAndAChart() throws Exception {
-        model.then(toolCalls(call("c1", "run_sql", "{\"sql\":\"" + GENRES_SQL + "\"}")),
+        model.then(toolCalls("Let me count the tracks per genre.", call("c1", "run_sql", "{\"sql\":\"" + GENRES_SQL + "\"}")),
                 text("**Rock** leads ", "with 1297 tracks."));
 
         ask("Which genres have the most tracks?");
@@ -119,6 +119,15 @@ class ChatPageTest {
         WebElement run = lastRun();
 
         assertEquals("Which genres have the most tracks?", run.findElement(By.cssSelector(".question")).getText());
+        // Steps in the order they happened: the thinking, then the tool call with its result, then the answer.
+        List<String> order = run.findElements(By.cssSelector(".steps > .step, .result-view, .answer")).stream()
+                .map(e -> e.getDomAttribute("class")).toList();
+        assertEquals(List.of("step thinking", "step tool-call ok", "result-view", "answer"), order);
+        WebElement thinking = run.findElement(By.cssSelector(".thinking"));
+        thinking.findElement(By.tagName("summary")).click();
+        assertEquals("Let me count the tracks per genre.", thinking.findElement(By.cssSelector(".thinking-text")).getText());
+        assertEquals("polite", browser.findElement(By.id("transcript")).getDomAttribute("aria-live"),
+                "a screen reader hears it");
         List<WebElement> steps = run.findElements(By.cssSelector(".step.tool-call"));
         assertEquals(1, steps.size());
         assertEquals("run_sql", steps.get(0).findElement(By.cssSelector(".tool-name")).getText());
@@ -238,6 +247,8 @@ class ChatPageTest {
         // Phone width, dark theme: the same conversation.
         Browser.colorScheme(browser, "dark");
         browser.manage().window().setSize(new org.openqa.selenium.Dimension(390, 844));
+        assertTrue(browser.findElement(By.id("toggle-side")).isDisplayed(), "the conversation list folds away on a phone");
+        assertFalse(browser.findElement(By.id("side")).isDisplayed());
         String background = (String) browser.executeScript("return getComputedStyle(document.body).backgroundColor");
         assertEquals("rgb(20, 24, 29)", background);
         Browser.screenshot(browser, "page-phone-dark");
