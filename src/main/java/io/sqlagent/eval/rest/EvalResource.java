@@ -24,8 +24,11 @@ import jakarta.ws.rs.sse.OutboundSseEvent;
 import jakarta.ws.rs.sse.Sse;
 
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.ExampleObject;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.jboss.resteasy.reactive.RestResponse;
@@ -114,6 +117,12 @@ public class EvalResource {
     @Operation(summary = "Start an eval run", description = "Body {\"suite\": \"chinook\"} or {\"cases\": [case, …]} or {\"yaml\": \"<case file>\"}, "
             + "optional tags [names], concurrency, max_tokens, timeout (\"10m\"), judge (bool). Answers 202 {\"id\"} at once; "
             + "follow GET /api/evals/runs/{id}/events.")
+    @RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(type = SchemaType.OBJECT), examples = {
+            @ExampleObject(name = "suite", summary = "The shipped Chinook set", value = "{\"suite\": \"chinook\"}"),
+            @ExampleObject(name = "smoke", summary = "Only cases tagged smoke, two at a time", value = "{\"suite\": \"chinook\", \"tags\": [\"smoke\"], \"concurrency\": 2}")
+    }))
+    @APIResponse(responseCode = "202", description = "The run started: {\"id\"}")
+    @APIResponse(responseCode = "400", description = "A bad body, suite, case list, tag, budget or field", content = @Content(schema = @Schema(implementation = ErrorBody.class)))
     @APIResponse(responseCode = "403", description = "The caller lacks scope admin", content = @Content(schema = @Schema(implementation = ErrorBody.class)))
     public Uni<RestResponse<ObjectNode>> start(byte[] body, @Context RoutingContext http) {
         authorizeStart(http);
