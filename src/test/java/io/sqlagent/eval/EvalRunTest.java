@@ -48,6 +48,20 @@ class EvalRunTest {
 
     private static final Duration WAIT = Duration.ofSeconds(30);
 
+    /** Two shipped cases with their questions swapped: against the replay model one passes, one fails. */
+    private static final String SWAPPED_CASES = """
+            cases:
+              - id: agg-customer-count
+                category: aggregation
+                question: How many tracks are there?
+                golden_sql: SELECT count(*) FROM track
+                expected: [3503]
+              - id: agg-track-count
+                category: aggregation
+                question: How many customers does the store have?
+                golden_sql: SELECT count(*) FROM customer
+            """;
+
     @TestHTTPResource("/api/evals/runs")
     URI runs;
 
@@ -203,18 +217,7 @@ class EvalRunTest {
     @Test
     @Order(3)
     void comparesTwoRunsAndAsksTheJudgeWhenAsked() throws Exception {
-        String yaml = """
-                cases:
-                  - id: agg-customer-count
-                    category: aggregation
-                    question: How many tracks are there?
-                    golden_sql: SELECT count(*) FROM track
-                    expected: [3503]
-                  - id: agg-track-count
-                    category: aggregation
-                    question: How many customers does the store have?
-                    golden_sql: SELECT count(*) FROM customer
-                """;
+        String yaml = SWAPPED_CASES;
         String second = start(ToolJson.MAPPER.createObjectNode().put("yaml", yaml).put("judge", true).toString());
         follow(second);
 
@@ -280,18 +283,7 @@ class EvalRunTest {
     @Order(6)
     void theCommandLineRunnerExitsByTheThreshold() throws Exception {
         java.nio.file.Path cases = java.nio.file.Files.createTempFile("cases", ".yaml");
-        java.nio.file.Files.writeString(cases, """
-                cases:
-                  - id: agg-customer-count
-                    category: aggregation
-                    question: How many tracks are there?
-                    golden_sql: SELECT count(*) FROM track
-                    expected: [3503]
-                  - id: agg-track-count
-                    category: aggregation
-                    question: How many customers does the store have?
-                    golden_sql: SELECT count(*) FROM customer
-                """);
+        java.nio.file.Files.writeString(cases, SWAPPED_CASES);
         java.nio.file.Path report = java.nio.file.Files.createTempFile("report", ".json");
 
         Cli below = cli("--url", runs.resolve("/").toString(), "--file", cases.toString(), "--threshold", "0.9");
