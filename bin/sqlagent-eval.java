@@ -106,6 +106,10 @@ public class SqlagentEval {
                     }
                     bar((int) number(field(data, "done", "0"), "done"), (int) number(field(data, "total", "0"), "total"), passed);
                 } else if (line.startsWith("data:") && "done".equals(event)) {
+                    // A run that ended before we listened sends its done event only: its summary fills the bar.
+                    String data = line.substring(5);
+                    int total = (int) number(field(data, "total", "0"), "total");
+                    bar(total, total, (int) number(field(data, "passed", "0"), "passed"));
                     break;
                 }
             }
