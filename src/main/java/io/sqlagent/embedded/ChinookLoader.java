@@ -21,6 +21,10 @@ import io.sqlagent.sql.SqlScript;
  */
 public final class ChinookLoader {
 
+    /** Whether the script ran to its end: its last table exists. */
+    private static final String LOADED = """
+            SELECT to_regclass('public.playlist_track') IS NOT NULL""";
+
     /** Classpath location of the Chinook PostgreSQL script. */
     public static final String SCRIPT = "db/chinook/chinook-postgres.sql";
 
@@ -66,7 +70,7 @@ public final class ChinookLoader {
 
     private static boolean alreadyLoaded(Connection connection) throws SQLException {
         try (Statement statement = connection.createStatement();
-                ResultSet rows = statement.executeQuery("SELECT to_regclass('public.playlist_track') IS NOT NULL")) {
+                ResultSet rows = statement.executeQuery(LOADED)) {
             rows.next();
             return rows.getBoolean(1);
         }

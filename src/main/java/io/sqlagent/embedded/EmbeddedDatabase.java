@@ -28,6 +28,9 @@ import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
  */
 public final class EmbeddedDatabase {
 
+    private static final String DATABASE_EXISTS = """
+            SELECT 1 FROM pg_database WHERE datname = ?""";
+
     /** Database that holds the service's own store. */
     public static final String STORE_DATABASE = "sqlagent";
     /** Database that holds the Chinook demo source. */
@@ -122,7 +125,7 @@ public final class EmbeddedDatabase {
 
     private static void createDatabaseIfMissing(DataSource admin, String database) throws SQLException {
         try (Connection connection = admin.getConnection();
-                var check = connection.prepareStatement("SELECT 1 FROM pg_database WHERE datname = ?")) {
+                var check = connection.prepareStatement(DATABASE_EXISTS)) {
             check.setString(1, database);
             if (check.executeQuery().next()) {
                 return;

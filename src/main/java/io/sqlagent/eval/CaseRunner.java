@@ -37,6 +37,10 @@ import io.sqlagent.tool.ToolRegistry;
 public class CaseRunner {
 
     /** The principal eval runs are recorded under in conversations and the audit log. */
+    /** A table's rows as one text (count and digest), to see whether a case changed it; {@code %s} is a checked plain name. */
+    private static final String FINGERPRINT = """
+            SELECT count(*) || ':' || coalesce(md5(string_agg(md5(t::text), '' ORDER BY md5(t::text))), '') FROM %s t""";
+
     public static final String PRINCIPAL = "eval";
     /** Eval runs ask as the service's own principal {@value #PRINCIPAL}, offered every tool, like the agent's own work. */
     static final Caller CALLER = new Caller(PRINCIPAL, Set.of(), true, Map.of());
@@ -244,8 +248,7 @@ public class CaseRunner {
                 continue;
             }
             prints.add(source().requirePool()
-                    .query("SELECT count(*) || ':' || coalesce(md5(string_agg(md5(t::text), '' ORDER BY md5(t::text))), '') FROM "
-                            + table + " t")
+                    .query(FINGERPRINT.formatted(table))
                     .execute()
                     .map(rows -> rows.iterator().next().getString(0))
                     .onFailure().recoverWithItem(failure -> "not checked: " + failure.getMessage()));

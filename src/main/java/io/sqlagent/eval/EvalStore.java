@@ -40,35 +40,50 @@ public class EvalStore {
     public record Stored(String caseId, int position, String category, boolean passed, JsonNode result) {
     }
 
+    private static final String INSERT_RUN = """
+            INSERT INTO eval_run (id, suite, model, status, total, settings) VALUES ($1, $2, $3, 'running', $4, $5)""";
+
+    private static final String SAVE_RESULT = """
+            INSERT INTO eval_case_result (run_id, case_id, position, category, passed, result)
+            VALUES ($1, $2, $3, $4, $5, $6)
+            ON CONFLICT (run_id, case_id) DO UPDATE SET passed = excluded.passed, result = excluded.result""";
+
+    private static final String FINISH = """
+            UPDATE eval_run SET status = $2, error = $3, finished_at = now() WHERE id = $1""";
+
+    private static final String FIND_RUN = """
+            SELECT * FROM eval_run WHERE id = $1""";
+
+    private static final String RESULTS = """
+            SELECT case_id, position, category, passed, result::text AS result FROM eval_case_result
+            WHERE run_id = $1 ORDER BY position""";
+
     public Uni<Void> create(UUID id, String suite, String model, int total, JsonNode settings) {
-        return store.preparedQuery(
-                "INSERT INTO eval_run (id, suite, model, status, total, settings) VALUES ($1, $2, $3, 'running', $4, $5)")
+        return store.preparedQuery(INSERT_RUN)
                 .execute(Tuple.of(id, suite, model, total, new JsonObject(settings.toString())))
                 .replaceWithVoid();
     }
 
     public Uni<Void> save(UUID run, int position, CaseResult result) {
-        return store.preparedQuery("INSERT INTO eval_case_result (run_id, case_id, position, category, passed, result) "
-                + "VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (run_id, case_id) DO UPDATE SET passed = excluded.passed, result = excluded.result")
+        return store.preparedQuery(SAVE_RESULT)
                 .execute(Tuple.from(List.of(run, result.id(), position, result.category(), result.passed(),
                         new JsonObject(json(result)))))
                 .replaceWithVoid();
     }
 
     public Uni<Void> finish(UUID run, String status, String error) {
-        return store.preparedQuery("UPDATE eval_run SET status = $2, error = $3, finished_at = now() WHERE id = $1")
+        return store.preparedQuery(FINISH)
                 .execute(Tuple.of(run, status, error))
                 .replaceWithVoid();
     }
 
     public Uni<Optional<Run>> find(UUID id) {
-        return store.preparedQuery("SELECT * FROM eval_run WHERE id = $1").execute(Tuple.of(id))
+        return store.preparedQuery(FIND_RUN).execute(Tuple.of(id))
                 .map(rows -> rows.size() == 0 ? Optional.empty() : Optional.of(run(rows.iterator().next())));
     }
 
     public Uni<List<Stored>> results(UUID run) {
-        return store.preparedQuery("SELECT case_id, position, category, passed, result::text AS result FROM eval_case_result "
-                + "WHERE run_id = $1 ORDER BY position").execute(Tuple.of(run))
+        return store.preparedQuery(RESULTS).execute(Tuple.of(run))
                 .map(rows -> {
                     List<Stored> stored = new ArrayList<>();
                     for (Row row : rows) {

@@ -34,11 +34,28 @@ public class ApiKeyStore {
         this.store = store;
     }
 
+    private static final String INSERT = """
+            INSERT INTO api_key (name, key_id, secret_hash, scopes, attributes, created_by)
+            VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (name) DO NOTHING""";
+
+    private static final String LIST = """
+            SELECT name, scopes, attributes, created_by, created_at, last_used_at FROM api_key ORDER BY name""";
+
+    private static final String DELETE = """
+            DELETE FROM api_key WHERE name = $1""";
+
+    private static final String FIND = """
+            SELECT name, scopes, attributes, created_by, created_at, last_used_at, secret_hash
+            FROM api_key WHERE key_id = $1""";
+
+    private static final String TOUCH = """
+            UPDATE api_key SET last_used_at = now()
+            WHERE name = $1 AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')""";
+
     /** Stores a new key; false when the name is taken. */
     public Uni<Boolean> create(String name, ApiKeys.Issued issued, List<String> scopes, Map<String, String> attributes,
             String createdBy) {
-        return store.preparedQuery("INSERT INTO api_key (name, key_id, secret_hash, scopes, attributes, created_by)"
-                + " VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (name) DO NOTHING")
+        return store.preparedQuery(INSERT)
                 .execute(Tuple.from(Arrays.asList(name, issued.keyId(), io.vertx.core.buffer.Buffer.buffer(
                         issued.secretHash()), scopes.toArray(String[]::new), new JsonObject(Map.copyOf(attributes)),
                         createdBy)))
@@ -46,7 +63,7 @@ public class ApiKeyStore {
     }
 
     public Uni<List<StoredKey>> list() {
-        return store.query("SELECT name, scopes, attributes, created_by, created_at, last_used_at FROM api_key ORDER BY name")
+        return store.query(LIST)
                 .execute()
                 .map(rows -> {
                     List<StoredKey> keys = new java.util.ArrayList<>();
@@ -57,14 +74,13 @@ public class ApiKeyStore {
 
     /** Deletes a key; false when there is none of that name. */
     public Uni<Boolean> delete(String name) {
-        return store.preparedQuery("DELETE FROM api_key WHERE name = $1").execute(Tuple.of(name))
+        return store.preparedQuery(DELETE).execute(Tuple.of(name))
                 .map(rows -> rows.rowCount() == 1);
     }
 
     /** The key with this id, with its secret's hash. */
     Uni<Optional<Credential>> find(String keyId) {
-        return store.preparedQuery("SELECT name, scopes, attributes, created_by, created_at, last_used_at, secret_hash"
-                + " FROM api_key WHERE key_id = $1")
+        return store.preparedQuery(FIND)
                 .execute(Tuple.of(keyId))
                 .map(rows -> {
                     var iterator = rows.iterator();
@@ -81,8 +97,7 @@ public class ApiKeyStore {
      * every request into a write.
      */
     Uni<Void> touch(String name) {
-        return store.preparedQuery("UPDATE api_key SET last_used_at = now() WHERE name = $1"
-                + " AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')")
+        return store.preparedQuery(TOUCH)
                 .execute(Tuple.of(name))
                 .replaceWithVoid();
     }

@@ -44,11 +44,13 @@ public class Limits {
     static final String MODEL_TOKENS = "model_tokens";
     static final String TOOL_CALLS = "tool_calls";
 
-    private static final String COUNT = "INSERT INTO usage_window (principal, kind, window_start, used) VALUES ($1, $2, $3, 1) "
-            + "ON CONFLICT (principal, kind, window_start) DO UPDATE SET used = usage_window.used + 1 RETURNING used";
-    private static final String TOKENS_TODAY = "SELECT coalesce(sum(r.input_tokens + r.output_tokens), 0) AS used "
-            + "FROM conversation_run r JOIN conversation c ON c.id = r.conversation_id "
-            + "WHERE coalesce(c.principal, '" + Caller.ANONYMOUS + "') = $1 AND r.started_at >= $2";
+    private static final String COUNT = """
+            INSERT INTO usage_window (principal, kind, window_start, used) VALUES ($1, $2, $3, 1)
+            ON CONFLICT (principal, kind, window_start) DO UPDATE SET used = usage_window.used + 1 RETURNING used""";
+    private static final String TOKENS_TODAY = """
+            SELECT coalesce(sum(r.input_tokens + r.output_tokens), 0) AS used
+            FROM conversation_run r JOIN conversation c ON c.id = r.conversation_id
+            WHERE coalesce(c.principal, '%s') = $1 AND r.started_at >= $2""".formatted(Caller.ANONYMOUS);
 
     private final LimitsConfig config;
     private final Pool store;
@@ -57,7 +59,8 @@ public class Limits {
     /** When windows that ended a day ago were last deleted (nanoTime); the table only ever needs the current ones. */
     private final AtomicLong lastCleanup = new AtomicLong(System.nanoTime());
 
-    private static final String CLEANUP = "DELETE FROM usage_window WHERE window_start < now() - interval '1 day'";
+    private static final String CLEANUP = """
+            DELETE FROM usage_window WHERE window_start < now() - interval '1 day'""";
     private static final long CLEANUP_EVERY_NANOS = Duration.ofMinutes(10).toNanos();
 
     Limits(LimitsConfig config, Pool store, StoreMigrations migrations, MeterRegistry meters) {

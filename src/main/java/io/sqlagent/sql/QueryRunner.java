@@ -105,8 +105,10 @@ public class QueryRunner {
     }
 
     /** {@code set_config(..., true)} is {@code SET LOCAL} with the value bound as data, as PostgREST sets its role. */
-    private static final String SET_ROLE_AND_NAME = "SELECT set_config('role', $1, true), set_config('application_name', $2, true)";
-    private static final String SET_NAME = "SELECT set_config('application_name', $1, true)";
+    private static final String SET_ROLE_AND_NAME = """
+            SELECT set_config('role', $1, true), set_config('application_name', $2, true)""";
+    private static final String SET_NAME = """
+            SELECT set_config('application_name', $1, true)""";
 
     /** The transaction's settings, then the caller's identity when it has one. */
     private static Uni<Void> settings(SqlConnection connection, boolean readOnly, Duration timeout,

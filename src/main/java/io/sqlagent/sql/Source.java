@@ -31,6 +31,9 @@ public record Source(String name, String displayUrl, Optional<Pool> pool, Option
         PoolLimits limits,
         AtomicInteger waiting) {
 
+    private static final String SERVER_VERSION = """
+            SHOW server_version""";
+
     /**
      * How the pool hands out connections.
      *
@@ -118,7 +121,7 @@ public record Source(String name, String displayUrl, Optional<Pool> pool, Option
                     "misconfigured: " + configurationProblem.orElse("no pool")));
         }
         return pool.get()
-                .query("SHOW server_version")
+                .query(SERVER_VERSION)
                 .execute()
                 .map(rows -> {
                     Row row = rows.iterator().next();

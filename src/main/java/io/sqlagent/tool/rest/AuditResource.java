@@ -32,6 +32,7 @@ import io.smallrye.mutiny.Uni;
 import io.sqlagent.rest.ErrorBody;
 import io.sqlagent.security.Callers;
 import io.sqlagent.store.StoreMigrations;
+import io.sqlagent.store.StoreSchemaUnavailableException;
 import io.sqlagent.tool.Caller;
 import io.sqlagent.tool.Outcome;
 import io.sqlagent.tool.ToolJson;
@@ -49,6 +50,12 @@ import io.vertx.mutiny.sqlclient.Tuple;
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "Audit", description = "Who called which tool, when, and how it ended")
 public class AuditResource {
+
+    /** A page of the audit log: the WHERE clause ({@code %s}) and the position of the LIMIT parameter ({@code %d}). */
+    private static final String PAGE = """
+            SELECT id, called_at, caller, principal, conversation_id, call_id, tool, outcome, duration_us, result_bytes, message
+            FROM tool_call_audit%s
+            ORDER BY id DESC LIMIT $%d""";
 
     static final int DEFAULT_LIMIT = 50;
     static final int MAX_LIMIT = 500;
@@ -140,12 +147,10 @@ public class AuditResource {
             conditions.add("id < $" + values.size());
         }
         values.addInteger(size + 1);
-        String sql = "SELECT id, called_at, caller, principal, conversation_id, call_id, tool, outcome, duration_us, result_bytes, "
-                + "message FROM tool_call_audit" + (conditions.isEmpty() ? "" : " WHERE " + String.join(" AND ", conditions))
-                + " ORDER BY id DESC LIMIT $" + values.size();
+        // The conditions are this method's own fixed texts with numbered parameters; values are bound.
+        String sql = PAGE.formatted(conditions.isEmpty() ? "" : " WHERE " + String.join(" AND ", conditions), values.size());
         if (!migrations.ready()) {
-            return Uni.createFrom()
-                    .failure(new IllegalStateException("the store's schema is not up to date (see the service log)"));
+            return Uni.createFrom().failure(new StoreSchemaUnavailableException());
         }
         return store.preparedQuery(sql).execute(values).map(rows -> {
             ObjectNode body = ToolJson.MAPPER.createObjectNode();
