@@ -442,10 +442,17 @@ async function loadInfo() {
   return true;
 }
 
-function showSignIn(why) {
+async function showSignIn(why) {
   $('signin-why').textContent = why || '';
-  fetch('/api/info').catch(() => {});
   if (!$('signin').open) $('signin').showModal();
+  // Whether an OIDC login exists is public (RFC 9728, as the 401's resource_metadata says), so the
+  // login link can be offered before anyone has signed in.
+  try {
+    const metadata = await (await fetch('/.well-known/oauth-protected-resource')).json();
+    $('login-link').hidden = !(metadata.authorization_servers && metadata.authorization_servers.length > 0);
+  } catch {
+    // no metadata: offer the API key only
+  }
 }
 
 // ---------- Knowledge ----------

@@ -24,9 +24,13 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.By;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.support.ui.WebDriverWait;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import io.sqlagent.page.Browser;
 import io.sqlagent.tool.ToolJson;
 
 /**
@@ -67,6 +71,22 @@ class AuthenticationIT {
         }
         if (oidc != null) {
             oidc.close();
+        }
+    }
+
+    @Test
+    void theChatPageOffersTheOidcLoginAndAnApiKeyBeforeAnyoneSignsIn() throws Exception {
+        ChromeDriver browser = Browser.open(1280, 900, java.nio.file.Files.createTempDirectory("sqlagent-downloads"));
+        try {
+            WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(30));
+            browser.get("http://localhost:" + service.httpPort + "/");
+            wait.until(driver -> "true".equals(driver.findElement(By.id("signin")).getDomProperty("open"))
+                    && driver.findElement(By.id("login-link")).isDisplayed());
+            assertEquals("http://localhost:" + service.httpPort + "/login",
+                    browser.findElement(By.id("login-link")).getDomProperty("href"));
+            assertTrue(browser.findElement(By.id("apikey")).isDisplayed());
+        } finally {
+            browser.quit();
         }
     }
 

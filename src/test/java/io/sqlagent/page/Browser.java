@@ -16,7 +16,7 @@ import org.openqa.selenium.chrome.ChromeOptions;
  * Selenium through that chromedriver: nothing is downloaded at run time. Without the packages the
  * tests are skipped, unless {@code CI} is set: then they fail (.ci/run installs them).
  */
-final class Browser {
+public final class Browser {
 
     static final Path CHROMIUM = Path.of("/usr/bin/chromium");
     static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
@@ -25,7 +25,7 @@ final class Browser {
     }
 
     /** A new headless browser of the given window size that downloads into {@code downloads}. */
-    static ChromeDriver open(int width, int height, Path downloads) {
+    public static ChromeDriver open(int width, int height, Path downloads) {
         boolean present = Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER);
         if (!present) {
             if (System.getenv("CI") != null) {
@@ -46,13 +46,13 @@ final class Browser {
     }
 
     /** Makes the page see {@code prefers-color-scheme: dark} (or light). */
-    static void colorScheme(ChromeDriver driver, String scheme) {
+    public static void colorScheme(ChromeDriver driver, String scheme) {
         driver.executeCdpCommand("Emulation.setEmulatedMedia",
                 Map.of("features", List.of(Map.of("name", "prefers-color-scheme", "value", scheme))));
     }
 
     /** Saves a screenshot of the page into docs/images (shown in the README). */
-    static void screenshot(ChromeDriver driver, String name) throws Exception {
+    public static void screenshot(ChromeDriver driver, String name) throws Exception {
         Path images = Path.of("docs", "images");
         Files.createDirectories(images);
         Files.write(images.resolve(name + ".png"), driver.getScreenshotAs(OutputType.BYTES));
