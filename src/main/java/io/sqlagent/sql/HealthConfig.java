@@ -12,4 +12,11 @@ public interface HealthConfig {
     /** How long readiness waits for each source to answer before reporting it DOWN. */
     @WithDefault("3s")
     Duration sourceTimeout();
+
+    /**
+     * How often every source is probed for the gauge {@code sqlagent_source_up}, besides each
+     * readiness check.
+     */
+    @WithDefault("15s")
+    Duration probeInterval();
 }

@@ -86,17 +86,23 @@ public record Source(String name, String displayUrl, Optional<Pool> pool, Option
         }).onFailure().transform(this::busyOr);
     }
 
-    private io.micrometer.core.instrument.Counter busy(String reason) {
+    /** A {@link #BUSY_METRIC} reason: the wait queue was full. */
+    static final String QUEUE_FULL = "queue_full";
+    /** A {@link #BUSY_METRIC} reason: no connection became free within the acquire timeout. */
+    static final String TIMEOUT = "timeout";
+
+    /** The counter of calls refused as busy for this source and reason. */
+    static io.micrometer.core.instrument.Counter busyCounter(String source, String reason) {
         return io.micrometer.core.instrument.Counter.builder(BUSY_METRIC)
                 .description("Calls refused because the source's pool was busy (wait queue full, or the wait too long)")
-                .tags("source", name, "reason", reason)
+                .tags("source", source, "reason", reason)
                 .register(Metrics.globalRegistry);
     }
 
     private Throwable busyOr(Throwable failure) {
         String setting = "sqlagent.sources." + name + ".";
         if (failure instanceof ConnectionPoolTooBusyException) {
-            busy("queue_full").increment();
+            busyCounter(name, QUEUE_FULL).increment();
             return new ToolUnavailableException(
                     "Source '" + name + "' is busy: all " + limits.maxSize() + " connections are in use and "
                             + limits.maxWaitQueueSize() + " calls are already waiting (" + setting + "max-pool-size, " + setting
@@ -104,7 +110,7 @@ public record Source(String name, String displayUrl, Optional<Pool> pool, Option
         }
         // The pool fails a wait past its connection timeout with a bare "Timeout" (no type of its own).
         if ("Timeout".equals(failure.getMessage())) {
-            busy("timeout").increment();
+            busyCounter(name, TIMEOUT).increment();
             return new ToolUnavailableException("Source '" + name + "' is busy: no connection became free within "
                     + limits.acquireTimeout().toMillis() + " ms (" + setting + "acquire-timeout); try again shortly");
         }

@@ -67,6 +67,9 @@ public class SourceRegistry {
                 .description("Calls waiting for a connection of the source's pool")
                 .tag("source", name)
                 .register(Metrics.globalRegistry);
+        // Counted from the start (at 0), so that a rate over them reads 0 rather than nothing.
+        Source.busyCounter(name, Source.QUEUE_FULL);
+        Source.busyCounter(name, Source.TIMEOUT);
     }
 
     /** Names of the sources set in configuration ({@code sqlagent.sources.*}), not declared at runtime. */

@@ -28,15 +28,17 @@ public class SourcesHealthCheck implements AsyncHealthCheck {
     private final SourceRegistry registry;
     private final SourceRoleCheck roles;
     private final Duration timeout;
+    private final SourceUpGauges gauges;
 
     /** A source's status, and the warning about its role when it answers and may do more than read. */
     private record Probed(SourceStatus status, Optional<String> warning) {
     }
 
-    SourcesHealthCheck(SourceRegistry registry, SourceRoleCheck roles, HealthConfig config) {
+    SourcesHealthCheck(SourceRegistry registry, SourceRoleCheck roles, HealthConfig config, SourceUpGauges gauges) {
         this.registry = registry;
         this.roles = roles;
         this.timeout = config.sourceTimeout();
+        this.gauges = gauges;
     }
 
     @Override
@@ -53,6 +55,7 @@ public class SourcesHealthCheck implements AsyncHealthCheck {
 
     private Uni<Probed> probe(Source source) {
         return source.probe(timeout)
+                .invoke(gauges::record)
                 .flatMap(status -> status.up()
                         ? roles.warning(source, timeout).map(warning -> new Probed(status, warning))
                         : Uni.createFrom().item(new Probed(status, Optional.empty())));

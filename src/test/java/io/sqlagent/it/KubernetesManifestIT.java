@@ -93,6 +93,44 @@ class KubernetesManifestIT {
     }
 
     @Test
+    void twoReplicasPreferDifferentNodesAndARolloutKeepsEveryOneServing() {
+        assertEquals(2, deployment.at("/spec/replicas").asInt());
+        assertEquals("RollingUpdate", deployment.at("/spec/strategy/type").asText());
+        assertEquals("0", deployment.at("/spec/strategy/rollingUpdate/maxUnavailable").asText());
+        JsonNode preferred = deployment
+                .at("/spec/template/spec/affinity/podAntiAffinity/preferredDuringSchedulingIgnoredDuringExecution/0");
+        assertEquals("kubernetes.io/hostname", preferred.at("/podAffinityTerm/topologyKey").asText(), deployment.toString());
+        assertPodsMatch(preferred.at("/podAffinityTerm/labelSelector/matchLabels"));
+        // The merged fragment adds to the generated Deployment, it does not replace it.
+        assertEquals("/q/health/ready", container.at("/readinessProbe/httpGet/path").asText());
+        assertEquals(1, documents.stream().filter(d -> d.path("kind").asText().equals("Deployment")).count());
+    }
+
+    @Test
+    void theDisruptionBudgetAndTheAutoscalerSelectTheDeploymentsPods() throws Exception {
+        JsonNode budget = readAll(Path.of("k8s/poddisruptionbudget.yaml")).get(0);
+        assertEquals("PodDisruptionBudget", budget.path("kind").asText());
+        assertEquals(1, budget.at("/spec/minAvailable").asInt());
+        assertTrue(budget.at("/spec/minAvailable").asInt() < deployment.at("/spec/replicas").asInt(),
+                "a budget that keeps every replica blocks every node drain");
+        assertPodsMatch(budget.at("/spec/selector/matchLabels"));
+
+        JsonNode autoscaler = readAll(Path.of("k8s/hpa.yaml")).get(0);
+        assertEquals("HorizontalPodAutoscaler", autoscaler.path("kind").asText());
+        assertEquals("Deployment", autoscaler.at("/spec/scaleTargetRef/kind").asText());
+        assertEquals(deployment.at("/metadata/name").asText(), autoscaler.at("/spec/scaleTargetRef/name").asText());
+        assertTrue(autoscaler.at("/spec/minReplicas").asInt() > budget.at("/spec/minAvailable").asInt());
+    }
+
+    /** Every label of {@code selector} is on the Deployment's pods, with the same value. */
+    private static void assertPodsMatch(JsonNode selector) {
+        JsonNode podLabels = deployment.at("/spec/template/metadata/labels");
+        assertFalse(selector.isEmpty(), "no selector");
+        selector.properties().forEach(label -> assertEquals(label.getValue().asText(), podLabels.path(label.getKey()).asText(),
+                "the pods do not carry " + label.getKey() + ": " + podLabels));
+    }
+
+    @Test
     void noServiceMonitorUnlessAskedFor() {
         assertFalse(documents.stream().anyMatch(d -> d.path("kind").asText().equals("ServiceMonitor")));
         assertTrue(documents.stream().anyMatch(d -> d.path("kind").asText().equals("Service")));

@@ -103,6 +103,19 @@ class MetricsEndpointTest {
     }
 
     @Test
+    void eachSourceHasItsReadinessAndItsBusyCountersFromTheStart() {
+        String scrape = given().accept("text/plain").when().get("/q/metrics").then().statusCode(200).extract().asString();
+        // The dashboard's readiness panel and the SqlagentSourceDown alert read this gauge.
+        assertTrue(scrape.contains("# TYPE sqlagent_source_up gauge"), ownFamilies(scrape));
+        assertTrue(scrape.contains("sqlagent_source_up{source=\"default\"} 1.0"), ownFamilies(scrape));
+        // No call was refused as busy, and a rate over the counters reads 0 rather than nothing.
+        for (String reason : List.of("queue_full", "timeout")) {
+            assertTrue(scrape.contains("sqlagent_source_busy_total{reason=\"" + reason + "\",source=\"default\"} 0.0"),
+                    ownFamilies(scrape));
+        }
+    }
+
+    @Test
     void openMetricsIsServedWhenAskedFor() {
         for (String accept : List.of("application/openmetrics-text; version=1.0.0", "application/openmetrics-text",
                 "application/openmetrics-text;version=1.0.0,application/openmetrics-text;version=0.0.1;q=0.75,*/*;q=0.1")) {
