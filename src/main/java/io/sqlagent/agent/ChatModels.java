@@ -1,13 +1,21 @@
 package io.sqlagent.agent;
 
+import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
 import org.eclipse.microprofile.config.Config;
 
+import dev.langchain4j.model.ModelProvider;
+import dev.langchain4j.model.chat.Capability;
 import dev.langchain4j.model.chat.StreamingChatModel;
+import dev.langchain4j.model.chat.listener.ChatModelListener;
+import dev.langchain4j.model.chat.request.ChatRequest;
+import dev.langchain4j.model.chat.request.ChatRequestParameters;
+import dev.langchain4j.model.chat.response.StreamingChatResponseHandler;
 
 /**
  * The agent's model. The service starts and its tools work without one; a chat then gets one
@@ -36,14 +44,14 @@ public class ChatModels {
 
     /** {@code model} is a client proxy: the client behind it is built on the first call. */
     @Inject
-    ChatModels(StreamingChatModel model, Config config) {
-        this.model = model;
+    ChatModels(StreamingChatModel model, Config config, ModelGuard guard) {
         String key = config.getOptionalValue("quarkus.langchain4j.openai.api-key", String.class).orElse(PLACEHOLDER_KEY).trim();
         String url = config.getOptionalValue("quarkus.langchain4j.openai.base-url", String.class).orElse(OPENAI_URL);
         boolean noKey = key.isEmpty() || NO_KEY.equals(key) || PLACEHOLDER_KEY.equals(key);
         this.configured = !noKey || !stripSlash(url).equals(OPENAI_URL);
         this.modelName = config.getOptionalValue("quarkus.langchain4j.openai.chat-model.model-name", String.class)
                 .orElse("gpt-4o-mini");
+        this.model = new GuardedModel(model, modelName, guard);
     }
 
     /** The configured model's name, or empty when no model is configured. */
@@ -73,5 +81,38 @@ public class ChatModels {
 
     /** A model, or why there is none. */
     public record Model(Optional<StreamingChatModel> model, String problem) {
+    }
+
+    /**
+     * The model with its name and its {@link ModelGuard}: {@link ModelTurn} streams each call
+     * through {@link ModelGuard#protect}, where a failure before the first piece can be retried.
+     * Everything else is the model's own.
+     */
+    record GuardedModel(StreamingChatModel model, String name, ModelGuard guard) implements StreamingChatModel {
+
+        @Override
+        public void chat(ChatRequest request, StreamingChatResponseHandler handler) {
+            model.chat(request, handler);
+        }
+
+        @Override
+        public ChatRequestParameters defaultRequestParameters() {
+            return model.defaultRequestParameters();
+        }
+
+        @Override
+        public List<ChatModelListener> listeners() {
+            return model.listeners();
+        }
+
+        @Override
+        public ModelProvider provider() {
+            return model.provider();
+        }
+
+        @Override
+        public Set<Capability> supportedCapabilities() {
+            return model.supportedCapabilities();
+        }
     }
 }

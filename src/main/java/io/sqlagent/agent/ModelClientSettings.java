@@ -33,5 +33,6 @@ public class ModelClientSettings implements RestClientListener {
         AgentConfig config = ConfigProvider.getConfig().unwrap(SmallRyeConfig.class).getConfigMapping(AgentConfig.class);
         builder.property(POOL_SIZE, config.modelConnections());
         builder.property(KEEP_ALIVE, false);
+        builder.register(new ModelHttpFailure.Mapper());
     }
 }

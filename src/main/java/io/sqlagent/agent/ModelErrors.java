@@ -20,6 +20,12 @@ import io.sqlagent.Texts;
  * <li>{@code model_error}: the model server answered with an HTTP error (status and its message,
  * credentials hidden: servers echo the request's Authorization header) or a stream the client
  * could not read;</li>
+ * <li>{@code model_unavailable}: the model server kept failing with HTTP 5xx or could not be
+ * reached, through every retry ({@code sqlagent.model.retry.*}), or its circuit breaker is open;</li>
+ * <li>{@code model_rate_limited}: the model server kept answering HTTP 429 through every retry, or
+ * asked to wait longer than {@code sqlagent.model.retry.max-delay};</li>
+ * <li>{@code model_interrupted}: the model's stream broke or ended after its answer began (never
+ * retried: a partial answer is not sent twice);</li>
  * <li>{@code answer_too_long}: one model turn streamed more than {@code sqlagent.agent.max-answer-chars};</li>
  * <li>{@code internal_error}: anything else, with an id to find the stack trace in the log.</li>
  * </ul>
@@ -50,6 +56,14 @@ final class ModelErrors {
         if (failure instanceof ModelTurn.AnswerTooLongException tooLong) {
             return new AgentEvent.Error("answer_too_long", "The model's answer passed " + tooLong.limit
                     + " characters (sqlagent.agent.max-answer-chars); its stream was stopped there");
+        }
+        if (failure instanceof ModelGuard.ModelUnavailableException unavailable) {
+            Log.warn(unavailable.getMessage());
+            return new AgentEvent.Error(unavailable.code, unavailable.getMessage());
+        }
+        if (failure instanceof ModelGuard.ModelInterruptedException interrupted) {
+            Log.warn(interrupted.getMessage());
+            return new AgentEvent.Error("model_interrupted", interrupted.getMessage());
         }
         if (failure instanceof ModelTurn.ModelCallException) {
             Throwable cause = failure.getCause();
@@ -88,7 +102,7 @@ final class ModelErrors {
     }
 
     /** The HTTP status in the cause chain, from langchain4j's or JAX-RS's exception. */
-    private static Integer status(Throwable failure) {
+    static Integer status(Throwable failure) {
         for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
             if (cause instanceof dev.langchain4j.exception.HttpException http) {
                 return http.statusCode();
@@ -100,7 +114,8 @@ final class ModelErrors {
         return null;
     }
 
-    private static String message(Throwable failure) {
+    /** The failure's first message in its cause chain, on one line, keys hidden, shortened. */
+    static String message(Throwable failure) {
         Throwable deepest = failure;
         String message = null;
         for (Throwable cause = failure; cause != null; cause = cause.getCause()) {

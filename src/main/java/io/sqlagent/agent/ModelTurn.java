@@ -53,6 +53,16 @@ final class ModelTurn {
         }
     }
 
+    /**
+     * The model server's stream ended cleanly in the middle of the answer: text came, but no
+     * finish reason (every complete answer ends with one).
+     */
+    static final class StreamEndedEarlyException extends RuntimeException {
+        StreamEndedEarlyException() {
+            super("the stream ended before the answer was finished (no finish reason)", null, false, false);
+        }
+    }
+
     /** The model server sent nothing for longer than the allowed silence. */
     static final class ModelSilentException extends RuntimeException {
         final Duration silence;
@@ -115,11 +125,22 @@ final class ModelTurn {
     /** The model's response, its text sent as events on the way; cancelling it stops the model's stream. */
     Uni<ChatResponse> stream() {
         TurnText text = new TurnText(lookahead, maxChars, answerOnly);
-        return pieces()
-                .ifNoItem().after(silence).on(timers).failWith(() -> new ModelSilentException(silence))
+        Multi<TurnText.Piece> attempt = pieces()
+                .ifNoItem().after(silence).on(timers).failWith(() -> new ModelSilentException(silence));
+        return guarded(attempt)
                 .onItem().invoke(piece -> text.accept(piece).forEach(events))
+                .onFailure(StreamEndedEarlyException.class).transform(ended -> new ModelGuard.ModelInterruptedException(
+                        model instanceof ChatModels.GuardedModel guarded ? guarded.name() : "server", ended))
                 .collect().last()
                 .map(ModelTurn::response);
+    }
+
+    /** Retries and the circuit breaker of {@link ModelGuard}, when the model has them ({@link ChatModels}). */
+    private Multi<TurnText.Piece> guarded(Multi<TurnText.Piece> attempt) {
+        if (!(model instanceof ChatModels.GuardedModel guarded)) {
+            return attempt;
+        }
+        return guarded.guard().protect(guarded.name(), attempt);
     }
 
     private static ChatResponse response(TurnText.Piece last) {

@@ -111,6 +111,9 @@ final class TurnText {
         if (unreadable(response)) {
             throw new ModelTurn.ModelUnreadableException();
         }
+        if (response.finishReason() == null) {
+            throw new ModelTurn.StreamEndedEarlyException();
+        }
         if (kind != Kind.UNDECIDED) {
             return List.of();
         }

@@ -344,7 +344,8 @@ class AgentChatTest {
 
     @Test
     void clientErrorsOfTheModelServerAreErrorEventsToo() throws Exception {
-        for (int status : new int[] { 400, 401, 429 }) {
+        // 429 is retried, then model_rate_limited (ModelFaultsTest).
+        for (int status : new int[] { 400, 401, 403 }) {
             model.then(new ScriptedOpenAiServer.Failure(status, "refused with " + status));
             SseClient.Result result = SseClient.chat(chat, ask("Status " + status + "?"));
             assertEquals(List.of("conversation", "error"), result.names());
@@ -355,20 +356,21 @@ class AgentChatTest {
 
     @Test
     void aModelServerErrorEndsTheRunWithAnErrorEvent() throws Exception {
-        model.then(new ScriptedOpenAiServer.Failure(500, "the model is on fire"));
+        // Every retry fails the same way (ModelFaultsTest has the retries).
+        model.program(request -> new ScriptedOpenAiServer.Failure(500, "the model is on fire"));
 
         SseClient.Result result = SseClient.chat(chat, ask("Anyone there?"));
 
         assertEquals(List.of("conversation", "error"), result.names());
         JsonNode error = result.last().data();
-        assertEquals("model_error", error.path("code").asText());
+        assertEquals("model_unavailable", error.path("code").asText());
         assertTrue(error.path("message").asText().contains("500"), error.toString());
         assertTrue(error.path("message").asText().contains("the model is on fire"), error.toString());
         assertFalse(error.toString().contains("test-key"), "the API key never reaches the client");
         JsonPath stored = given().when().get("/api/conversations/" + result.conversationId()).then().statusCode(200)
                 .extract().jsonPath();
         assertEquals("error", stored.getString("runs[0].outcome"));
-        assertEquals("model_error", stored.getString("runs[0].error_code"));
+        assertEquals("model_unavailable", stored.getString("runs[0].error_code"));
     }
 
     private static double metric(String prefix) {

@@ -40,6 +40,8 @@ public final class ScriptedOpenAiServer implements AutoCloseable {
     private final List<JsonNode> requests = new CopyOnWriteArrayList<>();
     private final Map<String, ModelTime> modelTimes = new ConcurrentHashMap<>();
     private final AtomicInteger inFlight = new AtomicInteger();
+    private final java.util.Set<Integer> clientPorts = ConcurrentHashMap.newKeySet();
+    private final AtomicInteger chatRequests = new AtomicInteger();
     private final AtomicInteger peakInFlight = new AtomicInteger();
     private volatile Function<JsonNode, Turn> program;
     private volatile Duration latency = Duration.ZERO;
@@ -47,7 +49,7 @@ public final class ScriptedOpenAiServer implements AutoCloseable {
     private volatile Function<JsonNode, String> runOf;
 
     /** One scripted answer. */
-    public sealed interface Turn permits Text, ToolCalls, Failure, Stall, Raw {
+    public sealed interface Turn permits Text, ToolCalls, Failure, Stall, Raw, Broken {
     }
 
     /** Streams {@code pieces} as content deltas, then stops. */
@@ -72,7 +74,19 @@ public final class ScriptedOpenAiServer implements AutoCloseable {
      * Answers with an HTTP error. {@code {authorization}} in the message is replaced by the request's
      * Authorization header, as servers that echo the request in their errors do.
      */
-    public record Failure(int status, String message) implements Turn {
+    public record Failure(int status, String message, String retryAfter) implements Turn {
+
+        public Failure(int status, String message) {
+            this(status, message, null);
+        }
+    }
+
+    /**
+     * Streams {@code pieces} as content, then breaks: with {@code reset}, the connection drops in
+     * the middle of the response (a body that promised more bytes); without, the response ends
+     * cleanly but without a finish reason or {@code [DONE]} (a stream that stops mid-answer).
+     */
+    public record Broken(List<String> pieces, boolean reset) implements Turn {
     }
 
     /**
@@ -243,6 +257,29 @@ public final class ScriptedOpenAiServer implements AutoCloseable {
         peakInFlight.set(inFlight.get());
     }
 
+    /**
+     * The TCP connections chat requests came on since the start or {@link #reset()}, told apart by
+     * the client's port (a new connection gets a new ephemeral port).
+     */
+    public int connections() {
+        return clientPorts.size();
+    }
+
+    /** The chat requests received since the start or {@link #reset()}. */
+    public int chatRequests() {
+        return chatRequests.get();
+    }
+
+    /** Streams {@code pieces}, then drops the connection in the middle of the response. */
+    public static Broken resetAfter(String... pieces) {
+        return new Broken(List.of(pieces), true);
+    }
+
+    /** Streams {@code pieces}, then ends the response without a finish reason or {@code [DONE]}. */
+    public static Broken endAfter(String... pieces) {
+        return new Broken(List.of(pieces), false);
+    }
+
     /** The request bodies received so far, in order. */
     public List<JsonNode> requests() {
         return new ArrayList<>(requests);
@@ -257,12 +294,16 @@ public final class ScriptedOpenAiServer implements AutoCloseable {
         latency = Duration.ZERO;
         recording = true;
         runOf = null;
+        clientPorts.clear();
+        chatRequests.set(0);
     }
 
     private void handle(HttpExchange exchange) throws IOException {
         long received = System.nanoTime();
         peakInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
         JsonNode request = null;
+        clientPorts.add(exchange.getRemoteAddress().getPort());
+        chatRequests.incrementAndGet();
         try (exchange) {
             request = JSON.readTree(exchange.getRequestBody());
             if (recording) {
@@ -278,11 +319,24 @@ public final class ScriptedOpenAiServer implements AutoCloseable {
                 byte[] body = JSON.writeValueAsBytes(JSON.createObjectNode().set("error",
                         JSON.createObjectNode().put("message", message).put("type", "server_error")));
                 exchange.getResponseHeaders().add("Content-Type", "application/json");
+                if (failure.retryAfter() != null) {
+                    exchange.getResponseHeaders().add("Retry-After", failure.retryAfter());
+                }
                 exchange.sendResponseHeaders(failure.status(), body.length);
                 exchange.getResponseBody().write(body);
                 return;
             }
             exchange.getResponseHeaders().add("Content-Type", "text/event-stream");
+            if (turn instanceof Broken broken) {
+                // A reset promises a body longer than it sends: closing it then drops the connection.
+                exchange.sendResponseHeaders(200, broken.reset() ? 1 << 20 : 0);
+                OutputStream out = exchange.getResponseBody();
+                send(out, chunk(delta().put("role", "assistant").put("content", ""), null));
+                for (String piece : broken.pieces()) {
+                    send(out, chunk(delta().put("content", piece), null));
+                }
+                return;
+            }
             exchange.sendResponseHeaders(200, 0);
             OutputStream out = exchange.getResponseBody();
             if (turn instanceof Stall stall) {

@@ -218,11 +218,11 @@ class ChatPageTest {
 
     @Test
     void aModelErrorIsShownAsAnError() throws Exception {
-        model.then(new ScriptedOpenAiServer.Failure(500, "the model fell over"));
+        model.program(request -> new ScriptedOpenAiServer.Failure(500, "the model fell over"));
         ask("Anything");
         waitFor(() -> !runs().isEmpty() && finished(lastRun()));
         String error = lastRun().findElement(By.cssSelector(".error")).getText();
-        assertTrue(error.contains("model_error") && error.contains("500"), error);
+        assertTrue(error.contains("model_unavailable") && error.contains("500"), error);
         Browser.screenshot(browser, "page-error");
     }
 
