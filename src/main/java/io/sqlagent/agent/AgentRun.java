@@ -76,7 +76,7 @@ final class AgentRun {
     private final Caller principal;
     private final MultiEmitter<? super AgentEvent> emitter;
     private final UUID conversationId;
-    private final UUID runId = UUID.randomUUID();
+    private final UUID runId;
     private final Instant startedAt = Instant.now();
     private final long startNanos = System.nanoTime();
     private final List<ChatMessage> messages = new ArrayList<>();
@@ -88,9 +88,10 @@ final class AgentRun {
     private long inputTokens;
     private long outputTokens;
 
-    AgentRun(Setup setup, String question, Optional<UUID> continued, Caller principal,
+    AgentRun(Setup setup, UUID runId, String question, Optional<UUID> continued, Caller principal,
             MultiEmitter<? super AgentEvent> emitter) {
         this.setup = setup;
+        this.runId = runId;
         this.question = question;
         this.continued = continued;
         this.principal = principal;
@@ -249,6 +250,21 @@ final class AgentRun {
                     }
                     sendLast(last);
                 });
+    }
+
+    /**
+     * Ends the run from outside (the service is shutting down): the step in flight is cancelled,
+     * the run is recorded as failed with {@code error}, and {@code error} is its last event.
+     */
+    void stop(AgentEvent.Error error) {
+        if (ended.get()) {
+            return;
+        }
+        Cancellable current = subscription;
+        if (current != null) {
+            current.cancel();
+        }
+        end(new RunEnding.Failed(error));
     }
 
     /** The client went away (or its stream was closed): stop what is in flight. */

@@ -5,6 +5,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
 import jakarta.annotation.PreDestroy;
@@ -57,8 +59,17 @@ public class AgentService {
         silenceTimers.shutdownNow();
     }
 
-    /** What a chat request leads to: a stream of events, or no run because the conversation is unknown. */
-    public record Start(Multi<AgentEvent> events, boolean conversationFound) {
+    /**
+     * What a chat request leads to: a stream of events, or no run because the conversation is
+     * unknown. {@code stop} ends a run that has begun with the error given as its last event.
+     */
+    public record Start(UUID runId, Multi<AgentEvent> events, boolean conversationFound,
+            Consumer<AgentEvent.Error> stop) {
+
+        static Start of(Multi<AgentEvent> events, boolean conversationFound) {
+            return new Start(UUID.randomUUID(), events, conversationFound, error -> {
+            });
+        }
     }
 
     /**
@@ -83,22 +94,33 @@ public class AgentService {
         ChatModels.Model model = models.model();
         if (model.model().isEmpty()) {
             metrics.run("model_not_configured", 0, java.time.Duration.ZERO, 0, 0);
-            return Uni.createFrom().item(new Start(Multi.createFrom().item(
+            return Uni.createFrom().item(Start.of(Multi.createFrom().item(
                     new AgentEvent.Error("model_not_configured", model.problem())), true));
         }
         Uni<Boolean> found = conversationId.isEmpty() ? Uni.createFrom().item(true)
                 : conversations.exists(conversationId.get(), caller.name());
         return found.map(exists -> {
             if (!exists) {
-                return new Start(Multi.createFrom().empty(), false);
+                return Start.of(Multi.createFrom().empty(), false);
             }
             Optional<Set<String>> restricted = toolsets.isEmpty() ? Optional.empty()
                     : Optional.of(offered.stream().map(ToolDescriptor::name).collect(Collectors.toUnmodifiableSet()));
             AgentRun.Setup setup = new AgentRun.Setup(model.model().get(), silenceTimers, ToolSpecifications.of(offered),
                     restricted, executor,
                     conversations, systemPrompt.render(), metrics, config);
-            return new Start(Multi.createFrom().emitter(emitter -> new AgentRun(setup, question, conversationId,
-                    caller, emitter).start(), BackPressureStrategy.BUFFER), true);
+            UUID runId = UUID.randomUUID();
+            AtomicReference<AgentRun> begun = new AtomicReference<>();
+            Multi<AgentEvent> events = Multi.createFrom().emitter(emitter -> {
+                AgentRun run = new AgentRun(setup, runId, question, conversationId, caller, emitter);
+                begun.set(run);
+                run.start();
+            }, BackPressureStrategy.BUFFER);
+            return new Start(runId, events, true, error -> {
+                AgentRun run = begun.get();
+                if (run != null) {
+                    run.stop(error);
+                }
+            });
         });
     }
 

@@ -7,11 +7,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
  * JVM shutdown hook that stops the embedded postmaster (fast shutdown: sessions are ended, data is
- * flushed) and removes a throwaway data directory.
+ * flushed) and removes a throwaway data directory, once the application has stopped using it
+ * ({@link EmbeddedServerLifetime}).
  *
  * <p>
  * It runs after Quarkus may have closed the application class loader, so it uses JDK classes
@@ -20,6 +22,14 @@ import java.util.concurrent.TimeUnit;
 final class PostmasterStopper extends Thread {
 
     private static final long STOP_WAIT_SECONDS = 20;
+    /** The longest the server waits for a running application to finish its shutdown (chats, audit). */
+    private static final long APPLICATION_WAIT_SECONDS = 60;
+
+    /**
+     * Open while the application runs: the JVM starts every shutdown hook at once, and the
+     * application's own shutdown (its chats ending, its last store writes) needs the server.
+     */
+    private static volatile CountDownLatch applicationRunning;
 
     private final Path dataDirectory;
     private final Path deleteOnExit;
@@ -37,8 +47,29 @@ final class PostmasterStopper extends Thread {
         this.server = server;
     }
 
+    /** The application started: the server outlives its shutdown. */
+    static void applicationStarted() {
+        applicationRunning = new CountDownLatch(1);
+    }
+
+    /** The application's shutdown has written what it had to write. */
+    static void applicationStopped() {
+        CountDownLatch running = applicationRunning;
+        if (running != null) {
+            running.countDown();
+        }
+    }
+
     @Override
     public void run() {
+        CountDownLatch running = applicationRunning;
+        if (running != null) {
+            try {
+                running.await(APPLICATION_WAIT_SECONDS, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
         Optional<ProcessHandle> postmaster = postmaster(dataDirectory);
         if (postmaster.isPresent()) {
             stop(postmaster.get());

@@ -29,11 +29,15 @@ public final class SseClient implements AutoCloseable {
     private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(5)).build();
 
-    /** One event: its name and its JSON data. */
-    public record Event(String name, JsonNode data) {
+    /** One event: its name, its JSON data and its id (null when it has none). */
+    public record Event(String name, JsonNode data, String id) {
+        public Event(String name, JsonNode data) {
+            this(name, data, null);
+        }
+
         @Override
         public String toString() {
-            return name + " " + data;
+            return (id == null ? "" : id + " ") + name + " " + data;
         }
     }
 
@@ -62,10 +66,31 @@ public final class SseClient implements AutoCloseable {
 
     /** Opens {@code uri} with GET and returns the open stream. */
     public static SseClient get(URI uri) throws IOException, InterruptedException {
-        HttpRequest request = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(60)).header("Accept", "text/event-stream")
-                .GET()
-                .build();
-        return new SseClient(HTTP.send(request, HttpResponse.BodyHandlers.ofInputStream()));
+        return get(uri, java.util.Map.of());
+    }
+
+    /**
+     * Opens {@code uri} with GET and extra {@code headers} ({@code Last-Event-ID}, an identity) and returns the open stream.
+     */
+    public static SseClient get(URI uri, java.util.Map<String, String> headers) throws IOException, InterruptedException {
+        HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(60))
+                .header("Accept", "text/event-stream").GET();
+        headers.forEach(request::header);
+        return new SseClient(HTTP.send(request.build(), HttpResponse.BodyHandlers.ofInputStream()));
+    }
+
+    /** Reads every event left until the server ends the stream. */
+    public Result rest() throws IOException {
+        List<Event> events = new ArrayList<>();
+        for (Optional<Event> event = next(); event.isPresent(); event = next()) {
+            events.add(event.get());
+        }
+        return new Result(status(), contentType(), events);
+    }
+
+    /** The body of an answer that is not a stream (an error). */
+    public String body() throws IOException {
+        return reader.lines().collect(Collectors.joining("\n"));
     }
 
     /** Posts and reads every event until the server ends the stream. */
@@ -77,11 +102,7 @@ public final class SseClient implements AutoCloseable {
     public static Result chat(URI uri, String body, java.util.Map<String, String> headers)
             throws IOException, InterruptedException {
         try (SseClient client = post(uri, body, headers)) {
-            List<Event> events = new ArrayList<>();
-            for (Optional<Event> event = client.next(); event.isPresent(); event = client.next()) {
-                events.add(event.get());
-            }
-            return new Result(client.status(), client.contentType(), events);
+            return client.rest();
         }
     }
 
@@ -96,23 +117,26 @@ public final class SseClient implements AutoCloseable {
     /** The next event, or empty at the end of the stream. */
     public Optional<Event> next() throws IOException {
         String name = "message";
+        String id = null;
         StringBuilder data = null;
         for (String line = reader.readLine(); line != null; line = reader.readLine()) {
             if (line.isEmpty()) {
                 if (data != null) {
-                    return Optional.of(new Event(name, JSON.readTree(data.toString())));
+                    return Optional.of(new Event(name, JSON.readTree(data.toString()), id));
                 }
                 continue;
             }
             if (line.startsWith("event:")) {
                 name = line.substring(6).strip();
+            } else if (line.startsWith("id:")) {
+                id = line.substring(3).strip();
             } else if (line.startsWith("data:")) {
                 String piece = line.substring(5);
                 piece = piece.startsWith(" ") ? piece.substring(1) : piece;
                 data = data == null ? new StringBuilder(piece) : data.append('\n').append(piece);
             }
         }
-        return data == null ? Optional.empty() : Optional.of(new Event(name, JSON.readTree(data.toString())));
+        return data == null ? Optional.empty() : Optional.of(new Event(name, JSON.readTree(data.toString()), id));
     }
 
     /** Reads until an event matches; fails at the end of the stream. */

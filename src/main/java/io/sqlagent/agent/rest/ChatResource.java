@@ -27,7 +27,6 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.jboss.resteasy.reactive.ResponseHeader;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
@@ -37,8 +36,9 @@ import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
 import io.sqlagent.Texts;
 import io.sqlagent.agent.AgentConfig;
-import io.sqlagent.agent.AgentEvent;
 import io.sqlagent.agent.AgentService;
+import io.sqlagent.agent.LiveRuns;
+import io.sqlagent.agent.RunEvent;
 import io.sqlagent.rest.ApiException;
 import io.sqlagent.rest.ErrorBody;
 import io.sqlagent.rest.JsonBodies;
@@ -47,7 +47,6 @@ import io.sqlagent.security.Callers;
 import io.sqlagent.security.Limits;
 import io.sqlagent.store.StoreCalls;
 import io.sqlagent.tool.Caller;
-import io.sqlagent.tool.ToolJson;
 import io.sqlagent.tool.ToolsConfig;
 import io.sqlagent.tool.UnknownToolsetException;
 import io.sqlagent.tool.rest.ClientConnections;
@@ -57,9 +56,12 @@ import io.vertx.ext.web.RoutingContext;
  * {@code POST /api/chat}: a question in, the agent's run out as server-sent events, one per step
  * ({@code conversation}, {@code thinking}, {@code tool_call}, {@code tool_result}, {@code content},
  * then {@code done} or {@code error}). A bad request is refused with a JSON error before any
- * event; closing the connection cancels the run. Events wait for a slow reader in a bounded buffer
- * ({@code sqlagent.agent.max-buffered-events}); a reader that falls further behind is dropped and
- * its run cancelled, rather than buffered for without end.
+ * event. Every event has an id ({@code <run id>:<seq>}); a client whose connection closes may
+ * resume with {@code Last-Event-ID} ({@link ChatRunResource}) within
+ * {@code sqlagent.chat.resume.detached-timeout}, after which the run is cancelled. Events wait for a
+ * slow reader in a bounded buffer ({@code sqlagent.agent.max-buffered-events}); a reader that falls
+ * further behind is dropped, rather than buffered for without end. During shutdown new chats are
+ * refused (503 {@code shutting_down}).
  */
 @Path("/api/chat")
 @Tag(name = "Chat", description = "Ask a question; the agent's steps stream back as server-sent events")
@@ -67,6 +69,8 @@ public class ChatResource {
 
     private static final Set<String> FIELDS = Set.of("question", "conversation_id", "toolsets");
     private static final int MAX_TOOLSETS = 50;
+    /** What a client refused during shutdown is told to wait before asking again (another replica will answer). */
+    private static final Duration SHUTTING_DOWN_RETRY = Duration.ofSeconds(2);
     /** Events handed to the writing thread at a time (on top of the overflow buffer). */
     private static final int EMIT_BATCH = 16;
 
@@ -76,8 +80,11 @@ public class ChatResource {
     private final long maxRequestBytes;
     private final Callers callers;
     private final Limits limits;
+    private final LiveRuns runs;
 
-    ChatResource(AgentService agent, AgentConfig config, ToolsConfig tools, StoreCalls store, Callers callers, Limits limits) {
+    ChatResource(AgentService agent, AgentConfig config, ToolsConfig tools, StoreCalls store, Callers callers, Limits limits,
+            LiveRuns runs) {
+        this.runs = runs;
         this.callers = callers;
         this.limits = limits;
         this.agent = agent;
@@ -92,7 +99,9 @@ public class ChatResource {
     @Operation(summary = "Ask the agent", description = "Body {\"question\": \"…\", \"conversation_id\": optional, \"toolsets\": optional [names]}. Answers text/event-stream: conversation "
             + "{conversation_id}, thinking {delta}, tool_call {id,name,arguments}, tool_result {id,name,ok,duration_ms,"
             + "result|error,outcome,truncated?}, content {delta}, then done {iterations,duration_ms,usage{input_tokens,"
-            + "output_tokens},stop_reason} or error {code,message}. Closing the connection cancels the run.")
+            + "output_tokens},stop_reason} or error {code,message}. Every event has an id <run_id>:<seq>: after a dropped "
+            + "connection, GET /api/chat/runs/{run_id}/events with Last-Event-ID resumes the stream (the run goes on for "
+            + "sqlagent.chat.resume.detached-timeout without a reader, then is cancelled).")
     @RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ChatRequestBody.class), examples = {
             @ExampleObject(name = "question", summary = "A new conversation", value = "{\"question\": \"Which five artists have the most tracks?\"}"),
             @ExampleObject(name = "toolsets", summary = "Only some tools", value = "{\"question\": \"How many tracks are there?\", \"toolsets\": [\"catalog\"]}")
@@ -103,11 +112,16 @@ public class ChatResource {
     @APIResponse(responseCode = "413", description = "The body is larger than sqlagent.tools.max-request-size", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
     @APIResponse(responseCode = "415", description = "The body is not sent as application/json", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
     @APIResponse(responseCode = "429", description = "The caller is over a per-principal limit (sqlagent.limits.*); retry after the Retry-After seconds", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
-    @APIResponse(responseCode = "503", description = "The store database is out of reach or did not answer within sqlagent.store.timeout; retry after Retry-After seconds", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
+    @APIResponse(responseCode = "503", description = "The store database is out of reach or did not answer within sqlagent.store.timeout, or the replica is shutting down (shutting_down); retry after Retry-After seconds", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
     @Blocking // only to look the conversation up before answering (a 404 cannot follow a 200); the run itself never blocks
     @ResponseHeader(name = "Cache-Control", value = "no-cache")
     @ResponseHeader(name = "X-Accel-Buffering", value = "no")
     public Multi<OutboundSseEvent> chat(byte[] body, @Context Sse sse, @Context RoutingContext http) {
+        if (runs.draining()) {
+            throw new ApiException(503, ErrorBody.of("shutting_down",
+                    "This replica is shutting down and starts no new chat; ask again (another replica will answer)"),
+                    Optional.of(SHUTTING_DOWN_RETRY));
+        }
         ChatRequestBody request = request(body);
         Uni<AgentService.Start> starting;
         Caller caller = store.lookup(callers.of(http)).await().indefinitely();
@@ -127,12 +141,20 @@ public class ChatResource {
             throw ApiException.notFound("conversation_not_found", "No conversation has the id "
                     + request.conversationId().orElse("") + "; leave conversation_id out to start one");
         }
-        return ClientConnections.cancelledWhenGone(start.events(), http.request())
-                // The run emits on the model's (or the database's) thread and must never wait for
-                // the client: events queue here, boundedly, and reach the connection from a worker.
+        // The run goes on without its client for a while (sqlagent.chat.resume.detached-timeout): the client may resume it.
+        Multi<RunEvent> events = runs.begin(start, caller, request.conversationId().map(UUID::fromString));
+        return toClient(events, config, http).map(event -> sse(sse, event));
+    }
+
+    /**
+     * {@code events} on their way to the client: the run emits on the model's (or the database's)
+     * thread and must never wait for the client, so events queue here, boundedly, and reach the
+     * connection from a worker; a closed connection cancels the stream.
+     */
+    static Multi<RunEvent> toClient(Multi<RunEvent> events, AgentConfig config, RoutingContext http) {
+        return ClientConnections.cancelledWhenGone(events, http.request())
                 .onOverflow().buffer(config.maxBufferedEvents())
-                .emitOn(Infrastructure.getDefaultWorkerPool(), EMIT_BATCH)
-                .map(event -> sse(sse, event));
+                .emitOn(Infrastructure.getDefaultWorkerPool(), EMIT_BATCH);
     }
 
     /** The request's documented shape (for OpenAPI) and its parsed form. */
@@ -214,14 +236,9 @@ public class ChatResource {
         return ApiException.badRequest(code, message);
     }
 
-    private static OutboundSseEvent sse(Sse sse, AgentEvent event) {
-        String data;
-        try {
-            data = ToolJson.MAPPER.writeValueAsString(event);
-        } catch (JsonProcessingException e) {
-            data = "{\"code\":\"internal_error\",\"message\":\"an event could not be written\"}";
-        }
-        return sse.newEventBuilder().name(event.event()).data(String.class, data).mediaType(MediaType.APPLICATION_JSON_TYPE)
-                .build();
+    /** One event on the wire: its id ({@code <run id>:<seq>}, for {@code Last-Event-ID}), name and JSON data. */
+    static OutboundSseEvent sse(Sse sse, RunEvent event) {
+        return sse.newEventBuilder().id(event.id()).name(event.name()).data(String.class, event.data())
+                .mediaType(MediaType.APPLICATION_JSON_TYPE).build();
     }
 }

@@ -1,6 +1,7 @@
 package io.sqlagent.tool.audit;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
@@ -47,6 +48,9 @@ public class AuditLog implements ToolCallListener {
                 (called_at, caller, principal, conversation_id, call_id, tool, outcome, duration_us, result_bytes, message,
                  arguments)
             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)""";
+
+    /** The longest shutdown waits for queued records to be written. */
+    private static final Duration DRAIN_WAIT = Duration.ofSeconds(10);
 
     private final AuditConfig config;
     private final Pool store;
@@ -208,13 +212,32 @@ public class AuditLog implements ToolCallListener {
         }
     }
 
-    /** Runs at the start of shutdown, while the store's pool is still open. */
+    /**
+     * Runs at shutdown, after the chat runs ended and while the store's pool is still open: waits
+     * for a write in progress (a flush then returns nothing at once) and writes every record still
+     * queued, within {@link #DRAIN_WAIT}.
+     */
     void drain(@Observes ShutdownEvent event) {
         if (timerId >= 0) {
             vertx.cancelTimer(timerId);
         }
+        long deadline = System.nanoTime() + DRAIN_WAIT.toNanos();
         try {
-            flush().await().atMost(java.time.Duration.ofSeconds(5));
+            while (queue.size() > 0 || flushing.get()) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("the store did not take them within " + DRAIN_WAIT.toSeconds() + " s");
+                }
+                if (flushing.get()) {
+                    Thread.sleep(10);
+                } else if (migrations.ready()) {
+                    flush().await().atMost(Duration.ofNanos(Math.max(1, deadline - System.nanoTime())));
+                } else {
+                    throw new IllegalStateException("the store's schema is not ready");
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            Log.warnf("%d audit records were not written at shutdown: interrupted", queue.size());
         } catch (RuntimeException e) {
             Log.warnf("%d audit records were not written at shutdown: %s", queue.size(), e.getMessage());
         }

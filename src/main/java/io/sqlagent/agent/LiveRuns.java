@@ -1,0 +1,163 @@
+package io.sqlagent.agent;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
+
+import jakarta.annotation.Priority;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+
+import io.quarkus.logging.Log;
+import io.quarkus.runtime.ShutdownDelayInitiatedEvent;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.subscription.Cancellable;
+import io.sqlagent.tool.Caller;
+
+/**
+ * The chat runs in progress on this replica, and their end when the service stops: on SIGTERM
+ * ({@code quarkus.shutdown.delay-enabled} makes Quarkus announce it before anything closes) new
+ * chats are refused and readiness goes DOWN, the running ones get
+ * {@code sqlagent.shutdown.grace-period} to finish, then end with an {@code error} event
+ * {@code shutting_down}; their last events are stored before the store's pool closes. Also prunes
+ * stored runs older than {@code sqlagent.chat.resume.retention}.
+ */
+@ApplicationScoped
+public class LiveRuns {
+
+    static final String SHUTTING_DOWN = "shutting_down";
+    /** How long stopped runs get to record their ending and store their last event. */
+    private static final Duration STOP_WAIT = Duration.ofSeconds(5);
+    private static final Duration PRUNE_EVERY = Duration.ofMinutes(5);
+
+    private final RunEventStore store;
+    private final ResumeConfig resume;
+    private final ShutdownConfig shutdown;
+    private final Set<LiveRun> live = ConcurrentHashMap.newKeySet();
+    private volatile boolean draining;
+    private volatile boolean drained;
+    private Cancellable pruning;
+
+    LiveRuns(RunEventStore store, ResumeConfig resume, ShutdownConfig shutdown) {
+        this.store = store;
+        this.resume = resume;
+        this.shutdown = shutdown;
+    }
+
+    /** Whether the service is shutting down: new chats are refused. */
+    public boolean draining() {
+        return draining;
+    }
+
+    /** Runs in progress here now. */
+    public int count() {
+        return live.size();
+    }
+
+    /**
+     * Begins the run {@code start} prepared, for {@code caller}, and returns the client's stream of its
+     * numbered events. The run goes on when that stream is cancelled (see {@link LiveRun}).
+     */
+    public Multi<RunEvent> begin(AgentService.Start start, Caller caller, Optional<UUID> conversationId) {
+        RunJournal journal = new RunJournal(store, start.runId(), caller.name(), conversationId, resume);
+        LiveRun run = new LiveRun(start.runId(), journal, start.stop(), resume.detachedTimeout(), watch());
+        live.add(run);
+        run.finished().whenComplete((ok, failure) -> live.remove(run));
+        run.begin(start.events());
+        return run.client();
+    }
+
+    private LiveRun.DetachedWatch watch() {
+        return new LiveRun.DetachedWatch() {
+            @Override
+            public Cancellable every(Duration period, Runnable check) {
+                return Multi.createFrom().ticks().every(period).subscribe().with(tick -> check.run());
+            }
+
+            @Override
+            public void readWithin(UUID runId, Duration period, Consumer<Boolean> answer) {
+                // A store out of reach cannot say: the run goes on (its own timeout still bounds it).
+                store.readWithin(runId, period).subscribe().with(answer::accept, failure -> answer.accept(true));
+            }
+        };
+    }
+
+    void startPruning(@Observes StartupEvent event) {
+        Duration every = resume.retention().compareTo(PRUNE_EVERY) < 0 ? resume.retention() : PRUNE_EVERY;
+        pruning = Multi.createFrom().ticks().startingAfter(Duration.ofSeconds(10)).every(every)
+                .onItem().transformToUniAndConcatenate(tick -> store.prune(resume.retention())
+                        .onFailure().recoverWithItem(0))
+                .subscribe().with(count -> {
+                    if (count > 0) {
+                        Log.debugf("Pruned %d stored chat runs older than %s", count, resume.retention());
+                    }
+                });
+    }
+
+    /**
+     * Quarkus' pre-shutdown phase: the HTTP server still serves, so readiness can say DOWN and clients get their last events.
+     */
+    void drainBeforeShutdown(@Observes ShutdownDelayInitiatedEvent event) {
+        drain();
+    }
+
+    /** In case the pre-shutdown phase did not run; before the audit log's drain and the store's pool closing. */
+    void drainAtShutdown(@Observes @Priority(100) ShutdownEvent event) {
+        drain();
+        if (pruning != null) {
+            pruning.cancel();
+        }
+    }
+
+    synchronized void drain() {
+        if (drained) {
+            return;
+        }
+        draining = true;
+        long started = System.nanoTime();
+        int running = live.size();
+        if (running > 0) {
+            Log.infof("Shutting down: %d chat run(s) in progress get up to %s to finish", running, shutdown.gracePeriod());
+        }
+        boolean finished = await(live, shutdown.gracePeriod());
+        if (!finished) {
+            List<LiveRun> left = List.copyOf(live);
+            Log.infof("Shutting down: %d chat run(s) still in progress after %s end with shutting_down", left.size(),
+                    shutdown.gracePeriod());
+            left.forEach(run -> run.stop(new AgentEvent.Error(SHUTTING_DOWN,
+                    "The service is shutting down; ask again (another replica will answer)")));
+            if (!await(live, STOP_WAIT)) {
+                Log.warnf("Shutting down: %d chat run(s) did not end in time", live.size());
+            }
+        } else if (running > 0) {
+            Log.infof("Shutting down: the chat runs in progress finished in %d ms",
+                    Duration.ofNanos(System.nanoTime() - started).toMillis());
+        }
+        drained = true;
+    }
+
+    /** Waits until every run in {@code runs} now has finished, or {@code atMost}; whether they all did. */
+    private static boolean await(Set<LiveRun> runs, Duration atMost) {
+        CompletableFuture<?>[] all = runs.stream().map(LiveRun::finished).toArray(CompletableFuture[]::new);
+        try {
+            CompletableFuture.allOf(all).get(atMost.toMillis(), TimeUnit.MILLISECONDS);
+            return true;
+        } catch (TimeoutException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        } catch (java.util.concurrent.ExecutionException e) {
+            return true;
+        }
+    }
+}

@@ -1,0 +1,107 @@
+package io.sqlagent.agent.rest;
+
+import java.util.Optional;
+import java.util.UUID;
+
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.sse.OutboundSseEvent;
+import jakarta.ws.rs.sse.Sse;
+
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+import org.jboss.resteasy.reactive.ResponseHeader;
+
+import io.smallrye.common.annotation.Blocking;
+import io.smallrye.mutiny.Multi;
+import io.sqlagent.agent.AgentConfig;
+import io.sqlagent.agent.ResumedStreams;
+import io.sqlagent.agent.RunEvent;
+import io.sqlagent.agent.RunEventStore;
+import io.sqlagent.rest.ApiException;
+import io.sqlagent.rest.ErrorBody;
+import io.sqlagent.rest.Uuids;
+import io.sqlagent.security.Callers;
+import io.sqlagent.store.StoreCalls;
+import io.sqlagent.tool.Caller;
+import io.vertx.ext.web.RoutingContext;
+
+/**
+ * {@code GET /api/chat/runs/{run_id}/events}: a chat run's stream again, for a client whose
+ * connection dropped, on any replica: with {@code Last-Event-ID} (the id of the last event it
+ * got) the events after it, else all of them, then the live ones until the run's last event. A
+ * caller may resume only its own runs; another's is not found, as with conversations.
+ */
+@Path("/api/chat/runs")
+@Tag(name = "Chat")
+public class ChatRunResource {
+
+    private final ResumedStreams streams;
+    private final Callers callers;
+    private final StoreCalls store;
+    private final AgentConfig config;
+
+    ChatRunResource(ResumedStreams streams, Callers callers, StoreCalls store, AgentConfig config) {
+        this.streams = streams;
+        this.callers = callers;
+        this.store = store;
+        this.config = config;
+    }
+
+    @GET
+    @Path("{id}/events")
+    @Produces(MediaType.SERVER_SENT_EVENTS)
+    @Operation(summary = "Resume a chat stream", description = "The events of a run of POST /api/chat (same names, data and ids), "
+            + "after the one named by Last-Event-ID (all of them without it), then the live ones until done or error. The run's "
+            + "events are kept for sqlagent.chat.resume.retention.")
+    @APIResponse(responseCode = "200", description = "The run's events")
+    @APIResponse(responseCode = "400", description = "The run id is not a UUID, or Last-Event-ID is not an id of this run's events", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
+    @APIResponse(responseCode = "404", description = "No run of the caller has this id (or it is older than the retention)", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
+    @APIResponse(responseCode = "503", description = "The store database is out of reach or did not answer within sqlagent.store.timeout; retry after Retry-After seconds", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
+    @Blocking // only to look the run up before answering (a 404 cannot follow a 200); the stream itself never blocks
+    @ResponseHeader(name = "Cache-Control", value = "no-cache")
+    @ResponseHeader(name = "X-Accel-Buffering", value = "no")
+    public Multi<OutboundSseEvent> events(@PathParam("id") String id,
+            @Parameter(description = "The id of the last event received, <run_id>:<seq>") @HeaderParam("Last-Event-ID") String lastEventId,
+            @Context Sse sse, @Context RoutingContext http) {
+        UUID runId = Uuids.parse(id).orElseThrow(() -> ApiException.badRequest("invalid_run_id",
+                "A run id is a UUID: the part before the colon of an event's id"));
+        int after = position(runId, lastEventId);
+        Caller caller = store.lookup(callers.of(http)).await().indefinitely();
+        RunEventStore.StoredRun run = store.lookup(streams.find(runId, caller.name())).await().indefinitely()
+                .orElseThrow(() -> ApiException.notFound("run_not_found", "No chat run of yours has the id " + runId
+                        + " (runs are kept for sqlagent.chat.resume.retention)"));
+        // A live run's stored events may lag the wire by sqlagent.chat.resume.flush-interval: only an ended run is sure.
+        if (run.ended() && after > run.lastSeq()) {
+            throw ApiException.badRequest("invalid_last_event_id", "Last-Event-ID names event " + after + " of run " + runId
+                    + ", which ended with event " + run.lastSeq());
+        }
+        return ChatResource.toClient(streams.follow(runId, after), config, http).map(event -> ChatResource.sse(sse, event));
+    }
+
+    /** The seq after which to resume: 0 without a Last-Event-ID. */
+    private static int position(UUID runId, String lastEventId) {
+        if (lastEventId == null || lastEventId.isBlank()) {
+            return 0;
+        }
+        Optional<RunEvent.Position> position = RunEvent.Position.parse(lastEventId);
+        if (position.isEmpty()) {
+            throw ApiException.badRequest("invalid_last_event_id",
+                    "Last-Event-ID must be the id of an event of this run, <run_id>:<seq>, as the stream gave it");
+        }
+        if (!position.get().runId().equals(runId)) {
+            throw ApiException.badRequest("invalid_last_event_id",
+                    "Last-Event-ID names an event of run " + position.get().runId() + ", not of run " + runId);
+        }
+        return position.get().seq();
+    }
+}

@@ -1,0 +1,182 @@
+package io.sqlagent.agent;
+
+import static io.sqlagent.agent.ScriptedOpenAiServer.call;
+import static io.sqlagent.agent.ScriptedOpenAiServer.slowText;
+import static io.sqlagent.agent.ScriptedOpenAiServer.text;
+import static io.sqlagent.agent.ScriptedOpenAiServer.toolCalls;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.sqlagent.security.TestIdentities;
+import io.sqlagent.tool.ToolJson;
+
+/**
+ * Resumable chat streams, read from the wire: every event of {@code POST /api/chat} has an id
+ * {@code <run id>:<seq>}; {@code GET /api/chat/runs/{id}/events} with {@code Last-Event-ID} gives
+ * the events after it, live ones included, then ends with the run. Bad ids and other callers' runs
+ * are refused with the one error body.
+ */
+@QuarkusTest
+@WithTestResource(ScriptedModelResource.class)
+class ChatResumeTest {
+
+    @TestHTTPResource("/api/chat")
+    URI chat;
+
+    @TestHTTPResource("/")
+    URI root;
+
+    ScriptedOpenAiServer model;
+
+    @BeforeEach
+    void reset() {
+        model = ScriptedModelResource.server;
+        model.reset();
+    }
+
+    private URI events(String runId) {
+        return root.resolve("/api/chat/runs/" + runId + "/events");
+    }
+
+    private static String runOf(SseClient.Event event) {
+        return event.id().substring(0, event.id().indexOf(':'));
+    }
+
+    @Test
+    void everyEventHasAnIdAndAFinishedRunReplaysTheRestAfterLastEventId() throws Exception {
+        model.then(toolCalls(call("c1", "run_sql", "{\"sql\":\"SELECT count(*) AS tracks FROM track\"}")),
+                text("There are ", "3503 tracks."));
+        SseClient.Result original = SseClient.chat(chat, "{\"question\":\"How many tracks?\"}");
+        assertEquals("done", original.last().name(), original.events().toString());
+
+        String runId = runOf(original.events().get(0));
+        for (int i = 0; i < original.events().size(); i++) {
+            assertEquals(runId + ":" + (i + 1), original.events().get(i).id(), original.events().toString());
+        }
+
+        SseClient.Result rest = read(events(runId), Map.of("Last-Event-ID", original.events().get(1).id()));
+        assertEquals(200, rest.status());
+        assertEquals(original.events().subList(2, original.events().size()), rest.events());
+
+        SseClient.Result all = read(events(runId), Map.of());
+        assertEquals(original.events(), all.events());
+
+        SseClient.Result nothingLeft = read(events(runId), Map.of("Last-Event-ID", original.last().id()));
+        assertEquals(200, nothingLeft.status());
+        assertEquals(List.of(), nothingLeft.events());
+    }
+
+    @Test
+    void resumesALiveRunInTheMiddleAndFollowsItToItsEnd() throws Exception {
+        model.then(slowText(Duration.ofMillis(150), "one ", "two ", "three ", "four ", "five ", "six ", "seven ", "eight"));
+        try (SseClient first = SseClient.post(chat, "{\"question\":\"Count slowly\"}")) {
+            List<SseClient.Event> seen = new ArrayList<>();
+            seen.add(first.until(e -> e.name().equals("conversation")));
+            seen.add(first.until(e -> e.name().equals("content")));
+
+            // A second connection while the run streams: what the first has not seen yet, then the live rest.
+            SseClient.Result resumed = read(events(runOf(seen.get(1))), Map.of("Last-Event-ID", seen.get(1).id()));
+            SseClient.Result rest = first.rest();
+
+            assertEquals(rest.events(), resumed.events(), "the resumed stream is the rest of the original");
+            assertEquals("done", resumed.last().name());
+            assertTrue(resumed.named("content").size() >= 5, resumed.events().toString());
+            StringBuilder answer = new StringBuilder(seen.get(1).data().path("delta").asText());
+            resumed.named("content").forEach(e -> answer.append(e.data().path("delta").asText()));
+            assertEquals("one two three four five six seven eight", answer.toString());
+        }
+    }
+
+    @Test
+    void aRunWhoseClientWentAwayIsCancelledAndItsStoredStreamSaysSo() throws Exception {
+        // The test profile sets sqlagent.chat.resume.detached-timeout=0s: no waiting for a client to come back.
+        model.then(slowText(Duration.ofMillis(300), "a", "b", "c", "d", "e", "f", "g", "h", "i", "j"));
+        String runId;
+        try (SseClient client = SseClient.post(chat, "{\"question\":\"Count very slowly\"}")) {
+            runId = runOf(client.until(e -> e.name().equals("content")));
+        }
+        SseClient.Result resumed = awaitEnded(runId);
+        assertEquals("error", resumed.last().name(), resumed.events().toString());
+        assertEquals("client_gone", resumed.last().data().path("code").asText());
+        assertTrue(resumed.named("content").size() < 10, resumed.events().toString());
+    }
+
+    @Test
+    void refusesBadIdsWithTheOneErrorBody() throws Exception {
+        model.then(text("Done."));
+        SseClient.Result run = SseClient.chat(chat, "{\"question\":\"Hi\"}");
+        String runId = runOf(run.events().get(0));
+
+        assertError(events("not-a-uuid"), Map.of(), 400, "invalid_run_id");
+        assertError(events(runId), Map.of("Last-Event-ID", "garbage"), 400, "invalid_last_event_id");
+        assertError(events(runId), Map.of("Last-Event-ID", runId + ":-1"), 400, "invalid_last_event_id");
+        assertError(events(runId), Map.of("Last-Event-ID", UUID.randomUUID() + ":1"), 400, "invalid_last_event_id");
+        assertError(events(runId), Map.of("Last-Event-ID", runId + ":999"), 400, "invalid_last_event_id");
+        assertError(events(UUID.randomUUID().toString()), Map.of(), 404, "run_not_found");
+    }
+
+    @Test
+    void aCallerResumesOnlyItsOwnRuns() throws Exception {
+        model.then(text("Alice's answer."));
+        SseClient.Result alices = SseClient.chat(chat, "{\"question\":\"Mine\"}", Map.of(TestIdentities.PRINCIPAL, "alice"));
+        String runId = runOf(alices.events().get(0));
+
+        assertError(events(runId), Map.of(TestIdentities.PRINCIPAL, "bob"), 404, "run_not_found");
+        assertError(events(runId), Map.of(), 404, "run_not_found");
+        assertEquals(alices.events(), read(events(runId), Map.of(TestIdentities.PRINCIPAL, "alice")).events());
+    }
+
+    private static SseClient.Result read(URI uri, Map<String, String> headers) throws Exception {
+        try (SseClient client = SseClient.get(uri, headers)) {
+            assertEquals(200, client.status(), () -> body(client));
+            return client.rest();
+        }
+    }
+
+    /** The stored stream of a run, once it has its last event. */
+    private SseClient.Result awaitEnded(String runId) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (true) {
+            SseClient.Result stored = read(events(runId), Map.of());
+            if (!stored.events().isEmpty() && RunEvent.isLast(stored.last().name())) {
+                return stored;
+            }
+            assertTrue(System.nanoTime() < deadline, "the run did not end: " + stored.events());
+            Thread.sleep(100);
+        }
+    }
+
+    private static void assertError(URI uri, Map<String, String> headers, int status, String code) throws Exception {
+        try (SseClient client = SseClient.get(uri, headers)) {
+            String body = client.body();
+            assertEquals(status, client.status(), body);
+            assertTrue(client.contentType().startsWith("application/json"), client.contentType());
+            JsonNode error = ToolJson.MAPPER.readTree(body);
+            assertEquals(code, error.path("error").asText(), body);
+            assertTrue(error.path("message").asText().length() > 10, body);
+        }
+    }
+
+    private static String body(SseClient client) {
+        try {
+            return client.body();
+        } catch (java.io.IOException e) {
+            return e.toString();
+        }
+    }
+}
