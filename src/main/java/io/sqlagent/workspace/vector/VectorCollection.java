@@ -18,13 +18,16 @@ import org.apache.lucene.document.KnnFloatVectorField;
 import org.apache.lucene.document.StoredField;
 import org.apache.lucene.document.StringField;
 import org.apache.lucene.document.TextField;
+import org.apache.lucene.index.FloatVectorValues;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.StoredFields;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.index.VectorSimilarityFunction;
 import org.apache.lucene.search.BooleanClause;
 import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.KnnFloatVectorQuery;
 import org.apache.lucene.search.Query;
@@ -33,6 +36,7 @@ import org.apache.lucene.search.SearcherManager;
 import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.store.FSDirectory;
+import org.apache.lucene.util.Bits;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -128,16 +132,21 @@ final class VectorCollection implements Closeable {
 
     /** Adds or replaces the entries (by id), then commits. */
     void put(List<Entry> entries) throws IOException {
-        for (Entry entry : entries) {
-            checkDimension(entry.vector());
-            writer.updateDocument(new Term(ID, entry.id()), document(entry));
-        }
-        commit();
+        replace(entries, List.of());
     }
 
     /** Deletes the documents with these ids, then commits. */
     void delete(List<String> ids) throws IOException {
-        for (String id : ids) {
+        replace(List.of(), ids);
+    }
+
+    /** Adds or replaces {@code put} and deletes {@code delete} (by id), then commits once. */
+    void replace(List<Entry> put, List<String> delete) throws IOException {
+        for (Entry entry : put) {
+            checkDimension(entry.vector());
+            writer.updateDocument(new Term(ID, entry.id()), document(entry));
+        }
+        for (String id : delete) {
             writer.deleteDocuments(new Term(ID, id));
         }
         commit();
@@ -178,9 +187,14 @@ final class VectorCollection implements Closeable {
     }
 
     private void checkDimension(float[] vector) {
-        if (vector.length != info.dimension()) {
+        check(name, info.dimension(), vector);
+    }
+
+    /** Refuses a vector that cannot be stored in or compared with collection {@code name} of {@code dimension}. */
+    static void check(String name, int dimension, float[] vector) {
+        if (vector.length != dimension) {
             throw new ToolException(
-                    "Collection '" + name + "' holds vectors of " + info.dimension() + " dimensions; this one has "
+                    "Collection '" + name + "' holds vectors of " + dimension + " dimensions; this one has "
                             + vector.length);
         }
         double norm = 0;
@@ -231,5 +245,49 @@ final class VectorCollection implements Closeable {
 
     Path directory() {
         return directory;
+    }
+
+    /**
+     * Hands every document to {@code batch}, {@code size} at a time, vectors included (read back
+     * from the index's vector values): how a collection written before the store held collections
+     * is copied into it.
+     */
+    void forEachBatch(int size, IoConsumer<List<Entry>> batch) throws IOException {
+        searchers.maybeRefreshBlocking();
+        IndexSearcher searcher = searchers.acquire();
+        try {
+            List<Entry> entries = new ArrayList<>(size);
+            for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
+                FloatVectorValues vectors = leaf.reader().getFloatVectorValues(VECTOR);
+                Bits live = leaf.reader().getLiveDocs();
+                StoredFields stored = leaf.reader().storedFields();
+                if (vectors == null) {
+                    continue;
+                }
+                for (int doc = vectors.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = vectors.nextDoc()) {
+                    if (live != null && !live.get(doc)) {
+                        continue;
+                    }
+                    Document document = stored.document(doc);
+                    entries.add(new Entry(document.get(ID), document.get(TEXT),
+                            (ObjectNode) ToolJson.MAPPER.readTree(document.get(METADATA)), vectors.vectorValue().clone()));
+                    if (entries.size() == size) {
+                        batch.accept(List.copyOf(entries));
+                        entries.clear();
+                    }
+                }
+            }
+            if (!entries.isEmpty()) {
+                batch.accept(List.copyOf(entries));
+            }
+        } finally {
+            searchers.release(searcher);
+        }
+    }
+
+    /** A consumer that may fail with an {@link IOException}. */
+    @FunctionalInterface
+    interface IoConsumer<T> {
+        void accept(T value) throws IOException;
     }
 }

@@ -1,6 +1,5 @@
 package io.sqlagent.workspace.vector;
 
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.Iterator;
@@ -77,25 +76,17 @@ public class VectorManageTool extends TypedTool<VectorManageTool.Arguments> {
 
     @Override
     protected Uni<?> run(Arguments arguments, ToolCallContext context) {
-        return Uni.createFrom().item(() -> manage(arguments));
-    }
-
-    private Map<String, Object> manage(Arguments arguments) {
         String name = arguments.collection();
         if (!PolicyManifest.matches(policy.vectorWrite(), name)) {
             throw new ToolRefusedException("'" + name + "' is not a collection vector_manage may change "
                     + "(policy.data.vector.allow_write in the workspace policy)");
         }
-        try {
-            return switch (arguments.operation()) {
-                case INSERT -> insert(name, documents(arguments, true));
-                case UPDATE -> update(name, documents(arguments, false));
-                case DELETE -> delete(name, arguments.ids()
-                        .orElseThrow(() -> new ToolException("delete needs ids: the documents to delete")));
-            };
-        } catch (IOException e) {
-            throw new ToolException("Collection '" + name + "' cannot be changed: " + e.getMessage());
-        }
+        return switch (arguments.operation()) {
+            case INSERT -> insert(name, documents(arguments, true));
+            case UPDATE -> update(name, documents(arguments, false));
+            case DELETE -> delete(name, arguments.ids()
+                    .orElseThrow(() -> new ToolException("delete needs ids: the documents to delete")));
+        };
     }
 
     private List<Document> documents(Arguments arguments, boolean insert) {
@@ -109,46 +100,26 @@ public class VectorManageTool extends TypedTool<VectorManageTool.Arguments> {
         return documents;
     }
 
-    private Map<String, Object> insert(String name, List<Document> documents) throws IOException {
+    /** Runs on a worker thread (the tool is blocking): the texts are embedded before anything is written. */
+    private Uni<Map<String, Object>> insert(String name, List<Document> documents) {
         List<VectorCollection.Entry> entries = entries(documents, true);
-        VectorCollection collection = store.collection(name,
-                Optional.of(new VectorCollection.Info(entries.get(0).vector().length, embeddings.name())));
-        synchronized (collection) {
-            List<String> ids = entries.stream().map(VectorCollection.Entry::id).toList();
-            List<String> taken = collection.existing(ids);
-            if (!taken.isEmpty()) {
-                throw new ToolException("Documents " + taken + " already exist in '" + name + "'; use update to replace them");
-            }
-            collection.put(entries);
-            return answer(name, "insert", "inserted", ids);
-        }
+        return store.insert(name, new VectorCollection.Info(entries.get(0).vector().length, embeddings.name()), entries)
+                .map(written -> answer(name, "insert", "inserted", written.ids()));
     }
 
-    private Map<String, Object> update(String name, List<Document> documents) throws IOException {
+    private Uni<Map<String, Object>> update(String name, List<Document> documents) {
         List<VectorCollection.Entry> entries = entries(documents, false);
-        VectorCollection collection = store.collection(name, Optional.empty());
-        synchronized (collection) {
-            List<String> ids = entries.stream().map(VectorCollection.Entry::id).toList();
-            List<String> missing = new ArrayList<>(ids);
-            missing.removeAll(collection.existing(ids));
-            if (!missing.isEmpty()) {
-                throw new ToolException("Documents " + missing + " do not exist in '" + name + "'; use insert to add them");
-            }
-            collection.put(entries);
-            return answer(name, "update", "updated", ids);
-        }
+        return store.update(name, entries)
+                .map(written -> answer(name, "update", "updated", written.ids()));
     }
 
-    private Map<String, Object> delete(String name, List<String> ids) throws IOException {
-        VectorCollection collection = store.collection(name, Optional.empty());
-        synchronized (collection) {
-            List<String> found = collection.existing(ids.stream().distinct().toList());
-            collection.delete(found);
-            Map<String, Object> answer = answer(name, "delete", "deleted", found);
-            List<String> notFound = ids.stream().distinct().filter(id -> !found.contains(id)).toList();
-            answer.put("not_found", notFound);
-            return answer;
-        }
+    private Uni<Map<String, Object>> delete(String name, List<String> ids) {
+        return store.delete(name, ids)
+                .map(written -> {
+                    Map<String, Object> answer = answer(name, "delete", "deleted", written.ids());
+                    answer.put("not_found", ids.stream().distinct().filter(id -> !written.ids().contains(id)).toList());
+                    return answer;
+                });
     }
 
     private static Map<String, Object> answer(String collection, String operation, String counted, List<String> ids) {

@@ -60,7 +60,7 @@ public class VectorSearchTool extends TypedTool<VectorSearchTool.Arguments> {
             throw new ToolException("Give either query (text) or query_vector (numbers), not "
                     + (arguments.query().isPresent() ? "both" : "neither"));
         }
-        VectorCollection collection = store.collection(arguments.collection(), Optional.empty());
+        VectorCollection collection = store.searchable(arguments.collection());
         float[] vector;
         if (arguments.query().isPresent()) {
             if (!collection.info().embedding().equals(embeddings.name())) {

@@ -354,6 +354,16 @@ class VectorToolsTest {
             public String embedding() {
                 return "word2vec";
             }
+
+            @Override
+            public Duration syncInterval() {
+                return Duration.ofSeconds(1);
+            }
+
+            @Override
+            public Duration changeRetention() {
+                return Duration.ofDays(7);
+            }
         };
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new Embeddings(config, null));
         assertEquals("sqlagent.vector.embedding must be local or openai, was 'word2vec'", e.getMessage());
