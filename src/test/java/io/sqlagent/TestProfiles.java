@@ -76,6 +76,9 @@ public final class TestProfiles {
             WorkspaceFixture workspace = WorkspaceFixture.shared();
             Map<String, String> settings = new HashMap<>();
             settings.put("sqlagent.sql.hidden-columns", "customer.email,*.phone,hr.payslip.iban");
+            // Chinook's eleven tables count as a large database here, so the paged listing is seen (SearchSchemaToolTest).
+            settings.put("sqlagent.schema.listing.max-names", "5");
+            settings.put("sqlagent.schema.listing.page-size", "4");
             settings.put("sqlagent.policy.path", workspace.manifest.toString());
             settings.put("sqlagent.vector.path", workspace.root.resolve("vectors").toString());
             settings.put("sqlagent.vector.embedding", "openai");

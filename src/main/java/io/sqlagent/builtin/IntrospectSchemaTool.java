@@ -12,6 +12,8 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.smallrye.mutiny.Uni;
+import io.sqlagent.knowledge.schema.SchemaIndex;
+import io.sqlagent.knowledge.schema.SchemaSearchConfig;
 import io.sqlagent.sql.ColumnPolicy;
 import io.sqlagent.sql.QueryResult;
 import io.sqlagent.sql.QueryRunner;
@@ -31,13 +33,15 @@ import io.sqlagent.tool.schema.Param;
  * {@code introspect_schema}: lists the tables of the agent's source, or describes one (columns,
  * keys, relationships, comments, up to three sample rows). Names, descriptions and shapes follow
  * the SQL-agent tool contract. Hidden columns are left out of the columns, the relationships and
- * the sample rows.
+ * the sample rows. On a large database the listing is paged and points at {@code search_schema}; low-cardinality text
+ * columns carry their values ({@link ValueHints}).
  */
 @Singleton
 @ToolDefinition(name = "introspect_schema", title = "Introspect schema", namespace = "sql", tags = { "sql", "schema",
-        "tables" }, readOnly = true, description = "Get detailed schema information about database tables. Can inspect a specific table or list all available tables.", returns = "Without table_name: {\"tables\":[...],\"count\"}. With table_name: {\"table\",\"description\",\"columns\":[{\"name\",\"type\",\"nullable\","
-                + "\"primary_key\",\"foreign_key\",\"references\",\"default\",\"description\"}],\"relationships\":[{\"type\",\"related_table\","
-                + "\"foreign_key\",\"local_key\"}],\"sample_data\":[...]}", usage = "Call without table_name to see the tables, then with a table_name before writing SQL against it.")
+        "tables" }, readOnly = true, description = "Get detailed schema information about database tables. Can inspect a specific table or list all available tables.", returns = "Without table_name: {\"tables\":[...],\"count\"}; on a large database one page, {\"count\",\"page\",\"pages\","
+                + "\"tables\":[{\"table\",\"summary\"}],\"next_page\",\"hint\"}. With table_name: {\"table\",\"description\",\"columns\":[{\"name\",\"type\",\"nullable\","
+                + "\"primary_key\",\"foreign_key\",\"references\",\"default\",\"description\",\"values\"?}],\"relationships\":[{\"type\",\"related_table\","
+                + "\"foreign_key\",\"local_key\"}],\"sample_data\":[...]}", usage = "On a large database call search_schema first; call with a table_name before writing SQL against a table.")
 public class IntrospectSchemaTool extends TypedTool<IntrospectSchemaTool.Arguments> {
 
     private static final int SAMPLE_ROWS = 3;
@@ -48,21 +52,26 @@ public class IntrospectSchemaTool extends TypedTool<IntrospectSchemaTool.Argumen
     private final SqlConfig config;
     private final TablePolicy tables;
     private final ColumnPolicy hiddenColumns;
+    private final SchemaSearchConfig.Listing listing;
+    private final ValueHints hints;
 
     IntrospectSchemaTool(SchemaIntrospector introspector, SourceRegistry sources, QueryRunner runner, SqlConfig config,
-            TablePolicy tables, ColumnPolicy hiddenColumns) {
+            TablePolicy tables, ColumnPolicy hiddenColumns, SchemaSearchConfig schema) {
         this.introspector = introspector;
         this.sources = sources;
         this.runner = runner;
         this.config = config;
         this.tables = tables;
         this.hiddenColumns = hiddenColumns;
+        this.listing = schema.listing();
+        this.hints = new ValueHints(runner, schema.valueHints());
     }
 
     /** Arguments of {@code introspect_schema}. */
     public record Arguments(
             @Param(description = "Optional: The name of a specific table to inspect. If not provided, lists all tables.", maxLength = 200) Optional<String> tableName,
-            @Param(description = "Whether to include sample data from the table (up to 3 rows). This data is for understanding the schema only - never use it directly in responses to the user.", defaultValue = "false") Optional<Boolean> includeSampleData) {
+            @Param(description = "Whether to include sample data from the table (up to 3 rows). This data is for understanding the schema only - never use it directly in responses to the user.", defaultValue = "false") Optional<Boolean> includeSampleData,
+            @Param(description = "Without table_name on a large database: the page of the table listing to return (from 1).", minimum = 1) Optional<Integer> page) {
     }
 
     @Override
@@ -74,12 +83,41 @@ public class IntrospectSchemaTool extends TypedTool<IntrospectSchemaTool.Argumen
                 .flatMap(relations -> arguments.tableName().filter(name -> !name.isBlank())
                         .map(name -> describe(source, relations, name, arguments.includeSampleData().orElse(false), context)
                                 .map(Object.class::cast))
-                        .orElseGet(() -> Uni.createFrom().item(listing(relations))));
+                        .orElseGet(() -> Uni.createFrom().item(listing(relations, arguments.page().orElse(1)))));
     }
 
-    private static Map<String, Object> listing(List<SchemaIntrospector.Relation> relations) {
-        List<String> names = relations.stream().map(SchemaIntrospector.Relation::displayName).toList();
-        return Map.of("tables", names, "count", names.size());
+    /**
+     * Every name on a small database; on a large one (more than {@code listing.max-names} tables) one page of names with
+     * their one-line summaries, and a pointer to {@code search_schema}, so a listing never fills the model's context.
+     */
+    private Map<String, Object> listing(List<SchemaIntrospector.Relation> relations, int page) {
+        if (relations.size() <= listing.maxNames()) {
+            List<String> names = relations.stream().map(SchemaIntrospector.Relation::displayName).toList();
+            return Map.of("tables", names, "count", names.size());
+        }
+        int size = listing.pageSize();
+        int pages = (relations.size() + size - 1) / size;
+        if (page > pages) {
+            throw new ToolException("Page " + page + " is past the last page of the table listing (" + pages + ")");
+        }
+        List<Map<String, Object>> tablesOnPage = relations.subList((page - 1) * size, Math.min(relations.size(), page * size))
+                .stream().map(IntrospectSchemaTool::summary).toList();
+        Map<String, Object> answer = new LinkedHashMap<>();
+        answer.put("count", relations.size());
+        answer.put("page", page);
+        answer.put("pages", pages);
+        answer.put("tables", tablesOnPage);
+        answer.put("next_page", page < pages ? page + 1 : null);
+        answer.put("hint", "This database has " + relations.size() + " tables: call search_schema with the question's key "
+                + "terms to find the ones you need, then introspect_schema with table_name for each.");
+        return answer;
+    }
+
+    private static Map<String, Object> summary(SchemaIntrospector.Relation relation) {
+        Map<String, Object> item = new LinkedHashMap<>();
+        item.put("table", relation.schema() + "." + relation.name());
+        item.put("summary", SchemaIndex.summary(relation.description()));
+        return item;
     }
 
     private Uni<ObjectNode> describe(Source source, List<SchemaIntrospector.Relation> relations, String name, boolean sample,
@@ -96,17 +134,20 @@ public class IntrospectSchemaTool extends TypedTool<IntrospectSchemaTool.Argumen
                     // Sample rows are the caller's rows: its role and the source's row-level security apply.
                     ? runner.run(source, sampleQuery(relation, columns), context.identity()).map(QueryResult::rowObjects)
                     : Uni.createFrom().item(ToolJson.MAPPER.createArrayNode());
-            return introspector.relationships(source, relation).flatMap(relationships -> sampleRows.map(rows -> {
-                Map<String, Object> described = new LinkedHashMap<>();
-                described.put("table", relation.displayName());
-                described.put("description", relation.description());
-                described.put("columns", columns);
-                described.put("relationships", relationships.stream().filter(r -> !hidden.contains(localColumn(r))).toList());
-                // The rows are set as they are: a round trip through valueToTree would re-read their numbers.
-                ObjectNode tree = ToolJson.MAPPER.valueToTree(described);
-                tree.set("sample_data", rows);
-                return tree;
-            }));
+            Uni<Void> hinted = hints.add(source, relation, columns, context.identity());
+            return introspector.relationships(source, relation)
+                    .flatMap(relationships -> hinted.flatMap(done -> sampleRows).map(rows -> {
+                        Map<String, Object> described = new LinkedHashMap<>();
+                        described.put("table", relation.displayName());
+                        described.put("description", relation.description());
+                        described.put("columns", columns);
+                        described.put("relationships",
+                                relationships.stream().filter(r -> !hidden.contains(localColumn(r))).toList());
+                        // The rows are set as they are: a round trip through valueToTree would re-read their numbers.
+                        ObjectNode tree = ToolJson.MAPPER.valueToTree(described);
+                        tree.set("sample_data", rows);
+                        return tree;
+                    }));
         });
     }
 
@@ -122,11 +163,11 @@ public class IntrospectSchemaTool extends TypedTool<IntrospectSchemaTool.Argumen
     }
 
     /** The relation's name quoted for SQL; it comes from the catalog, never from the model's text. */
-    private static String quoted(SchemaIntrospector.Relation relation) {
+    static String quoted(SchemaIntrospector.Relation relation) {
         return identifier(relation.schema()) + "." + identifier(relation.name());
     }
 
-    private static String identifier(String name) {
+    static String identifier(String name) {
         return '"' + name.replace("\"", "\"\"") + '"';
     }
 }

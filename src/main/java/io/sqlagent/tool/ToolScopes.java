@@ -12,7 +12,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 /**
  * Which scopes each tool needs, and whether a caller holds them. Built-in defaults: {@code sql:read}
- * for {@code run_sql}, {@code introspect_schema} and declared SQL tools without scopes of their own;
+ * for {@code run_sql}, {@code introspect_schema}, {@code search_schema} and declared SQL tools without scopes of their own;
  * {@code knowledge:read} for {@code search_knowledge}, {@code knowledge:write} for the two save
  * tools; {@code workspace:read} / {@code workspace:write} for the workspace tools (by whether they
  * are read-only); a declared tool's {@code security.scopes} (and {@code requiredAuthority}) replace
@@ -34,6 +34,7 @@ public class ToolScopes {
     private static final Map<String, String> BUILT_IN = Map.of(
             "run_sql", SQL_READ,
             "introspect_schema", SQL_READ,
+            "search_schema", SQL_READ,
             "search_knowledge", KNOWLEDGE_READ,
             "save_learning", KNOWLEDGE_WRITE,
             "save_validated_query", KNOWLEDGE_WRITE);

@@ -1,0 +1,92 @@
+package io.sqlagent.builtin;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import io.quarkus.logging.Log;
+import io.smallrye.mutiny.Uni;
+import io.sqlagent.knowledge.schema.SchemaSearchConfig;
+import io.sqlagent.sql.QueryRunner;
+import io.sqlagent.sql.SchemaIntrospector;
+import io.sqlagent.sql.Source;
+import io.sqlagent.tool.Caller;
+
+/**
+ * The distinct values of a table's low-cardinality text columns, for {@code introspect_schema}: the model
+ * then filters with values that exist ({@code status = 'shipped'}, not {@code 'Shipped'}). One statement per
+ * table reads the first {@code sample-rows} rows as the caller (its role and row-level security apply), only
+ * the shown columns, each value cut to {@code max-length}; a column with more than {@code max-values}
+ * distinct values gets none. Past {@code timeout} the statement is cancelled and the table is described
+ * without hints: hints are a help, never a reason for the description to fail.
+ */
+final class ValueHints {
+
+    /** Text types whose values are worth showing; keys, numbers and dates are not hinted. */
+    private static final Pattern TEXT = Pattern.compile("text|citext|character varying.*|character\\(.*|character");
+
+    private final QueryRunner runner;
+    private final SchemaSearchConfig.ValueHints config;
+
+    ValueHints(QueryRunner runner, SchemaSearchConfig.ValueHints config) {
+        this.runner = runner;
+        this.config = config;
+    }
+
+    /** Adds {@code values} to the low-cardinality text columns among {@code columns} (the shown ones). */
+    Uni<Void> add(Source source, SchemaIntrospector.Relation relation, List<Map<String, Object>> columns, Caller caller) {
+        List<Map<String, Object>> candidates = columns.stream()
+                .filter(column -> TEXT.matcher(String.valueOf(column.get("type"))).matches())
+                .filter(column -> !Boolean.TRUE.equals(column.get("primary_key"))
+                        && !Boolean.TRUE.equals(column.get("foreign_key")))
+                .toList();
+        if (!config.enabled() || candidates.isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
+        Duration timeout = config.timeout();
+        return runner.run(source, statement(relation, candidates), caller)
+                .ifNoItem().after(timeout).fail()
+                .map(result -> {
+                    for (JsonNode row : result.rowObjects()) {
+                        JsonNode values = row.path("v");
+                        int index = row.path("i").asInt(-1);
+                        if (values.isArray() && !values.isEmpty() && values.size() <= config.maxValues() && index >= 0
+                                && index < candidates.size()) {
+                            List<String> hinted = new ArrayList<>();
+                            values.forEach(value -> hinted.add(value.asText()));
+                            candidates.get(index).put("values", hinted);
+                        }
+                    }
+                    return (Void) null;
+                })
+                .onFailure().recoverWithItem(failure -> {
+                    Log.debugf("No value hints for %s: %s", relation.displayName(), failure.getMessage());
+                    return null;
+                });
+    }
+
+    /**
+     * One row per candidate column: its position and up to {@code max-values + 1} distinct values (one more, to tell a
+     * column that has too many). Names come from the catalog, quoted; nothing of the model's text is in it.
+     */
+    private String statement(SchemaIntrospector.Relation relation, List<Map<String, Object>> candidates) {
+        List<String> names = candidates.stream().map(column -> IntrospectSchemaTool.identifier((String) column.get("name")))
+                .toList();
+        StringBuilder sql = new StringBuilder("WITH sample AS (SELECT ").append(String.join(", ", names)).append(" FROM ")
+                .append(IntrospectSchemaTool.quoted(relation)).append(" LIMIT ").append(config.sampleRows()).append(")\n");
+        int max = config.maxLength();
+        for (int i = 0; i < names.size(); i++) {
+            String value = names.get(i) + "::text";
+            sql.append(i == 0 ? "" : "UNION ALL\n").append("SELECT ").append(i)
+                    .append(" AS i, array(SELECT DISTINCT CASE WHEN length(")
+                    .append(value).append(") > ").append(max).append(" THEN left(").append(value).append(", ").append(max)
+                    .append(") || '…' ELSE ").append(value).append(" END FROM sample WHERE ").append(names.get(i))
+                    .append(" IS NOT NULL ORDER BY 1 LIMIT ").append(config.maxValues() + 1).append(") AS v\n");
+        }
+        return sql.toString();
+    }
+}

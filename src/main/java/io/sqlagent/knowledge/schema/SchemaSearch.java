@@ -1,0 +1,264 @@
+package io.sqlagent.knowledge.schema;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+
+import io.quarkus.logging.Log;
+import io.quarkus.runtime.StartupEvent;
+import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.infrastructure.Infrastructure;
+import io.sqlagent.knowledge.KnowledgeStore;
+import io.sqlagent.knowledge.LearningConfig;
+import io.sqlagent.sql.ColumnPolicy;
+import io.sqlagent.sql.SchemaIntrospector;
+import io.sqlagent.sql.Source;
+import io.sqlagent.sql.SourceRegistry;
+import io.sqlagent.sql.SqlConfig;
+import io.sqlagent.sql.TablePolicy;
+import io.sqlagent.tool.ToolException;
+import io.sqlagent.workspace.vector.Embeddings;
+import io.vertx.mutiny.core.Vertx;
+
+/**
+ * Keeps the schema index of the agent's source and answers searches over it. Each replica builds its own
+ * index from the source's catalog (the source is the truth about its schema; nothing is stored) off the
+ * request threads: first the word index, in milliseconds, then the vectors, which take seconds for
+ * thousands of tables. Each finished step replaces the index atomically, so a search always uses a
+ * complete index, the previous one during a rebuild, and never waits for one unless none was ever built.
+ * The knowledge base is read at search time through {@link KnowledgeStore}, so what it holds (and which of
+ * it may be searched) is always current: tables its patterns use and its notes name rank higher.
+ */
+@ApplicationScoped
+public class SchemaSearch {
+
+    /** Words that may name a table in a pattern's SQL or a learning's text. */
+    private static final Pattern IDENTIFIER = Pattern.compile("[\\p{L}_][\\p{L}\\p{N}_$]*(?:\\.[\\p{L}_][\\p{L}\\p{N}_$]*)?");
+    private static final int KNOWLEDGE_HITS = 10;
+
+    /** What the index holds now, for {@code GET /api/schema/index}. */
+    public record Status(String source, String state, int tables, boolean semantic, Long builtAt, Long buildMillis,
+            Long embeddingMillis, String error) {
+    }
+
+    private final SchemaIntrospector introspector;
+    private final SourceRegistry sources;
+    private final SqlConfig sql;
+    private final TablePolicy tables;
+    private final ColumnPolicy columns;
+    private final KnowledgeStore knowledge;
+    private final LearningConfig learning;
+    private final Embeddings configuredEmbeddings;
+    private final SchemaSearchConfig config;
+    private final Vertx vertx;
+
+    private final AtomicReference<SchemaIndex> current = new AtomicReference<>();
+    private Build building;
+    private volatile String state = "not built";
+    private volatile String error;
+    private volatile Long buildMillis;
+    private volatile Long embeddingMillis;
+    private volatile Embeddings embeddings;
+    private long timer = -1;
+
+    SchemaSearch(SchemaIntrospector introspector, SourceRegistry sources, SqlConfig sql, TablePolicy tables,
+            ColumnPolicy columns, KnowledgeStore knowledge, LearningConfig learning, Embeddings embeddings,
+            SchemaSearchConfig config, Vertx vertx) {
+        this.introspector = introspector;
+        this.sources = sources;
+        this.sql = sql;
+        this.tables = tables;
+        this.columns = columns;
+        this.knowledge = knowledge;
+        this.learning = learning;
+        this.configuredEmbeddings = embeddings;
+        this.config = config;
+        this.vertx = vertx;
+    }
+
+    void onStart(@Observes StartupEvent event) {
+        if (config.index().buildAtStart()) {
+            // In the background: readiness never waits for the index.
+            refresh();
+        }
+        long interval = config.index().refreshInterval().toMillis();
+        if (interval > 0) {
+            timer = vertx.setPeriodic(interval, id -> refresh());
+        }
+    }
+
+    @PreDestroy
+    void stop() {
+        if (timer >= 0) {
+            vertx.cancelTimer(timer);
+        }
+    }
+
+    /**
+     * One rebuild: {@code words} completes when the word index is in place, {@code done} when the vectors are too (or
+     * the build failed).
+     */
+    public record Build(CompletableFuture<SchemaIndex> words, CompletableFuture<SchemaIndex> done) {
+    }
+
+    /** Starts rebuilding the index from the catalog, unless a rebuild is under way: then that one. */
+    public synchronized Build refresh() {
+        if (building != null && !building.done().isDone()) {
+            return building;
+        }
+        Build started = new Build(new CompletableFuture<>(), new CompletableFuture<>());
+        building = started;
+        state = "building";
+        long began = System.nanoTime();
+        Uni.createFrom().deferred(() -> introspector.catalog(source()))
+                .emitOn(Infrastructure.getDefaultWorkerPool())
+                .map(catalog -> SchemaIndex.build(catalog, tables, columns, config.index().maxTables()))
+                .subscribe().with(index -> {
+                    current.set(index);
+                    buildMillis = (System.nanoTime() - began) / 1_000_000;
+                    error = null;
+                    Log.infof("Schema index of source '%s': %d tables indexed by words in %d ms", sql.source(),
+                            index.entries().size(), buildMillis);
+                    started.words().complete(index);
+                    if (config.index().semantic() && !index.entries().isEmpty()) {
+                        state = "embedding";
+                        embed(index, started.done());
+                    } else {
+                        state = "ready";
+                        started.done().complete(index);
+                    }
+                }, failure -> {
+                    state = current.get() == null ? "failed" : "ready";
+                    error = failure.getMessage();
+                    Log.warnf("Schema index of source '%s' could not be built: %s", sql.source(), failure.getMessage());
+                    started.words().completeExceptionally(failure);
+                    started.done().completeExceptionally(failure);
+                });
+        return started;
+    }
+
+    /** Adds the vectors on a worker; the word index answers meanwhile. */
+    private void embed(SchemaIndex index, CompletableFuture<SchemaIndex> done) {
+        long began = System.nanoTime();
+        Uni.createFrom().item(() -> index.embedded(embeddings()))
+                .runSubscriptionOn(Infrastructure.getDefaultWorkerPool())
+                .subscribe().with(embedded -> {
+                    current.compareAndSet(index, embedded);
+                    embeddingMillis = (System.nanoTime() - began) / 1_000_000;
+                    state = "ready";
+                    Log.infof("Schema index of source '%s': %d tables embedded in %d ms", sql.source(),
+                            index.entries().size(), embeddingMillis);
+                    done.complete(embedded);
+                }, failure -> {
+                    state = "ready";
+                    error = "embedding failed: " + failure.getMessage();
+                    Log.warnf(failure, "Schema index of source '%s': tables could not be embedded; searching by words",
+                            sql.source());
+                    done.complete(index);
+                });
+    }
+
+    /** The in-process model: the shared one unless the vector tools use a remote model. */
+    private Embeddings embeddings() {
+        Embeddings chosen = embeddings;
+        if (chosen == null) {
+            chosen = configuredEmbeddings.name().equals(Embeddings.LOCAL) ? configuredEmbeddings : Embeddings.inProcess();
+            embeddings = chosen;
+        }
+        return chosen;
+    }
+
+    private Source source() {
+        return sources.find(sql.source())
+                .orElseThrow(() -> new ToolException("No source named '" + sql.source() + "' is configured"));
+    }
+
+    /** The index now; when none was ever built, the word index a build started now gives. */
+    public Uni<SchemaIndex> index() {
+        SchemaIndex index = current.get();
+        if (index != null) {
+            return Uni.createFrom().item(index);
+        }
+        return Uni.createFrom().completionStage(refresh().words())
+                .onFailure().transform(failure -> new ToolException(
+                        "The schema index of source '" + sql.source() + "' could not be built: " + failure.getMessage()));
+    }
+
+    /** The best {@code limit} tables for {@code query}, best first. */
+    public Uni<List<SchemaIndex.Hit>> search(String query, int limit) {
+        return index().flatMap(index -> knowledgeTables(query)
+                .flatMap(known -> Uni.createFrom()
+                        .item(() -> index.search(query, index.semantic() ? embeddings().embed(query) : null, known, limit))
+                        .runSubscriptionOn(Infrastructure.getDefaultWorkerPool())));
+    }
+
+    /**
+     * Tables the knowledge base's best hits for {@code query} name: the tables a pattern uses and the identifiers in its
+     * SQL, the title of a table note, the identifiers in a learning's SQL. Only names of indexed tables count in the
+     * end, so a hidden table named here is never revealed. A store that cannot answer leaves the knowledge out.
+     */
+    private Uni<List<String>> knowledgeTables(String query) {
+        Optional<String> words = KnowledgeStore.anyWordQuery(query);
+        if (words.isEmpty()) {
+            return Uni.createFrom().item(List.of());
+        }
+        Uni<List<String>> fromPatterns = knowledge.searchPatterns(words.get(), KNOWLEDGE_HITS).map(hits -> {
+            List<String> named = new ArrayList<>();
+            hits.forEach(hit -> {
+                named.addAll(hit.tablesUsed());
+                identifiers(hit.sql(), named);
+            });
+            return named;
+        });
+        Uni<List<String>> fromLearnings = knowledge.searchLearnings(words.get(), KNOWLEDGE_HITS, learning.enabled())
+                .map(hits -> {
+                    List<String> named = new ArrayList<>();
+                    hits.forEach(hit -> {
+                        named.add(hit.title());
+                        identifiers(hit.sql(), named);
+                    });
+                    return named;
+                });
+        return Uni.combine().all().unis(fromPatterns, fromLearnings).asTuple()
+                .map(both -> {
+                    List<String> named = new ArrayList<>(both.getItem1());
+                    named.addAll(both.getItem2());
+                    return named;
+                })
+                .onFailure().recoverWithItem(failure -> {
+                    Log.debugf("search_schema without the knowledge base: %s", failure.getMessage());
+                    return List.of();
+                });
+    }
+
+    private static void identifiers(String text, List<String> into) {
+        if (text == null) {
+            return;
+        }
+        Matcher matcher = IDENTIFIER.matcher(text);
+        while (matcher.find()) {
+            into.add(matcher.group());
+        }
+    }
+
+    /** The one-line summaries of the indexed tables, in catalog order, for a paged listing. */
+    public Uni<List<Map.Entry<String, String>>> summaries() {
+        return index().map(index -> index.entries().stream()
+                .map(entry -> Map.entry(entry.table(), entry.summary())).toList());
+    }
+
+    public Status status() {
+        SchemaIndex index = current.get();
+        return new Status(sql.source(), state, index == null ? 0 : index.entries().size(), index != null && index.semantic(),
+                index == null ? null : index.builtAt(), buildMillis, embeddingMillis, error);
+    }
+}

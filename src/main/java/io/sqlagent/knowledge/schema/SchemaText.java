@@ -1,0 +1,72 @@
+package io.sqlagent.knowledge.schema;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * Turns identifiers and prose into the words the lexical ranking compares: {@code invoiceLine} and
+ * {@code invoice_lines} both become {@code invoice line}. Written here rather than taken from Lucene's
+ * analysis-common module (word-delimiter and stemming filters): the splitting is a few lines, and the
+ * module would be a dependency for that alone. The stemming is deliberately light (plurals), so that
+ * a table named {@code orders} matches a question about an order without conflating unrelated words.
+ */
+final class SchemaText {
+
+    /** Words that say nothing about which table a question needs. */
+    private static final Set<String> STOP = Set.of("a", "an", "and", "are", "as", "at", "be", "by", "did", "do", "does",
+            "each", "for", "from", "get", "give", "had", "has", "have", "how", "i", "in", "is", "it", "its", "list", "many",
+            "me", "much", "my", "of", "on", "or", "our", "per", "show", "than", "that", "the", "their", "them", "there",
+            "these", "this", "to", "us", "was", "we", "were", "what", "when", "where", "which", "who", "whose", "why",
+            "will", "with", "all", "any", "most", "top", "number", "table", "tables", "data", "can", "should", "would",
+            "find", "between", "over", "into", "across", "by", "than", "so", "not", "no", "yes");
+
+    private SchemaText() {
+    }
+
+    /** The words of {@code text}, split at case changes, digits and punctuation, lower-cased, stop words dropped, stemmed. */
+    static List<String> words(String text) {
+        List<String> words = new ArrayList<>();
+        if (text == null) {
+            return words;
+        }
+        // customerID -> customer ID, invoiceLine -> invoice Line, v2Orders -> v2 Orders
+        String split = text.replaceAll("([\\p{Ll}\\p{N}])(\\p{Lu})", "$1 $2").replaceAll("(\\p{Lu})(\\p{Lu}\\p{Ll})", "$1 $2");
+        for (String word : split.toLowerCase(Locale.ROOT).split("[^\\p{L}\\p{N}]+")) {
+            if (!word.isEmpty() && !STOP.contains(word)) {
+                words.add(stem(word));
+            }
+        }
+        return words;
+    }
+
+    /** The words joined by spaces: the form the index stores. */
+    static String terms(String text) {
+        return String.join(" ", words(text));
+    }
+
+    /** Plural to singular, conservatively. */
+    static String stem(String word) {
+        int n = word.length();
+        if (n > 4 && word.endsWith("ies")) {
+            return word.substring(0, n - 3) + "y";
+        }
+        if (n > 4 && (word.endsWith("sses") || word.endsWith("xes") || word.endsWith("ches") || word.endsWith("shes"))) {
+            return word.substring(0, n - 2);
+        }
+        if (n > 3 && word.endsWith("s") && !word.endsWith("ss") && !word.endsWith("us") && !word.endsWith("is")) {
+            return word.substring(0, n - 1);
+        }
+        return word;
+    }
+
+    /** {@code text} cut to {@code max} characters at a word boundary, marked with an ellipsis when cut. */
+    static String cut(String text, int max) {
+        if (text.length() <= max) {
+            return text;
+        }
+        int end = text.lastIndexOf(' ', max - 1);
+        return text.substring(0, end > max / 2 ? end : max - 1) + "…";
+    }
+}

@@ -1,0 +1,200 @@
+package io.sqlagent.bench;
+
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.sqlagent.embedded.EmbeddedDatabase;
+import io.sqlagent.knowledge.schema.SchemaIndex;
+import io.sqlagent.sql.ColumnPolicy;
+import io.sqlagent.sql.SchemaIntrospector;
+import io.sqlagent.sql.Source;
+import io.sqlagent.sql.TablePolicy;
+import io.sqlagent.tool.ToolJson;
+import io.sqlagent.workspace.vector.Embeddings;
+import io.vertx.mutiny.core.Vertx;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.pgclient.PgBuilder;
+import io.vertx.pgclient.PgConnectOptions;
+
+/**
+ * The schema retrieval benchmark: generates {@link WarehouseSchema} at a given size in a database of the embedded
+ * PostgreSQL, builds the schema index from its catalog as the service does (word index, then the in-process
+ * all-MiniLM-L6-v2 vectors), and asks the questions of {@code bench/schema/questions.tsv}. It reports the recall@5 of
+ * the tables each question needs, the retrieval latency (the question's embedding included), and an estimate of the
+ * prompt tokens schema discovery costs the agent. Run by {@code bench/schema-search.sh}; see docs/benchmarks.md,
+ * "Schema search". {@code SchemaSearchRecallTest} runs {@link #evaluate} at 300 tables in {@code ./mvnw verify}.
+ */
+public final class SchemaSearchBench {
+
+    private static final Duration WAIT = Duration.ofMinutes(10);
+    /** Tables search_schema returns by default, what the agent reads. */
+    private static final int SEARCH_LIMIT = 10;
+    private static final int RECALL_AT = 5;
+
+    private SchemaSearchBench() {
+    }
+
+    /** What one run measured. */
+    public record Result(int tables, int questions, int neededTables, int foundTables, int questionsFullyFound,
+            long indexMillis, long embeddingMillis, double p50Millis, double p95Millis, double meanTokens, double p95Tokens,
+            double maxTokens, List<String> misses) {
+
+        public double recall() {
+            return neededTables == 0 ? 1 : (double) foundTables / neededTables;
+        }
+    }
+
+    /** Creates a database named {@code database} holding the first {@code count} generated tables (again if it exists). */
+    public static void createDatabase(String adminJdbcUrl, String database, int count) throws Exception {
+        try (Connection admin = DriverManager.getConnection(adminJdbcUrl, EmbeddedDatabase.USER, "");
+                Statement statement = admin.createStatement()) {
+            statement.execute("DROP DATABASE IF EXISTS " + database + " WITH (FORCE)");
+            statement.execute("CREATE DATABASE " + database);
+        }
+        String url = adminJdbcUrl.substring(0, adminJdbcUrl.lastIndexOf('/') + 1) + database;
+        try (Connection connection = DriverManager.getConnection(url, EmbeddedDatabase.USER, "")) {
+            WarehouseSchema.create(connection, count);
+        }
+    }
+
+    /** A source on {@code reactiveUrl} (postgresql://host:port/database), for the introspector. */
+    public static Source source(Vertx vertx, String reactiveUrl) {
+        PgConnectOptions options = PgConnectOptions.fromUri(reactiveUrl).setUser(EmbeddedDatabase.USER);
+        io.vertx.sqlclient.Pool pool = PgBuilder.pool().connectingTo(options).using(vertx.getDelegate()).build();
+        return new Source("bench", reactiveUrl, Optional.of(Pool.newInstance(pool)), Optional.empty(),
+                new Source.PoolLimits(4, 100, Duration.ofSeconds(30)), new AtomicInteger());
+    }
+
+    /** Builds the index of {@code source} and asks every question whose tables it holds. */
+    public static Result evaluate(Source source, Embeddings embeddings) {
+        SchemaIntrospector introspector = new SchemaIntrospector();
+        long started = System.nanoTime();
+        List<SchemaIntrospector.CatalogTable> catalog = introspector.catalog(source).await().atMost(WAIT);
+        SchemaIndex words = SchemaIndex.build(catalog, new TablePolicy(Optional.empty(), Optional.empty()),
+                new ColumnPolicy(Optional.empty()), 100_000);
+        long indexMillis = (System.nanoTime() - started) / 1_000_000;
+        started = System.nanoTime();
+        SchemaIndex index = words.embedded(embeddings);
+        long embeddingMillis = (System.nanoTime() - started) / 1_000_000;
+        java.util.Set<String> present = new java.util.HashSet<>();
+        index.entries().forEach(entry -> present.add(entry.table()));
+
+        List<WarehouseSchema.Question> questions = WarehouseSchema.questions().stream()
+                .filter(question -> present.containsAll(question.tables())).toList();
+        // Warm-up: the first embeddings and searches pay for class loading and JIT compilation.
+        for (int i = 0; i < Math.min(20, questions.size()); i++) {
+            index.search(questions.get(i).text(), embeddings.embed(questions.get(i).text()), List.of(), SEARCH_LIMIT);
+        }
+        int needed = 0;
+        int found = 0;
+        int fully = 0;
+        double[] latencies = new double[questions.size()];
+        double[] tokens = new double[questions.size()];
+        List<String> misses = new ArrayList<>();
+        for (int q = 0; q < questions.size(); q++) {
+            WarehouseSchema.Question question = questions.get(q);
+            long began = System.nanoTime();
+            List<SchemaIndex.Hit> hits = index.search(question.text(), embeddings.embed(question.text()), List.of(),
+                    SEARCH_LIMIT);
+            latencies[q] = (System.nanoTime() - began) / 1e6;
+            List<String> top = hits.stream().limit(RECALL_AT).map(SchemaIndex.Hit::table).toList();
+            int hit = (int) question.tables().stream().filter(top::contains).count();
+            needed += question.tables().size();
+            found += hit;
+            if (hit == question.tables().size()) {
+                fully++;
+            } else {
+                misses.add(question.text() + " needs " + question.tables() + ", top " + RECALL_AT + ": " + top);
+            }
+            tokens[q] = discoveryTokens(introspector, source, catalog, hits, question.tables());
+        }
+        Arrays.sort(latencies);
+        Arrays.sort(tokens);
+        return new Result(index.entries().size(), questions.size(), needed, found, fully, indexMillis, embeddingMillis,
+                percentile(latencies, 0.5), percentile(latencies, 0.95), Arrays.stream(tokens).average().orElse(0),
+                percentile(tokens, 0.95), tokens.length == 0 ? 0 : tokens[tokens.length - 1], misses);
+    }
+
+    /**
+     * The tokens the agent reads to discover the schema for one question: the {@code search_schema} result (ten tables)
+     * plus an {@code introspect_schema} description of each table it needs, as JSON text, at four characters a token
+     * (the usual rule of thumb for English and JSON with OpenAI's tokenizers).
+     */
+    private static double discoveryTokens(SchemaIntrospector introspector, Source source,
+            List<SchemaIntrospector.CatalogTable> catalog, List<SchemaIndex.Hit> hits, List<String> needed) {
+        try {
+            int characters = ToolJson.MAPPER.writeValueAsString(Map.of("tables", hits)).length();
+            for (String table : needed) {
+                SchemaIntrospector.Relation relation = catalog.stream().map(SchemaIntrospector.CatalogTable::relation)
+                        .filter(r -> (r.schema() + "." + r.name()).equals(table)).findFirst().orElseThrow();
+                Map<String, Object> described = new LinkedHashMap<>();
+                described.put("table", relation.displayName());
+                described.put("description", relation.description());
+                described.put("columns", introspector.columns(source, relation).await().atMost(WAIT));
+                described.put("relationships", introspector.relationships(source, relation).await().atMost(WAIT));
+                described.put("sample_data", List.of());
+                characters += ToolJson.MAPPER.writeValueAsString(described).length();
+            }
+            return Math.ceil(characters / 4.0);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static double percentile(double[] sorted, double p) {
+        if (sorted.length == 0) {
+            return 0;
+        }
+        return sorted[Math.min(sorted.length - 1, (int) Math.ceil(p * sorted.length) - 1)];
+    }
+
+    public static void main(String[] args) throws Exception {
+        int tables = args.length > 0 ? Integer.parseInt(args[0]) : 2000;
+        EmbeddedDatabase.Endpoint server = EmbeddedDatabase.startOrReuse(new EmbeddedDatabase.Settings(
+                Path.of("target/schema-bench-pg"), true, 0, Duration.ofSeconds(120)));
+        String database = "warehouse" + tables;
+        long started = System.nanoTime();
+        createDatabase("jdbc:" + server.url("postgres"), database, tables);
+        long generatedMillis = (System.nanoTime() - started) / 1_000_000;
+        Vertx vertx = Vertx.vertx();
+        Source source = source(vertx, server.url(database));
+        Embeddings embeddings = Embeddings.inProcess();
+        embeddings.embed("load the model");
+        Result result = evaluate(source, embeddings);
+        Map<String, Object> report = new LinkedHashMap<>();
+        report.put("tables", result.tables());
+        report.put("questions", result.questions());
+        report.put("recall_at_5", Math.round(result.recall() * 1000) / 1000.0);
+        report.put("questions_with_every_table_in_top_5", result.questionsFullyFound());
+        report.put("generate_schema_ms", generatedMillis);
+        report.put("word_index_ms", result.indexMillis());
+        report.put("embedding_ms", result.embeddingMillis());
+        report.put("retrieval_p50_ms", Math.round(result.p50Millis() * 100) / 100.0);
+        report.put("retrieval_p95_ms", Math.round(result.p95Millis() * 100) / 100.0);
+        report.put("discovery_tokens_mean", Math.round(result.meanTokens()));
+        report.put("discovery_tokens_p95", Math.round(result.p95Tokens()));
+        report.put("discovery_tokens_max", Math.round(result.maxTokens()));
+        report.put("cpus", Runtime.getRuntime().availableProcessors());
+        report.put("load_average", ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+        report.put("misses", result.misses());
+        String json = ToolJson.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(report);
+        Files.createDirectories(Path.of("target"));
+        Files.writeString(Path.of("target/schema-search.json"), json);
+        System.out.println(json);
+        source.requirePool().closeAndAwait();
+        vertx.closeAndAwait();
+        System.exit(0);
+    }
+}
