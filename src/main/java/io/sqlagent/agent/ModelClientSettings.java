@@ -12,12 +12,14 @@ import io.smallrye.config.SmallRyeConfig;
  * it builds its OpenAI REST client (a MicroProfile {@link RestClientListener}, found through
  * {@code META-INF/services}):
  * <ul>
- * <li>no keep-alive: the REST client closes a streamed response's connection when the stream
- * completes, so connections are not reused anyway, and with keep-alive the pool could hand that
- * connection to the next model call just before it was closed — that call then failed with
- * "Connection was closed" (one in three under 20 concurrent streams);</li>
+ * <li>connections are kept and reused: {@link StreamedConnections} stops the REST client's SSE
+ * reader from closing a connection whose streamed answer ended (it did, so every model call opened
+ * a new one, and with keep-alive the pool could hand that connection to the next call just before
+ * the close landed: "Connection was closed", one call in three under 20 concurrent streams);</li>
  * <li>{@code sqlagent.agent.model-connections}: the model calls in flight at once (the REST
- * client's pool size, otherwise a fixed 50); more wait for a connection.</li>
+ * client's pool size, otherwise a fixed 50); more wait for a connection;</li>
+ * <li>{@link ModelHttpFailure.Mapper}: the model server's HTTP errors keep its {@code Retry-After}
+ * for {@link ModelGuard}.</li>
  * </ul>
  */
 public class ModelClientSettings implements RestClientListener {
@@ -32,7 +34,8 @@ public class ModelClientSettings implements RestClientListener {
         }
         AgentConfig config = ConfigProvider.getConfig().unwrap(SmallRyeConfig.class).getConfigMapping(AgentConfig.class);
         builder.property(POOL_SIZE, config.modelConnections());
-        builder.property(KEEP_ALIVE, false);
+        builder.property(KEEP_ALIVE, true);
+        builder.register(new StreamedConnections());
         builder.register(new ModelHttpFailure.Mapper());
     }
 }

@@ -225,6 +225,17 @@ class ModelFaultsTest {
         assertEquals("done", SseClient.chat(chat, ask("Next?")).last().name());
     }
 
+    @Test
+    void questionsOneAfterAnotherReuseTheModelsConnections() throws Exception {
+        for (int question = 0; question < 5; question++) {
+            model.then(toolCalls(call("q" + question, "run_sql", "{\"sql\":\"SELECT 1 AS one\"}")), text("One."));
+            assertEquals("done", SseClient.chat(chat, ask("One " + question + "?")).last().name());
+        }
+
+        assertEquals(10, model.chatRequests());
+        assertTrue(model.connections() <= 2, model.connections() + " connections for 10 model calls");
+    }
+
     private static String contentOf(SseClient.Result result) {
         StringBuilder text = new StringBuilder();
         result.named("content").forEach(event -> text.append(event.data().path("delta").asText()));
