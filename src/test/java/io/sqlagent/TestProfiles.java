@@ -68,7 +68,9 @@ public final class TestProfiles {
      * tests rewrite, watched every 200 ms ({@code DeclaredTools*Test}). Every class uses
      * {@code @WithTestResource(ScriptedModelResource.class)} (the embedding endpoint). The hidden columns
      * ({@code customer.email}, {@code *.phone}, {@code hr.payslip.iban}) are read by no declared or workspace tool, and
-     * the workspace tools and declared tools have names of their own.
+     * the workspace tools and declared tools have names of their own. Governed learning is on
+     * ({@code sqlagent.learning.approval=required}, {@code GovernedLearningTest}): what the others save is a proposal,
+     * which none of them searches for.
      */
     public static class Features implements QuarkusTestProfile {
         @Override
@@ -87,6 +89,7 @@ public final class TestProfiles {
             settings.put("sqlagent.tools.max-fetch-rows", "1000");
             settings.put("sqlagent.tools.watch", "true");
             settings.put("sqlagent.tools.watch-interval", "200ms");
+            settings.put("sqlagent.learning.approval", "required");
             return settings;
         }
     }

@@ -126,11 +126,13 @@ public class AgentService {
 
     /**
      * The tools offered to the model: those of the toolsets, or every registered tool, but the
-     * catalogue browser (the model gets the tools themselves anyway).
+     * catalogue browser (the model gets the tools themselves anyway) and the reviewers' tools
+     * ({@link ReviewersOnly} refuses them to the agent, should it name one anyway).
      */
     private List<ToolDescriptor> offered(List<String> toolsets) {
         return registry.list(toolsets).stream()
                 .filter(descriptor -> !BrowseTools.NAME.equals(descriptor.name()))
+                .filter(descriptor -> !scopes.forReviewers(descriptor))
                 .toList();
     }
 }

@@ -6,11 +6,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import io.sqlagent.knowledge.KnowledgeStore;
 import io.sqlagent.knowledge.LearningConfig;
-import io.sqlagent.sql.QueryRunner;
-import io.sqlagent.sql.SourceRegistry;
-import io.sqlagent.sql.SqlConfig;
-import io.sqlagent.sql.TablePolicy;
-import io.sqlagent.sql.guard.SqlGuard;
+import io.sqlagent.knowledge.ValidatedQueries;
 import io.sqlagent.tool.ToolRegistration;
 import io.sqlagent.tool.ToolSource;
 import io.sqlagent.tool.TypedTool;
@@ -26,16 +22,13 @@ import io.sqlagent.tool.TypedTool;
 public class KnowledgeTools implements ToolSource {
 
     private final KnowledgeStore store;
-    private final SqlGuard guard;
     private final LearningConfig learning;
-    private final SaveValidatedQueryTool.RunSqlChecks checks;
+    private final ValidatedQueries queries;
 
-    KnowledgeTools(KnowledgeStore store, SqlGuard guard, LearningConfig learning, TablePolicy tables, QueryRunner runner,
-            SourceRegistry sources, SqlConfig config) {
+    KnowledgeTools(KnowledgeStore store, LearningConfig learning, ValidatedQueries queries) {
         this.store = store;
-        this.guard = guard;
         this.learning = learning;
-        this.checks = new SaveValidatedQueryTool.RunSqlChecks(tables, runner, sources, config);
+        this.queries = queries;
     }
 
     @Override
@@ -46,6 +39,6 @@ public class KnowledgeTools implements ToolSource {
         return List.of(
                 new ToolRegistration(TypedTool.describe(SaveLearningTool.class), () -> new SaveLearningTool(store, learning)),
                 new ToolRegistration(TypedTool.describe(SaveValidatedQueryTool.class),
-                        () -> new SaveValidatedQueryTool(store, guard, learning, checks)));
+                        () -> new SaveValidatedQueryTool(store, learning, queries)));
     }
 }

@@ -7,6 +7,8 @@ import java.util.Optional;
 import io.smallrye.mutiny.Uni;
 import io.sqlagent.knowledge.KnowledgeStore;
 import io.sqlagent.knowledge.LearningConfig;
+import io.sqlagent.knowledge.Provenance;
+import io.sqlagent.knowledge.Saved;
 import io.sqlagent.tool.ToolCallContext;
 import io.sqlagent.tool.ToolDefinition;
 import io.sqlagent.tool.ToolException;
@@ -17,11 +19,15 @@ import io.sqlagent.tool.schema.Param;
 /**
  * {@code save_learning}: stores what the agent found out (a type mismatch, a schema surprise, a
  * business rule) so later questions can find it. The same title in the same category is stored
- * once; saving it again fails with the stored one's id. Not a CDI bean: the knowledge tool source
+ * once; saving it again fails with the stored one's id. A learning that says the same as a stored one in
+ * other words is not saved: the answer is {@code success: false} with {@code duplicate_of}. While
+ * {@code sqlagent.learning.approval=required} what is saved is a proposal ({@code status: proposed}). Not a CDI bean: the
+ * knowledge tool source
  * registers it only while {@code sqlagent.learning.enabled} is true.
  */
 @ToolDefinition(name = "save_learning", title = "Save learning", namespace = "knowledge", tags = { "knowledge", "learning",
-        "save" }, auditArguments = true, description = "Save a new learning to the knowledge base. Use this when you discover something important about the database schema, business logic, or query patterns that would be useful for future queries.", returns = "{\"success\":true,\"message\":\"Learning saved successfully.\",\"learning_id\":n,\"title\":...,\"category\":...}", usage = "Save after recovering from a SQL error or when the user corrects you; search_knowledge first to avoid repeats.")
+        "save" }, auditArguments = true, description = "Save a new learning to the knowledge base. Use this when you discover something important about the database schema, business logic, or query patterns that would be useful for future queries.", returns = "{\"success\":true,\"message\":\"Learning saved successfully.\",\"learning_id\":n,\"title\":...,\"category\":...,\"status\":\"approved\"|\"proposed\"}; "
+                + "or {\"success\":false,\"message\":...,\"duplicate_of\":{\"id\",\"title\",\"status\",\"similarity\"}} when a stored learning says the same", usage = "Save after recovering from a SQL error or when the user corrects you; search_knowledge first to avoid repeats.")
 public class SaveLearningTool extends TypedTool<SaveLearningTool.Arguments> {
 
     static final String DISABLED = "Learning is disabled (sqlagent.learning.enabled=false)";
@@ -54,16 +60,30 @@ public class SaveLearningTool extends TypedTool<SaveLearningTool.Arguments> {
         }
         String title = arguments.title().strip();
         String sql = arguments.sql().filter(text -> !text.isBlank()).orElse(null);
-        return store.saveLearning(title, arguments.description().strip(), arguments.category(), sql,
-                context.caller(), context.conversationId().orElse(null))
-                .map(id -> {
-                    Map<String, Object> answer = new LinkedHashMap<>();
-                    answer.put("success", true);
-                    answer.put("message", "Learning saved successfully.");
-                    answer.put("learning_id", id);
-                    answer.put("title", title);
-                    answer.put("category", arguments.category());
-                    return answer;
-                });
+        Provenance provenance = new Provenance(context.caller(), context.identity().name(), context.conversationId());
+        return store.saveLearning(title, arguments.description().strip(), arguments.category(), sql, provenance)
+                .map(saved -> answer(saved, title, arguments.category()));
+    }
+
+    private static Map<String, Object> answer(Saved saved, String title, String category) {
+        Map<String, Object> answer = new LinkedHashMap<>();
+        if (saved instanceof Saved.NearDuplicate duplicate) {
+            answer.put("success", false);
+            answer.put("message", "Not saved: learning " + duplicate.pointer().get("id") + " ('" + duplicate.title()
+                    + "') says the same (similarity " + duplicate.pointer().get("similarity")
+                    + "). Search for it, and save only what it does not say.");
+            answer.put("duplicate_of", duplicate.pointer());
+            return answer;
+        }
+        Saved.Stored stored = (Saved.Stored) saved;
+        boolean proposed = stored.status().equals("proposed");
+        answer.put("success", true);
+        answer.put("message", proposed ? "Learning proposed; it is used once a reviewer approves it."
+                : "Learning saved successfully.");
+        answer.put("learning_id", stored.id());
+        answer.put("title", title);
+        answer.put("category", category);
+        answer.put("status", stored.status());
+        return answer;
     }
 }

@@ -9,11 +9,10 @@ import io.smallrye.mutiny.Uni;
 import io.sqlagent.knowledge.KnowledgeFile;
 import io.sqlagent.knowledge.KnowledgeStore;
 import io.sqlagent.knowledge.LearningConfig;
-import io.sqlagent.sql.QueryRunner;
-import io.sqlagent.sql.SourceRegistry;
-import io.sqlagent.sql.SqlConfig;
-import io.sqlagent.sql.TablePolicy;
-import io.sqlagent.sql.guard.SqlGuard;
+import io.sqlagent.knowledge.Provenance;
+import io.sqlagent.knowledge.ResultShape;
+import io.sqlagent.knowledge.Saved;
+import io.sqlagent.knowledge.ValidatedQueries;
 import io.sqlagent.tool.ToolCallContext;
 import io.sqlagent.tool.ToolDefinition;
 import io.sqlagent.tool.ToolException;
@@ -23,34 +22,29 @@ import io.sqlagent.tool.schema.Param;
 
 /**
  * {@code save_validated_query}: stores a query that answered a question, so similar questions
- * find proven SQL. The SQL must pass what {@code run_sql} checks before running — the guard, the
- * table policy, hidden columns — since a pattern is SQL the agent will run again; a second pattern for the same question or
- * with the same name is refused. Not a
- * CDI bean: the knowledge tool source registers it only while {@code sqlagent.learning.enabled} is true.
+ * find proven SQL. The SQL runs again first, as the caller's {@code run_sql} (guard, table policy,
+ * hidden columns, read-only sandbox, the caller's scopes and database role): SQL that is refused or
+ * fails is not kept, and what is kept records its result's shape and digest, which
+ * {@code POST /api/knowledge/validated-queries/check} compares later. A second pattern for the same
+ * question or with the same name is refused. While {@code sqlagent.learning.approval=required} it is
+ * a proposal. Not a CDI bean: the knowledge tool source registers it only while
+ * {@code sqlagent.learning.enabled} is true.
  */
 @ToolDefinition(name = "save_validated_query", title = "Save validated query", namespace = "knowledge", tags = { "knowledge",
         "pattern",
-        "save" }, auditArguments = true, description = "Save a validated query pattern to the knowledge base. Use this when you have successfully executed a SQL query that correctly answers a user question. This helps future queries by providing proven patterns.", returns = "{\"success\":true,\"message\":\"Query pattern saved successfully.\",\"pattern_id\":n,\"name\":...,\"tables_used\":[...]}", usage = "Save only SQL that ran and answered the question correctly.")
+        "save" }, auditArguments = true, description = "Save a validated query pattern to the knowledge base. Use this when you have successfully executed a SQL query that correctly answers a user question. This helps future queries by providing proven patterns.", returns = "{\"success\":true,\"message\":\"Query pattern saved successfully.\",\"pattern_id\":n,\"name\":...,\"tables_used\":[...],"
+                + "\"status\":\"approved\"|\"proposed\",\"result\":{\"columns\":[{\"name\",\"type\"}],\"row_count\":n,\"digest\":...}}", usage = "Save only SQL that ran and answered the question correctly.")
 public class SaveValidatedQueryTool extends TypedTool<SaveValidatedQueryTool.Arguments> {
 
     private final KnowledgeStore store;
-    private final SqlGuard guard;
     private final LearningConfig learning;
-    private final RunSqlChecks checks;
+    private final ValidatedQueries queries;
 
-    /** What else {@code run_sql} would refuse a statement for: tables outside the policy, hidden columns. */
-    public record RunSqlChecks(TablePolicy tables, QueryRunner runner, SourceRegistry sources, SqlConfig config) {
-    }
-
-    /**
-     * A tool saving into {@code store} SQL that {@code guard} allows and {@code checks} pass,
-     * refusing while {@code learning} is disabled.
-     */
-    public SaveValidatedQueryTool(KnowledgeStore store, SqlGuard guard, LearningConfig learning, RunSqlChecks checks) {
+    /** A tool saving into {@code store} SQL that {@code queries} ran, refusing while {@code learning} is disabled. */
+    public SaveValidatedQueryTool(KnowledgeStore store, LearningConfig learning, ValidatedQueries queries) {
         this.store = store;
-        this.guard = guard;
         this.learning = learning;
-        this.checks = checks;
+        this.queries = queries;
     }
 
     /** Arguments of {@code save_validated_query}. */
@@ -71,38 +65,32 @@ public class SaveValidatedQueryTool extends TypedTool<SaveValidatedQueryTool.Arg
         if (arguments.name().isBlank() || arguments.question().isBlank() || arguments.summary().isBlank()) {
             throw new ToolException("The name, question and summary must not be blank.");
         }
-        return guard.checkOffEventLoop(arguments.sql()).flatMap(verdict -> {
-            if (!verdict.allowed()) {
-                return Uni.createFrom().failure(new ToolRefusedException(verdict.reason()));
-            }
-            Optional<String> refused = checks.tables().refusal(verdict.tables());
-            if (refused.isPresent()) {
-                return Uni.createFrom().failure(new ToolRefusedException(refused.get()));
-            }
-            return hiddenColumnsChecked(arguments.sql()).flatMap(ok -> save(arguments, context));
-        });
+        return queries.run(arguments.sql(), context).flatMap(shape -> save(arguments, shape, context));
     }
 
-    /** A pattern is SQL the agent will run again: one that run_sql would refuse for a hidden column is not kept. */
-    private Uni<Void> hiddenColumnsChecked(String sql) {
-        return checks.sources().find(checks.config().source())
-                .map(source -> checks.runner().checkHiddenColumns(source, sql))
-                .orElseGet(() -> Uni.createFrom().voidItem());
-    }
-
-    private Uni<Map<String, Object>> save(Arguments arguments, ToolCallContext context) {
+    private Uni<Map<String, Object>> save(Arguments arguments, ResultShape shape, ToolCallContext context) {
         List<String> tables = arguments.tablesUsed().stream().map(String::strip).filter(t -> !t.isEmpty()).distinct().toList();
         KnowledgeFile.Pattern pattern = new KnowledgeFile.Pattern(arguments.name().strip(), arguments.question().strip(),
                 arguments.sql().strip(), arguments.summary().strip(), tables,
                 arguments.dataQualityNotes().filter(text -> !text.isBlank()).orElse(null));
-        return store.saveAgentPattern(pattern, context.conversationId().orElse(null))
-                .map(id -> {
+        Provenance provenance = new Provenance(context.caller(), context.identity().name(), context.conversationId());
+        return store.saveAgentPattern(pattern, provenance, shape)
+                .map(saved -> {
+                    Saved.Stored stored = (Saved.Stored) saved;
+                    boolean proposed = stored.status().equals("proposed");
                     Map<String, Object> answer = new LinkedHashMap<>();
                     answer.put("success", true);
-                    answer.put("message", "Query pattern saved successfully.");
-                    answer.put("pattern_id", id);
+                    answer.put("message", proposed ? "Query pattern proposed; it is used once a reviewer approves it."
+                            : "Query pattern saved successfully.");
+                    answer.put("pattern_id", stored.id());
                     answer.put("name", pattern.name());
                     answer.put("tables_used", tables);
+                    answer.put("status", stored.status());
+                    Map<String, Object> result = new LinkedHashMap<>();
+                    result.put("columns", shape.columns());
+                    result.put("row_count", shape.rows());
+                    result.put("digest", shape.digest());
+                    answer.put("result", result);
                     return answer;
                 });
     }

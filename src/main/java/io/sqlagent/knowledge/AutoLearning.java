@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -22,7 +23,9 @@ import io.sqlagent.tool.ToolExecution;
  * Learns from mistakes the agent fixed: a statement PostgreSQL rejected ({@link SqlErrorOccurred})
  * is remembered for its conversation; when a later {@code run_sql} in that conversation succeeds,
  * the error and the query that worked are saved as a learning (source {@code auto}), its category
- * from the SQLSTATE. The same error is saved once (title + category are the learning's identity).
+ * from the SQLSTATE. The same error is saved once (title + category are the learning's identity), and
+ * not at all when a stored learning says the same in other words; it is a proposal while
+ * {@code sqlagent.learning.approval=required}.
  * Errors that say nothing about the query — cancellations, timeouts, lost connections, lack of
  * resources — are not learned.
  */
@@ -80,12 +83,13 @@ public class AutoLearning implements ToolCallListener {
             return;
         }
         String fixed = execution.call().arguments().path("sql").asText();
+        String principal = execution.context().identity().name();
         for (SqlErrorOccurred error : recovered.errors()) {
-            save(error, fixed, conversationId);
+            save(error, fixed, conversationId, principal);
         }
     }
 
-    private void save(SqlErrorOccurred error, String fixed, String conversationId) {
+    private void save(SqlErrorOccurred error, String fixed, String conversationId, String principal) {
         String category = category(error.sqlState());
         String problem = firstLine(error.message());
         String title = truncate(problem, 100);
@@ -93,8 +97,9 @@ public class AutoLearning implements ToolCallListener {
                 + ") and worked once rewritten. "
                 + "The failing query was: " + truncate(error.sql().strip(), MAX_SQL_IN_DESCRIPTION)
                 + " — the query that worked is attached.";
-        store.saveLearning(title, description, category, fixed, SOURCE, conversationId).subscribe().with(
-                id -> Log.debugf("Auto-learning %d saved from conversation %s: %s", id, conversationId, title),
+        Provenance provenance = new Provenance(SOURCE, principal, Optional.of(conversationId));
+        store.saveLearning(title, description, category, fixed, provenance).subscribe().with(
+                saved -> Log.debugf("Auto-learning from conversation %s: %s (%s)", conversationId, title, saved),
                 failure -> {
                     if (failure instanceof ToolException) {
                         Log.debugf("Auto-learning not saved: %s", failure.getMessage()); // already known

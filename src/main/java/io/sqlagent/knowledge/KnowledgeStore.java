@@ -13,6 +13,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.smallrye.mutiny.Uni;
 import io.sqlagent.store.StoreMigrations;
 import io.sqlagent.tool.ToolException;
+import io.vertx.core.json.JsonArray;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.RowSet;
@@ -32,7 +33,9 @@ public class KnowledgeStore {
     private static final String SEARCH_PATTERNS = """
             SELECT name, question, sql, summary, tables_used, r AS rank, round(r::numeric, 2)::float8 AS score
             FROM (SELECT p.*, ts_rank_cd(p.search, q) AS r
-                  FROM query_pattern p, to_tsquery('english', $1) q WHERE p.search @@ q) found
+                  FROM query_pattern p, to_tsquery('english', $1) q
+                  WHERE p.search @@ q AND p.status = 'approved' AND p.check_status IS DISTINCT FROM 'failed'
+                      AND p.check_status IS DISTINCT FROM 'drifted') found
             ORDER BY r DESC, id LIMIT $2""";
 
     /** Table notes and rules as learnings; {@code %s} is {@link #SAVED_LEARNINGS} or nothing. */
@@ -47,20 +50,27 @@ public class KnowledgeStore {
 
     private static final String SAVED_LEARNINGS = """
             SELECT l.id, 0 AS part, title, description, category, sql, ts_rank_cd(search, q) AS r
-                  FROM learning l, to_tsquery('english', $1) q WHERE search @@ q
+                  FROM learning l, to_tsquery('english', $1) q WHERE search @@ q AND status = 'approved'
                   UNION ALL""";
 
+    /** The latest question of a conversation ({@code $n}, a uuid or null): the provenance's {@code asked}. */
+    private static final String ASKED = """
+            (SELECT content FROM conversation_message WHERE conversation_id = $%d AND role = 'user' ORDER BY id DESC LIMIT 1)""";
+
     private static final String INSERT_LEARNING = """
-            INSERT INTO learning (title, description, category, sql, source, conversation_id)
-            VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (dedup_key) DO NOTHING RETURNING id""";
+            INSERT INTO learning (title, description, category, sql, source, conversation_id, status, proposed_by, embedding, asked)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, %s) ON CONFLICT (dedup_key) DO NOTHING RETURNING id"""
+            .formatted(ASKED.formatted(10));
 
     private static final String SAME_LEARNING = """
-            SELECT id, title FROM learning WHERE dedup_key = md5(lower(btrim($1)) || '|' || $2)""";
+            SELECT id, title, status FROM learning WHERE dedup_key = md5(lower(btrim($1)) || '|' || $2)""";
 
     private static final String INSERT_AGENT_PATTERN = """
             INSERT INTO query_pattern
-                (name, question, sql, summary, tables_used, data_quality_notes, source, source_file, conversation_id)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT DO NOTHING RETURNING id""";
+                (name, question, sql, summary, tables_used, data_quality_notes, source, source_file, conversation_id,
+                 status, proposed_by, result_columns, result_rows, result_digest, check_status, checked_at, asked)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, 'ok', now(), %s)
+            ON CONFLICT DO NOTHING RETURNING id""".formatted(ASKED.formatted(15));
 
     private static final String SAME_PATTERN = """
             SELECT id, name, lower(btrim(question)) = lower(btrim($2)) AS same_question
@@ -83,11 +93,21 @@ public class KnowledgeStore {
     private final Pool store;
     private final StoreMigrations migrations;
     private final MeterRegistry meters;
+    private final LearningConfig learning;
+    private final LearningEmbeddings embeddings;
 
-    KnowledgeStore(Pool store, StoreMigrations migrations, MeterRegistry meters) {
+    KnowledgeStore(Pool store, StoreMigrations migrations, MeterRegistry meters, LearningConfig learning,
+            LearningEmbeddings embeddings) {
         this.store = store;
         this.migrations = migrations;
         this.meters = meters;
+        this.learning = learning;
+        this.embeddings = embeddings;
+    }
+
+    /** The status what the agent saves gets: {@code approved} at once, or {@code proposed} for a reviewer. */
+    public String newStatus() {
+        return learning.approval() == LearningConfig.Approval.REQUIRED ? "proposed" : "approved";
     }
 
     /** Counts what the agent saved: {@code sqlagent_knowledge_saved_total{kind, category}}. */
@@ -158,41 +178,70 @@ public class KnowledgeStore {
     }
 
     /**
-     * Saves a learning; fails with a {@link ToolException} naming the one already stored when the
-     * same title was saved in the same category before.
+     * Saves a learning, {@linkplain #newStatus() approved or proposed}, with its provenance and
+     * embedding. Fails with a {@link ToolException} naming the one already stored when the same title
+     * was saved in the same category before; answers {@link Saved.NearDuplicate} without storing it
+     * when a stored learning says the same in other words ({@code sqlagent.learning.duplicate-similarity}).
      */
-    public Uni<Long> saveLearning(String title, String description, String category, String sql, String source,
-            String conversationId) {
+    public Uni<Saved> saveLearning(String title, String description, String category, String sql, Provenance provenance) {
+        return ready().flatMap(ok -> store.preparedQuery(SAME_LEARNING).execute(Tuple.of(title, category)))
+                .flatMap(same -> {
+                    if (same.size() > 0) {
+                        return Uni.createFrom().failure(alreadyKnown(same.iterator().next(), category));
+                    }
+                    return embeddings.embed(LearningEmbeddings.text(title, description))
+                            .flatMap(vector -> embeddings.nearest(vector, learning.duplicateSimilarity())
+                                    .flatMap(near -> near.<Uni<Saved>> map(found -> Uni.createFrom().item(
+                                            new Saved.NearDuplicate(found.id(), found.title(), found.status(),
+                                                    found.similarity())))
+                                            .orElseGet(() -> insertLearning(title, description, category, sql, provenance,
+                                                    vector))));
+                });
+    }
+
+    private Uni<Saved> insertLearning(String title, String description, String category, String sql, Provenance provenance,
+            Float[] vector) {
+        String status = newStatus();
         Tuple values = Tuple.tuple().addString(title).addString(description).addString(category).addString(sql)
-                .addString(source).addString(conversationId);
-        return ready().flatMap(ok -> store.preparedQuery(INSERT_LEARNING)
-                .execute(values))
-                .flatMap(rows -> rows.size() > 0 ? Uni.createFrom().item(rows.iterator().next().getLong("id"))
-                        .invoke(id -> countSaved("learning", category))
-                        : store.preparedQuery(SAME_LEARNING)
-                                .execute(Tuple.of(title, category))
+                .addString(provenance.source()).addString(provenance.conversationId().orElse(null)).addString(status)
+                .addString(provenance.principal()).addArrayOfFloat(vector).addUUID(provenance.conversation().orElse(null));
+        return store.preparedQuery(INSERT_LEARNING).execute(values)
+                .flatMap(rows -> rows.size() > 0
+                        ? Uni.createFrom().<Saved> item(new Saved.Stored(rows.iterator().next().getLong("id"), status))
+                                .invoke(id -> countSaved("learning", category))
+                        // Saved by someone else since the look-up: the same learning, stored once.
+                        : store.preparedQuery(SAME_LEARNING).execute(Tuple.of(title, category))
                                 .map(found -> {
-                                    Row row = found.iterator().next();
-                                    throw new ToolException("This learning is already known: '" + row.getString("title")
-                                            + "' (" + category + ", id " + row.getLong("id") + "); it was not saved again.");
+                                    throw alreadyKnown(found.iterator().next(), category);
                                 }));
     }
 
+    private static ToolException alreadyKnown(Row row, String category) {
+        String status = row.getString("status");
+        return new ToolException("This learning is already known: '" + row.getString("title") + "' (" + category + ", id "
+                + row.getLong("id") + (status.equals("approved") ? "" : ", " + status) + "); it was not saved again.");
+    }
+
     /**
-     * Saves a query pattern the agent validated; fails with a {@link ToolException} when a pattern
-     * with the same question or the same name exists.
+     * Saves a query pattern the agent validated ({@code shape}: what its result looked like then),
+     * {@linkplain #newStatus() approved or proposed}; fails with a {@link ToolException} when a
+     * pattern with the same question or the same name exists.
      */
-    public Uni<Long> saveAgentPattern(KnowledgeFile.Pattern pattern, String conversationId) {
-        Tuple values = patternValues(pattern, "agent", null, conversationId);
+    public Uni<Saved> saveAgentPattern(KnowledgeFile.Pattern pattern, Provenance provenance, ResultShape shape) {
+        String status = newStatus();
+        Tuple values = patternValues(pattern, "agent", null, provenance.conversationId().orElse(null))
+                .addString(status).addString(provenance.principal()).addValue(new JsonArray(shape.columns().toString()))
+                .addInteger(shape.rows()).addString(shape.digest()).addUUID(provenance.conversation().orElse(null));
         return ready().flatMap(ok -> store.preparedQuery(INSERT_AGENT_PATTERN).execute(values))
-                .flatMap(rows -> rows.size() > 0 ? Uni.createFrom().item(rows.iterator().next().getLong("id"))
-                        .invoke(id -> countSaved("query_pattern", "validated_query"))
+                .flatMap(rows -> rows.size() > 0
+                        ? Uni.createFrom().<Saved> item(new Saved.Stored(rows.iterator().next().getLong("id"), status))
+                                .invoke(id -> countSaved("query_pattern", "validated_query"))
                         : store.preparedQuery(SAME_PATTERN)
                                 .execute(Tuple.of(pattern.name(), pattern.question()))
                                 .map(KnowledgeStore::duplicatePattern));
     }
 
-    private static Long duplicatePattern(RowSet<Row> found) {
+    private static Saved duplicatePattern(RowSet<Row> found) {
         if (found.size() == 0) {
             // Deleted between the insert and the look-up: rare, and a retry will do.
             throw new ToolException("The query pattern could not be saved because of a concurrent change; try again.");

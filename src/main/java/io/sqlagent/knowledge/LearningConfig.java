@@ -3,7 +3,7 @@ package io.sqlagent.knowledge;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
-/** Whether the agent may add to its knowledge base ({@code save_learning}, {@code save_validated_query}). */
+/** Whether the agent may add to its knowledge base ({@code save_learning}, {@code save_validated_query}), and who decides. */
 @ConfigMapping(prefix = "sqlagent.learning")
 public interface LearningConfig {
 
@@ -20,4 +20,28 @@ public interface LearningConfig {
      */
     @WithDefault("true")
     boolean auto();
+
+    /**
+     * Who approves what the agent saves: {@code auto} (it is searched at once) or {@code required}
+     * (it is a proposal, searched only once a reviewer with scope {@code knowledge:review} approved it).
+     */
+    @WithDefault("auto")
+    Approval approval();
+
+    /**
+     * A new learning whose meaning (cosine similarity of the all-MiniLM-L6-v2 embeddings of title
+     * and description) is at least this close to a stored one is refused with a pointer to it.
+     * Paraphrases score about 0.83–0.89, unrelated learnings below 0.5, two auto-learnings of the
+     * same error kind about 0.7. {@code 1} or more turns the check off.
+     */
+    @WithDefault("0.8")
+    double duplicateSimilarity();
+
+    /** Values of {@link #approval()}. */
+    enum Approval {
+        /** What is saved is approved at once (the behaviour before governed learning). */
+        AUTO,
+        /** What is saved waits for a reviewer. */
+        REQUIRED
+    }
 }

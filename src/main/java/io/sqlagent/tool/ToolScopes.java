@@ -14,7 +14,8 @@ import jakarta.enterprise.context.ApplicationScoped;
  * Which scopes each tool needs, and whether a caller holds them. Built-in defaults: {@code sql:read}
  * for {@code run_sql}, {@code introspect_schema}, {@code search_schema} and declared SQL tools without scopes of their own;
  * {@code knowledge:read} for {@code search_knowledge}, {@code knowledge:write} for the two save
- * tools; {@code workspace:read} / {@code workspace:write} for the workspace tools (by whether they
+ * tools, {@code knowledge:review} for the review tools ({@code list_proposals}, {@code review_proposal},
+ * {@code check_validated_queries}); {@code workspace:read} / {@code workspace:write} for the workspace tools (by whether they
  * are read-only); a declared tool's {@code security.scopes} (and {@code requiredAuthority}) replace
  * the default. A caller may call a tool when it holds every scope the tool needs, when it holds
  * {@code toolset:<name>} for a toolset the tool belongs to (toolsets as groups of permissions), or
@@ -26,6 +27,8 @@ public class ToolScopes {
     public static final String SQL_READ = "sql:read";
     public static final String KNOWLEDGE_READ = "knowledge:read";
     public static final String KNOWLEDGE_WRITE = "knowledge:write";
+    /** Reviewing what the agent learned: the review tools and {@code /api/knowledge}; never offered to the agent. */
+    public static final String KNOWLEDGE_REVIEW = "knowledge:review";
     public static final String WORKSPACE_READ = "workspace:read";
     public static final String WORKSPACE_WRITE = "workspace:write";
     /** Prefix of the scopes that grant every tool of a toolset. */
@@ -37,7 +40,10 @@ public class ToolScopes {
             "search_schema", SQL_READ,
             "search_knowledge", KNOWLEDGE_READ,
             "save_learning", KNOWLEDGE_WRITE,
-            "save_validated_query", KNOWLEDGE_WRITE);
+            "save_validated_query", KNOWLEDGE_WRITE,
+            "list_proposals", KNOWLEDGE_REVIEW,
+            "review_proposal", KNOWLEDGE_REVIEW,
+            "check_validated_queries", KNOWLEDGE_REVIEW);
 
     private final ToolRegistry registry;
 
@@ -73,6 +79,14 @@ public class ToolScopes {
             // A tool of no known kind: only administrators, until someone decides otherwise.
             default -> Set.of(Caller.ADMIN);
         };
+    }
+
+    /**
+     * Whether the tool is for people reviewing the agent's work ({@code knowledge:review}): it is
+     * never offered to the agent, so the agent cannot approve what it proposed.
+     */
+    public boolean forReviewers(ToolDescriptor descriptor) {
+        return required(descriptor).contains(KNOWLEDGE_REVIEW);
     }
 
     /** Whether {@code caller} may call (and see) the tool. */

@@ -1,0 +1,101 @@
+package io.sqlagent.knowledge;
+
+import java.util.Optional;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import dev.langchain4j.model.embedding.onnx.allminilml6v2.AllMiniLmL6V2EmbeddingModel;
+import io.quarkus.logging.Log;
+import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.infrastructure.Infrastructure;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.RowSet;
+import io.vertx.mutiny.sqlclient.Tuple;
+
+/**
+ * Finds a learning that says the same as a new one in other words: title and description are
+ * embedded with all-MiniLM-L6-v2 (in-process, offline; loaded on first use), kept with the learning
+ * at unit length, and compared by cosine similarity in the store, so no learning is held in memory.
+ * Always the in-process model, whatever {@code sqlagent.vector.embedding} says: stored vectors must
+ * stay comparable with the next one.
+ */
+@ApplicationScoped
+public class LearningEmbeddings {
+
+    /** The stored learning closest to a vector, scored from the dot product of unit vectors (the cosine). */
+    private static final String NEAREST = """
+            SELECT id, title, status, similarity FROM (
+                SELECT id, title, status, (SELECT sum(a * b) FROM unnest(embedding, $1::real[]) AS t(a, b))::float8 AS similarity
+                FROM learning WHERE embedding IS NOT NULL) scored
+            WHERE similarity >= $2 ORDER BY similarity DESC, id LIMIT 1""";
+
+    private final Pool store;
+    private volatile AllMiniLmL6V2EmbeddingModel model;
+
+    LearningEmbeddings(Pool store) {
+        this.store = store;
+    }
+
+    /** A stored learning close in meaning to a new one. */
+    public record Near(long id, String title, String status, double similarity) {
+    }
+
+    /** The text of a learning that is embedded. */
+    static String text(String title, String description) {
+        return title.strip() + "\n" + description.strip();
+    }
+
+    /** The unit-length embedding of {@code text}, computed on a worker thread (ONNX blocks). */
+    public Uni<Float[]> embed(String text) {
+        return Uni.createFrom().item(() -> unit(model().embed(text).content().vector()))
+                .runSubscriptionOn(Infrastructure.getDefaultWorkerPool());
+    }
+
+    /** The stored learning most similar to {@code vector}, when one reaches {@code threshold}. */
+    public Uni<Optional<Near>> nearest(Float[] vector, double threshold) {
+        if (threshold >= 1) {
+            return Uni.createFrom().item(Optional.empty());
+        }
+        return store.preparedQuery(NEAREST).execute(Tuple.of(vector, threshold)).map(LearningEmbeddings::first);
+    }
+
+    private static Optional<Near> first(RowSet<Row> rows) {
+        if (rows.size() == 0) {
+            return Optional.empty();
+        }
+        Row row = rows.iterator().next();
+        return Optional.of(new Near(row.getLong("id"), row.getString("title"), row.getString("status"),
+                row.getDouble("similarity")));
+    }
+
+    private static Float[] unit(float[] vector) {
+        double norm = 0;
+        for (float value : vector) {
+            norm += value * value;
+        }
+        double length = Math.sqrt(norm);
+        Float[] unit = new Float[vector.length];
+        for (int i = 0; i < vector.length; i++) {
+            unit[i] = length == 0 ? 0f : (float) (vector[i] / length);
+        }
+        return unit;
+    }
+
+    private AllMiniLmL6V2EmbeddingModel model() {
+        AllMiniLmL6V2EmbeddingModel current = model;
+        if (current == null) {
+            synchronized (this) {
+                current = model;
+                if (current == null) {
+                    long started = System.nanoTime();
+                    current = new AllMiniLmL6V2EmbeddingModel();
+                    Log.infof("Learning embeddings (all-MiniLM-L6-v2) ready in %d ms",
+                            (System.nanoTime() - started) / 1_000_000);
+                    model = current;
+                }
+            }
+        }
+        return current;
+    }
+}
