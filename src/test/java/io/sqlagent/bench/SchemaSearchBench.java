@@ -49,7 +49,7 @@ public final class SchemaSearchBench {
     /** What one run measured. */
     public record Result(int tables, int questions, int neededTables, int foundTables, int questionsFullyFound,
             long indexMillis, long embeddingMillis, double p50Millis, double p95Millis, double meanTokens, double p95Tokens,
-            double maxTokens, List<String> misses) {
+            double maxTokens, double wordsOnlyRecall, double wordsOnlyP50Millis, long listingTokens, List<String> misses) {
 
         public double recall() {
             return neededTables == 0 ? 1 : (double) foundTables / neededTables;
@@ -97,6 +97,18 @@ public final class SchemaSearchBench {
         for (int i = 0; i < Math.min(20, questions.size()); i++) {
             index.search(questions.get(i).text(), embeddings.embed(questions.get(i).text()), List.of(), SEARCH_LIMIT);
         }
+        // The baseline, measured in the same run: the word ranking alone.
+        int wordsFound = 0;
+        double[] wordsLatencies = new double[questions.size()];
+        for (int q = 0; q < questions.size(); q++) {
+            WarehouseSchema.Question question = questions.get(q);
+            long began = System.nanoTime();
+            List<SchemaIndex.Hit> hits = index.search(question.text(), null, List.of(), SEARCH_LIMIT);
+            wordsLatencies[q] = (System.nanoTime() - began) / 1e6;
+            List<String> top = hits.stream().limit(RECALL_AT).map(SchemaIndex.Hit::table).toList();
+            wordsFound += (int) question.tables().stream().filter(top::contains).count();
+        }
+        Arrays.sort(wordsLatencies);
         int needed = 0;
         int found = 0;
         int fully = 0;
@@ -124,7 +136,19 @@ public final class SchemaSearchBench {
         Arrays.sort(tokens);
         return new Result(index.entries().size(), questions.size(), needed, found, fully, indexMillis, embeddingMillis,
                 percentile(latencies, 0.5), percentile(latencies, 0.95), Arrays.stream(tokens).average().orElse(0),
-                percentile(tokens, 0.95), tokens.length == 0 ? 0 : tokens[tokens.length - 1], misses);
+                percentile(tokens, 0.95), tokens.length == 0 ? 0 : tokens[tokens.length - 1],
+                needed == 0 ? 1 : (double) wordsFound / needed, percentile(wordsLatencies, 0.5), listingTokens(index), misses);
+    }
+
+    /** The tokens of the listing introspect_schema gave before it was paged: every name at once. */
+    private static long listingTokens(SchemaIndex index) {
+        try {
+            List<String> names = index.entries().stream().map(SchemaIndex.Entry::table).toList();
+            return (long) Math.ceil(ToolJson.MAPPER.writeValueAsString(Map.of("tables", names, "count", names.size())).length()
+                    / 4.0);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /**
@@ -178,6 +202,9 @@ public final class SchemaSearchBench {
         report.put("questions", result.questions());
         report.put("recall_at_5", Math.round(result.recall() * 1000) / 1000.0);
         report.put("questions_with_every_table_in_top_5", result.questionsFullyFound());
+        report.put("baseline_words_only_recall_at_5", Math.round(result.wordsOnlyRecall() * 1000) / 1000.0);
+        report.put("baseline_words_only_p50_ms", Math.round(result.wordsOnlyP50Millis() * 100) / 100.0);
+        report.put("baseline_list_all_tables_tokens", result.listingTokens());
         report.put("generate_schema_ms", generatedMillis);
         report.put("word_index_ms", result.indexMillis());
         report.put("embedding_ms", result.embeddingMillis());

@@ -178,7 +178,8 @@ public final class WarehouseSchema {
     }
 
     private static List<String> split(String list) {
-        return list.isBlank() ? List.of() : List.of(list.trim().split("\\s*,\\s*"));
+        // Commas inside parentheses belong to a type: numeric(12,2).
+        return list.isBlank() ? List.of() : List.of(list.trim().split("\\s*,(?![^(]*\\))\\s*"));
     }
 
     private static List<String> lines(String file) {

@@ -46,6 +46,10 @@ public final class SchemaIndex {
 
     /** The constant of reciprocal rank fusion, as in Cormack et al. (2009) and Elasticsearch's default. */
     static final int RRF_K = 60;
+    /** The factor a derived table's score is multiplied by (see {@link #search}). */
+    private static final double DERIVED = 0.5;
+    /** Cosine similarity above which a table whose name extends another's is taken for a copy of it. */
+    private static final double COPY_SIMILARITY = 0.85;
     /** Candidates each ranking contributes before fusion. */
     private static final int CANDIDATES = 50;
 
@@ -76,6 +80,7 @@ public final class SchemaIndex {
     private final IndexSearcher searcher;
     private final float[][] vectors;
     private final Map<String, List<Integer>> byName;
+    private final List<Set<String>> nameWords;
     private final long builtAt;
 
     private SchemaIndex(List<Entry> entries, IndexSearcher searcher, float[][] vectors, long builtAt) {
@@ -84,6 +89,7 @@ public final class SchemaIndex {
         this.vectors = vectors;
         this.builtAt = builtAt;
         this.byName = new HashMap<>();
+        this.nameWords = entries.stream().map(entry -> Set.copyOf(List.of(entry.name().split(" ")))).toList();
         for (int i = 0; i < entries.size(); i++) {
             String qualified = entries.get(i).table().toLowerCase(Locale.ROOT);
             byName.computeIfAbsent(qualified, key -> new ArrayList<>()).add(i);
@@ -228,13 +234,30 @@ public final class SchemaIndex {
                 candidates.add(ranking.get(rank));
             }
         }
+        // A table whose name extends a better-ranked one's and whose vector is nearly the same (orders_history after
+        // orders, not order_items) is a copy of it: demoted, so the distinct tables a question needs come first
+        // rather than five variants of one. Without vectors nothing tells a copy from a child table: no demotion.
+        List<Integer> ranked = new ArrayList<>(candidates);
+        ranked.sort((a, b) -> fused[a] != fused[b] ? Double.compare(fused[b], fused[a]) : Integer.compare(a, b));
+        double[] adjusted = fused.clone();
+        for (int i = 0; i < ranked.size(); i++) {
+            Set<String> words = nameWords.get(ranked.get(i));
+            for (int j = 0; j < i; j++) {
+                Set<String> better = nameWords.get(ranked.get(j));
+                if (vectors != null && better.size() < words.size() && words.containsAll(better)
+                        && dot(vectors[ranked.get(i)], vectors[ranked.get(j)]) >= COPY_SIMILARITY) {
+                    adjusted[ranked.get(i)] = fused[ranked.get(i)] * DERIVED;
+                    break;
+                }
+            }
+        }
         // Scaled so that first place in every ranking a search could use scores 1.
         double best = (vectors != null && queryVector != null ? 2 : 1) * (1.0 / (RRF_K + 1));
-        return candidates.stream()
-                .sorted((a, b) -> fused[a] != fused[b] ? Double.compare(fused[b], fused[a]) : Integer.compare(a, b))
+        return ranked.stream()
+                .sorted((a, b) -> adjusted[a] != adjusted[b] ? Double.compare(adjusted[b], adjusted[a]) : Integer.compare(a, b))
                 .limit(limit)
                 .map(i -> new Hit(entries.get(i).table(), entries.get(i).summary(),
-                        Math.round(Math.min(1, fused[i] / best) * 1000) / 1000.0))
+                        Math.round(Math.min(1, adjusted[i] / best) * 1000) / 1000.0))
                 .toList();
     }
 

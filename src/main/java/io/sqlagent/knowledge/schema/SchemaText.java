@@ -20,7 +20,7 @@ final class SchemaText {
             "me", "much", "my", "of", "on", "or", "our", "per", "show", "than", "that", "the", "their", "them", "there",
             "these", "this", "to", "us", "was", "we", "were", "what", "when", "where", "which", "who", "whose", "why",
             "will", "with", "all", "any", "most", "top", "number", "table", "tables", "data", "can", "should", "would",
-            "find", "between", "over", "into", "across", "by", "than", "so", "not", "no", "yes");
+            "find", "between", "over", "into", "across", "so", "not", "no", "yes");
 
     private SchemaText() {
     }
@@ -46,9 +46,12 @@ final class SchemaText {
         return String.join(" ", words(text));
     }
 
-    /** Plural to singular, conservatively. */
+    /** Plural to singular and a past tense to its verb ({@code ordered} → {@code order}), conservatively. */
     static String stem(String word) {
         int n = word.length();
+        if (n > 5 && word.endsWith("ed") && !word.endsWith("eed")) {
+            return word.substring(0, n - 2);
+        }
         if (n > 4 && word.endsWith("ies")) {
             return word.substring(0, n - 3) + "y";
         }
