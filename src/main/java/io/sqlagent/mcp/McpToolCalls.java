@@ -1,6 +1,7 @@
 package io.sqlagent.mcp;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.UUID;
 
@@ -150,7 +151,7 @@ public class McpToolCalls {
     static ToolResponse response(ToolExecution execution) {
         ToolResult result = execution.result();
         if (result instanceof ToolResult.Success success) {
-            return success(success.value());
+            return success(success);
         }
         if (result instanceof ToolResult.Stopped stopped) {
             // Over MCP there is no agent run to end: report the tool's reason as its answer.
@@ -166,16 +167,13 @@ public class McpToolCalls {
      * The result as JSON text (what every client shows and models read) and, when it is an
      * object, also as structured content.
      */
-    private static ToolResponse success(JsonNode value) {
-        String text;
-        try {
-            text = ToolJson.MAPPER.writeValueAsString(value);
-        } catch (IOException e) {
-            throw new IllegalStateException("A tool result could not be written as JSON", e);
-        }
+    private static ToolResponse success(ToolResult.Success success) {
+        // The result's one serialisation, shared with the audit log's measure of it.
+        String text = new String(success.json(), StandardCharsets.UTF_8);
         // The tree itself, not a Vert.x JsonObject parsed from its text: that would read exact numbers
         // (2.50, 40-digit numerics) as doubles. The server writes it with Jackson, number text and all.
-        Object structured = value.isObject() ? value : null;
+        JsonNode value = success.value();
+        Object structured = value != null && value.isObject() ? value : null;
         return new ToolResponse(false, List.of(new TextContent(text)), structured, null);
     }
 

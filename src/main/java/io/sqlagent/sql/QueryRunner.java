@@ -30,6 +30,7 @@ import io.sqlagent.tool.ToolRefusedException;
 import io.vertx.core.json.JsonArray;
 import io.vertx.mutiny.pgclient.PgConnection;
 import io.vertx.mutiny.sqlclient.Cursor;
+import io.vertx.mutiny.sqlclient.PreparedStatement;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.RowSet;
 import io.vertx.mutiny.sqlclient.SqlConnection;
@@ -67,9 +68,12 @@ public class QueryRunner {
             JOIN pg_namespace n ON n.nspname = s.nsp
             JOIN pg_class c ON c.relnamespace = n.oid AND c.relname = s.rel""";
 
-    /** See {@link #sessionSettings}: the access mode, then the statement and lock timeouts in milliseconds. */
+    /**
+     * See {@link #sessionSettings}: the transaction with its access mode, then the statement and lock timeouts in
+     * milliseconds.
+     */
     private static final String SESSION_SETTINGS = """
-            SET TRANSACTION %s; SET LOCAL statement_timeout = %d; SET LOCAL lock_timeout = %d; \
+            BEGIN TRANSACTION %s; SET LOCAL statement_timeout = %d; SET LOCAL lock_timeout = %d; \
             SET LOCAL standard_conforming_strings = on""";
 
     private final SqlConfig config;
@@ -110,15 +114,19 @@ public class QueryRunner {
     private static final String SET_NAME = """
             SELECT set_config('application_name', $1, true)""";
 
-    /** The transaction's settings, then the caller's identity when it has one. */
-    private static Uni<Void> settings(SqlConnection connection, boolean readOnly, Duration timeout,
+    /**
+     * Opens the transaction with its settings in one round trip, then sets the caller's identity when
+     * it has one. Nothing else is sent before this completes: a statement sent along with it would run
+     * outside the transaction if the opening failed (a cancel arriving before {@code BEGIN} ran).
+     */
+    private static Uni<Void> open(SqlConnection connection, boolean readOnly, Duration timeout,
             Optional<SessionIdentity.Settings> identity) {
-        Uni<RowSet<Row>> set = connection.query(sessionSettings(readOnly, timeout)).execute();
+        Uni<RowSet<Row>> opened = connection.query(sessionSettings(readOnly, timeout)).execute();
         if (identity.isEmpty()) {
-            return set.replaceWithVoid();
+            return opened.replaceWithVoid();
         }
         SessionIdentity.Settings settings = identity.get();
-        return set.flatMap(ignored -> settings.role().isPresent()
+        return opened.flatMap(ignored -> settings.role().isPresent()
                 ? connection.preparedQuery(SET_ROLE_AND_NAME)
                         .execute(Tuple.of(settings.role().get(), settings.applicationName()))
                 : connection.preparedQuery(SET_NAME).execute(Tuple.of(settings.applicationName())))
@@ -160,9 +168,10 @@ public class QueryRunner {
     }
 
     /**
-     * The transaction's settings in one round trip (a simple query may hold several statements;
+     * The transaction and its settings in one round trip (a simple query may hold several statements;
      * these are the service's own, never the model's): read-only or not, the statement and lock
-     * timeouts, and the string syntax the guard assumes, pinned to PostgreSQL's default.
+     * timeouts, and the string syntax the guard assumes, pinned to PostgreSQL's default. A failure of
+     * any of them fails the whole text, and the work never starts.
      */
     private static String sessionSettings(boolean readOnly, Duration timeout) {
         return SESSION_SETTINGS.formatted(readOnly ? "READ ONLY" : "READ WRITE", timeout.toMillis(),
@@ -176,15 +185,23 @@ public class QueryRunner {
      */
     private static <T> Uni<T> inTransaction(SqlConnection connection, boolean readOnly, Duration timeout,
             Optional<SessionIdentity.Settings> identity, Supplier<Uni<T>> work) {
-        return connection.begin().flatMap(transaction -> {
-            Uni<T> done = settings(connection, readOnly, timeout, identity)
-                    .flatMap(ignored -> work.get());
-            if (readOnly) {
-                return done.eventually(() -> transaction.rollback().onFailure().recoverWithNull());
-            }
-            return done.call(result -> transaction.commit())
-                    .onFailure().call(failure -> transaction.rollback().onFailure().recoverWithNull());
-        });
+        // BEGIN is part of the settings' text, so that both take one round trip; the transaction is
+        // then ended here as connection.begin()'s would be: always rolled back when read-only.
+        return open(connection, readOnly, timeout, identity)
+                .onFailure().call(failure -> end(connection, "ROLLBACK"))
+                .flatMap(opened -> {
+                    Uni<T> done = work.get();
+                    if (readOnly) {
+                        return done.eventually(() -> end(connection, "ROLLBACK"));
+                    }
+                    return done.call(result -> connection.query("COMMIT").execute())
+                            .onFailure().call(failure -> end(connection, "ROLLBACK"));
+                });
+    }
+
+    /** Ends the transaction, if one is open; never fails (a broken connection is dropped by the pool). */
+    private static Uni<Void> end(SqlConnection connection, String command) {
+        return connection.query(command).execute().replaceWithVoid().onFailure().recoverWithNull();
     }
 
     private Uni<QueryResult> inReadOnlyTransaction(SqlConnection connection, String sql, Duration timeout,
@@ -403,12 +420,14 @@ public class QueryRunner {
                     .onFailure(PgException.class).transform(failure -> translate((PgException) failure, sql))
                     .flatMap(statement -> readRows(statement.cursor(params), null, reading, sql, 0));
         }
-        return describe(connection, sql, body.get(), params)
-                .flatMap(columns -> connection.prepare(ROWS_PREFIX + body.get() + ROWS_SUFFIX)
-                        .onFailure(PgException.class)
-                        .transform(failure -> translate((PgException) failure, sql, -ROWS_PREFIX.length()))
-                        .flatMap(
-                                statement -> readRows(statement.cursor(params), columns, reading, sql, -ROWS_PREFIX.length())));
+        // Both are sent at once (the client pipelines them on the connection): one round trip, not two.
+        Uni<List<ResultColumn>> described = describe(connection, sql, body.get(), params);
+        Uni<PreparedStatement> prepared = connection.prepare(ROWS_PREFIX + body.get() + ROWS_SUFFIX)
+                .onFailure(PgException.class)
+                .transform(failure -> translate((PgException) failure, sql, -ROWS_PREFIX.length()));
+        return Uni.combine().all().unis(described, prepared).asTuple()
+                .flatMap(both -> readRows(both.getItem2().cursor(params), both.getItem1(), reading, sql,
+                        -ROWS_PREFIX.length()));
     }
 
     private static final String NAMES_PREFIX = "SELECT * FROM (";
@@ -418,8 +437,11 @@ public class QueryRunner {
     private static final String ROWS_SUFFIX = "\n) AS q";
     /** Rows one cursor read takes at most. */
     private static final int MAX_BATCH = 1000;
-    /** Rows the first read takes, before their size is known. */
-    private static final int FIRST_BATCH = 10;
+    /**
+     * Rows the first read takes, before their size is known: enough for the answers a model usually
+     * asks for (a top ten, a small group by) to come in one read, and the end of the rows with it.
+     */
+    private static final int FIRST_BATCH = 32;
     /** About how many characters of rows one read may bring, once their size is known. */
     private static final long BATCH_CHARS = 4_000_000;
 

@@ -39,6 +39,9 @@ public class SourceRegistry {
 
     private static final Duration STARTUP_PROBE_TIMEOUT = Duration.ofSeconds(10);
 
+    /** Prepared statements one source connection keeps, least recently used dropped first. */
+    private static final int PREPARED_STATEMENTS_PER_CONNECTION = 64;
+
     /** Every source in effect, replaced whole when declared sources change, never changed in place. */
     private volatile Map<String, Source> sources;
     private final Set<String> configured;
@@ -164,6 +167,11 @@ public class SourceRegistry {
             settings.username().ifPresent(options::setUser);
             settings.password().ifPresent(options::setPassword);
             options.setConnectTimeout((int) settings.connectTimeout().toMillis());
+            // Each connection keeps the statements it prepared (by their text, a bounded number), so a
+            // statement asked again is not parsed and planned again: run_sql's few wrappers of a
+            // statement (its column names, its rows) and declared tools' fixed SQL.
+            options.setCachePreparedStatements(true)
+                    .setPreparedStatementCacheMaxSize(PREPARED_STATEMENTS_PER_CONNECTION);
             PoolOptions poolOptions = new PoolOptions()
                     .setMaxSize(settings.maxPoolSize())
                     // Bounded waits: a full queue is refused at once, a wait ends at the timeout.

@@ -1,6 +1,8 @@
 package io.sqlagent.tool;
 
+import java.io.IOException;
 import java.util.List;
+import java.util.Objects;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
@@ -28,11 +30,59 @@ public sealed interface ToolResult permits ToolResult.Success, ToolResult.Failur
         return new Failure(Outcome.BLOCKED, reason, List.of());
     }
 
-    /** The tool ran and returned {@code value}. */
-    record Success(JsonNode value) implements ToolResult {
+    /**
+     * The tool ran and returned {@code value}. Its JSON text is written once, when first asked for
+     * ({@link #json()}), and shared by every reader: the REST answer, the MCP answer and the size the
+     * audit log records. (A class, not a record, to hold that text; equal by value alone.)
+     */
+    final class Success implements ToolResult {
+
+        private final JsonNode value;
+        private volatile byte[] json;
+
+        public Success(JsonNode value) {
+            this.value = value;
+        }
+
+        public JsonNode value() {
+            return value;
+        }
+
+        /**
+         * The value as UTF-8 JSON ({@link ToolJson#MAPPER}: exact decimals without exponent), written on
+         * the first call and kept. Callers must not change the array.
+         */
+        public byte[] json() {
+            byte[] written = json;
+            if (written == null) {
+                try {
+                    written = ToolJson.MAPPER.writeValueAsBytes(value);
+                } catch (IOException e) {
+                    throw new IllegalStateException("A tool result could not be written as JSON", e);
+                }
+                json = written;
+            }
+            return written;
+        }
+
         @Override
         public Outcome outcome() {
             return Outcome.SUCCESS;
+        }
+
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof Success success && Objects.equals(value, success.value);
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hashCode(value);
+        }
+
+        @Override
+        public String toString() {
+            return "Success[value=" + value + "]";
         }
     }
 

@@ -11,6 +11,9 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
 import io.sqlagent.Texts;
@@ -45,6 +48,22 @@ public final class SqlGuard {
     private final int maxLength;
     private final DeniedFunctions denied;
     private final Duration parseTimeout;
+    /**
+     * Verdicts that allowed a statement, by its exact text (and whether it binds parameters). It
+     * belongs to this guard, whose policy never changes, so a verdict is only ever reused by the
+     * policy that produced it; refusals are not kept, so a refusal that depends on the moment (the
+     * parse budget, a busy parser) is never repeated. Bounded by the characters it holds.
+     */
+    private final Cache<VerdictKey, SqlVerdict> allowedVerdicts = Caffeine.newBuilder()
+            .maximumWeight(VERDICT_CACHE_CHARS)
+            .weigher((VerdictKey key, SqlVerdict verdict) -> key.sql().length() + 64)
+            .build();
+
+    /** About how many characters of SQL the verdict cache holds: a few thousand typical statements. */
+    private static final long VERDICT_CACHE_CHARS = 4_000_000;
+
+    private record VerdictKey(String sql, boolean parameters) {
+    }
 
     /** A guard for the given kinds, with the default length limit, function list and time limit. */
     public SqlGuard(Set<StatementKind> allowed) {
@@ -83,6 +102,11 @@ public final class SqlGuard {
      * up to the parse budget, and must never hold an event-loop thread.
      */
     public Uni<SqlVerdict> checkOffEventLoop(String sql) {
+        SqlVerdict known = sql == null ? null : allowedVerdicts.getIfPresent(new VerdictKey(sql, false));
+        if (known != null) {
+            // Decided before by this guard: no parsing, so no need to leave the caller's thread.
+            return Uni.createFrom().item(known);
+        }
         return Uni.createFrom().item(() -> check(sql)).runSubscriptionOn(Infrastructure.getDefaultWorkerPool());
     }
 
@@ -157,6 +181,22 @@ public final class SqlGuard {
     }
 
     private SqlVerdict check(String sql, boolean parameters) {
+        if (sql == null) {
+            return SqlVerdict.refuse("No SQL statement was given");
+        }
+        VerdictKey key = new VerdictKey(sql, parameters);
+        SqlVerdict known = allowedVerdicts.getIfPresent(key);
+        if (known != null) {
+            return known;
+        }
+        SqlVerdict verdict = decideOrRefuse(sql, parameters);
+        if (verdict.allowed()) {
+            allowedVerdicts.put(key, verdict);
+        }
+        return verdict;
+    }
+
+    private SqlVerdict decideOrRefuse(String sql, boolean parameters) {
         try {
             return decide(sql, parameters);
         } catch (Refusal refusal) {

@@ -1,6 +1,5 @@
 package io.sqlagent.tool.audit;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -10,9 +9,6 @@ import java.util.stream.Collectors;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
-
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -25,8 +21,8 @@ import io.sqlagent.StoredText;
 import io.sqlagent.store.StoreMigrations;
 import io.sqlagent.tool.ToolCallListener;
 import io.sqlagent.tool.ToolExecution;
-import io.sqlagent.tool.ToolJson;
 import io.sqlagent.tool.ToolRegistry;
+import io.sqlagent.tool.ToolResult;
 import io.vertx.core.json.JsonObject;
 import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -201,15 +197,8 @@ public class AuditLog implements ToolCallListener {
                 .addValue(record.arguments() == null ? null : new JsonObject(StoredText.clean(record.arguments()).toString()));
     }
 
-    private static int sizeOf(JsonNode result) {
-        if (result == null) {
-            return 0;
-        }
-        try {
-            return ToolJson.MAPPER.writeValueAsString(result).getBytes(StandardCharsets.UTF_8).length;
-        } catch (JsonProcessingException e) {
-            return -1;
-        }
+    private static int sizeOf(ToolResult.Success result) {
+        return result == null ? 0 : result.json().length;
     }
 
     /**

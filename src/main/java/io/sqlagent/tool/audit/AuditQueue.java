@@ -5,8 +5,6 @@ import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import com.fasterxml.jackson.databind.JsonNode;
-
 import io.micrometer.core.instrument.Counter;
 import io.sqlagent.tool.ToolExecution;
 import io.sqlagent.tool.ToolRegistry;
@@ -80,7 +78,7 @@ public final class AuditQueue {
 
     private AuditRecord recordOf(ToolExecution execution) {
         ToolResult result = execution.result();
-        JsonNode value = result instanceof ToolResult.Success success ? success.value() : null;
+        ToolResult.Success value = result instanceof ToolResult.Success success ? success : null;
         String message = null;
         if (result instanceof ToolResult.Failure failure) {
             message = failure.message();

@@ -1,5 +1,6 @@
 package io.sqlagent.tool.rest;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -27,7 +28,6 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.jboss.resteasy.reactive.RestResponse;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.smallrye.mutiny.Uni;
@@ -176,7 +176,7 @@ public class ToolResource {
     private static RestResponse<Object> response(ToolExecution execution) {
         ToolResult result = execution.result();
         if (result instanceof ToolResult.Success success) {
-            return RestResponse.ok(resultBody(success.value()));
+            return RestResponse.ok(resultBody(success));
         }
         if (result instanceof ToolResult.Stopped stopped) {
             return RestResponse.ok(stoppedBody(stopped.reason()));
@@ -193,11 +193,20 @@ public class ToolResource {
         };
     }
 
-    private static ObjectNode resultBody(JsonNode value) {
-        ObjectNode body = ToolJson.MAPPER.createObjectNode();
-        body.set("result", value);
+    /**
+     * {@code {"result": ...}} as bytes, around the result's own JSON: the one serialisation of it, which
+     * the audit log measures too (see {@link ToolResult.Success#json()}).
+     */
+    private static byte[] resultBody(ToolResult.Success success) {
+        byte[] value = success.json();
+        byte[] body = new byte[RESULT_OPEN.length + value.length + 1];
+        System.arraycopy(RESULT_OPEN, 0, body, 0, RESULT_OPEN.length);
+        System.arraycopy(value, 0, body, RESULT_OPEN.length, value.length);
+        body[body.length - 1] = '}';
         return body;
     }
+
+    private static final byte[] RESULT_OPEN = "{\"result\":".getBytes(StandardCharsets.UTF_8);
 
     private static ObjectNode stoppedBody(String reason) {
         ObjectNode body = ToolJson.MAPPER.createObjectNode();

@@ -1,0 +1,117 @@
+# Sourced by bench/run-sql-vs-pgbench.sh and bench/mcp-vs-reference.sh: a throwaway PostgreSQL with
+# Chinook (database chinook) and an empty store (database sqlagent), and the
+# packaged service started against both, as a deployment runs it (no embedded server).
+#
+# start_databases            sets pgbin, pgport, work; exports PGHOST, PGPORT, PGUSER
+# start_service JAR OPTS...  sets service_pid, url, ready_ms (launch to /q/health/ready), rss_kb (after start)
+# Everything is stopped on exit.
+
+pgbin="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)"
+if [ -z "$pgbin" ] || [ ! -x "$pgbin/pgbench" ]; then
+  echo "PostgreSQL's binaries and pgbench are missing (apt-get install postgresql)" >&2
+  exit 2
+fi
+
+free_port() {
+  python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])' 2>/dev/null \
+    || shuf -i 20000-40000 -n 1
+}
+
+# The cluster lives in target/bench-pg; as root, in a directory under /tmp that user nobody owns (initdb
+# and postgres refuse to run as root, and nobody may not reach a checkout under /root).
+if [ "$(id -u)" -eq 0 ]; then
+  work="$(mktemp -d /tmp/sqlagent-bench-pg.XXXXXX)"
+  chown nobody "$work"
+else
+  work="$(pwd)/target/bench-pg"
+fi
+service_pid=""
+as=()
+if [ "$(id -u)" -eq 0 ]; then
+  as=(runuser -u nobody --)
+fi
+stop_all() {
+  if [ -n "$service_pid" ]; then
+    kill "$service_pid" 2>/dev/null || true
+    wait "$service_pid" 2>/dev/null || true
+  fi
+  "${as[@]}" "$pgbin/pg_ctl" -D "$work/data" -m immediate stop >/dev/null 2>&1 || true
+  if [ "$(id -u)" -eq 0 ]; then rm -rf "$work"; fi
+}
+trap stop_all EXIT
+
+start_databases() {
+  if [ "$(id -u)" -ne 0 ]; then
+    rm -rf "$work"
+    mkdir -p "$work"
+  fi
+  pgport="$(free_port)"
+  "${as[@]}" "$pgbin/initdb" -D "$work/data" -U postgres -A trust -E UTF8 --no-locale >"$work/initdb.log" 2>&1
+  # Durability off (fsync, synchronous_commit): read-only statements do not need it, and the store's
+  # audit writes should not wait for a shared disk. The same server serves both sides of a comparison.
+  "${as[@]}" "$pgbin/pg_ctl" -D "$work/data" -l "$work/postgres.log" -w \
+    -o "-p $pgport -k $work -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c max_connections=100" \
+    start >/dev/null
+  export PGHOST=127.0.0.1 PGPORT=$pgport PGUSER=postgres
+  "$pgbin/psql" -q -d postgres -c 'CREATE DATABASE sqlagent'
+  # The script creates database chinook itself and connects to it.
+  "$pgbin/psql" -q -d postgres -v ON_ERROR_STOP=1 -f src/main/resources/db/chinook/chinook-postgres.sql \
+    >/dev/null 2>"$work/chinook.log"
+  "$pgbin/psql" -q -d chinook -c 'VACUUM ANALYZE'
+}
+
+# The service with both databases external; max-rows and the result cap raised so 3,503 rows come back
+# whole, the source's pool as large as the most clients, so that no side queues for a connection.
+start_service() {
+  local jar="$1"
+  shift
+  local java="${JAVA_HOME:+$JAVA_HOME/bin/}java"
+  local httpport started
+  httpport="$(free_port)"
+  started=$(date +%s%N)
+  env -u QUARKUS_PROFILE \
+    QUARKUS_DATASOURCE_REACTIVE_URL="postgresql://127.0.0.1:$pgport/sqlagent" QUARKUS_DATASOURCE_USERNAME=postgres \
+    QUARKUS_DATASOURCE_PASSWORD=postgres \
+    SQLAGENT_SOURCES_DEFAULT_URL="postgresql://127.0.0.1:$pgport/chinook" SQLAGENT_SOURCES_DEFAULT_USERNAME=postgres \
+    SQLAGENT_SOURCES_DEFAULT_PASSWORD=postgres SQLAGENT_SOURCES_DEFAULT_MAX_POOL_SIZE=8 \
+    SQLAGENT_EMBEDDED_ENABLED=false SQLAGENT_SQL_MAX_ROWS=5000 SQLAGENT_SQL_MAX_RESULT_SIZE=8M \
+    "$java" "$@" -Dquarkus.http.port="$httpport" -jar "$jar" >"$work/service.log" 2>&1 &
+  service_pid=$!
+  url="http://127.0.0.1:$httpport"
+  for _ in $(seq 1 3000); do
+    if curl -fs -o /dev/null "$url/q/health/ready"; then break; fi
+    if ! kill -0 "$service_pid" 2>/dev/null; then
+      cat "$work/service.log" >&2
+      echo "the service exited" >&2
+      exit 1
+    fi
+    sleep 0.05
+  done
+  ready_ms=$(( ($(date +%s%N) - started) / 1000000 ))
+  rss_kb=$(awk '/VmRSS/ {print $2}' "/proc/$service_pid/status")
+}
+
+# The packaged service: APP's, or this tree's (built when src/main or pom.xml is newer than the jar).
+service_jar() {
+  if [ -n "${1:-}" ]; then
+    echo "$1/quarkus-run.jar"
+    return
+  fi
+  local jar=target/quarkus-app/quarkus-run.jar
+  if [ ! -f "$jar" ] || [ -n "$(find src/main pom.xml -newer "$jar" -type f -print -quit)" ]; then
+    ./mvnw -B -q -ntp -DskipTests -DskipITs package >&2
+  fi
+  echo "$jar"
+}
+
+# The commit measured, or the app directory given.
+measured() {
+  if [ -n "${1:-}" ]; then
+    echo "app $1"
+    return
+  fi
+  local commit
+  commit="$(git rev-parse --short HEAD 2>/dev/null || echo '?')"
+  if [ -n "$(git status --porcelain -- src pom.xml 2>/dev/null)" ]; then commit="$commit+changes"; fi
+  echo "$commit"
+}
