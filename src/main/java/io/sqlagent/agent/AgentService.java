@@ -10,6 +10,7 @@ import java.util.stream.Collectors;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 
+import io.opentelemetry.context.Context;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.subscription.BackPressureStrategy;
@@ -19,6 +20,7 @@ import io.sqlagent.tool.ToolDescriptor;
 import io.sqlagent.tool.ToolExecutor;
 import io.sqlagent.tool.ToolRegistry;
 import io.sqlagent.tool.ToolScopes;
+import io.sqlagent.trace.Tracing;
 
 /**
  * Runs the agent: a question (new or in a conversation) in, a stream of {@link AgentEvent}s out.
@@ -38,10 +40,12 @@ public class AgentService {
     /** For {@link ModelTurn}'s silence timeouts: see {@link ModelTurn#newSilenceTimers()}. */
     private final ScheduledExecutorService silenceTimers;
     private final ToolScopes scopes;
+    private final Tracing tracing;
 
     AgentService(ChatModels models, ToolRegistry registry, ToolExecutor executor, ConversationStore conversations,
-            SystemPrompt systemPrompt, AgentMetrics metrics, AgentConfig config, ToolScopes scopes) {
+            SystemPrompt systemPrompt, AgentMetrics metrics, AgentConfig config, ToolScopes scopes, Tracing tracing) {
         this.scopes = scopes;
+        this.tracing = tracing;
         this.models = models;
         this.registry = registry;
         this.executor = executor;
@@ -84,8 +88,10 @@ public class AgentService {
         if (model.model().isEmpty()) {
             metrics.run("model_not_configured", 0, java.time.Duration.ZERO, 0, 0);
             return Uni.createFrom().item(new Start(Multi.createFrom().item(
-                    new AgentEvent.Error("model_not_configured", model.problem())), true));
+                    new AgentEvent.Error("model_not_configured", model.problem(), Tracing.currentTraceId())), true));
         }
+        // The request's span: the run's is its child, whichever thread the run starts on.
+        RunTrace.Setup trace = new RunTrace.Setup(tracing, Context.current(), models.name().orElse(""));
         Uni<Boolean> found = conversationId.isEmpty() ? Uni.createFrom().item(true)
                 : conversations.exists(conversationId.get(), caller.name());
         return found.map(exists -> {
@@ -96,7 +102,7 @@ public class AgentService {
                     : Optional.of(offered.stream().map(ToolDescriptor::name).collect(Collectors.toUnmodifiableSet()));
             AgentRun.Setup setup = new AgentRun.Setup(model.model().get(), silenceTimers, ToolSpecifications.of(offered),
                     restricted, executor,
-                    conversations, systemPrompt.render(), metrics, config);
+                    conversations, systemPrompt.render(), metrics, config, trace);
             return new Start(Multi.createFrom().emitter(emitter -> new AgentRun(setup, question, conversationId,
                     caller, emitter).start(), BackPressureStrategy.BUFFER), true);
         });
