@@ -70,16 +70,43 @@ public sealed interface AgentEvent permits AgentEvent.Conversation, AgentEvent.T
      *
      * @param stopReason {@code answer}, {@code max_iterations} (the cap was reached; the model was
      *        asked to answer without tools) or {@code stopped} (a tool ended the run)
+     * @param traceId the run's trace id (its spans, its audit records and its log lines carry it);
+     *        absent only when OpenTelemetry is disabled ({@code quarkus.otel.sdk.disabled})
      */
-    record Done(int iterations, long durationMs, Usage usage, String stopReason) implements AgentEvent {
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    record Done(int iterations, long durationMs, Usage usage, String stopReason, String traceId) implements AgentEvent {
+
+        public Done(int iterations, long durationMs, Usage usage, String stopReason) {
+            this(iterations, durationMs, usage, stopReason, null);
+        }
+
+        /** This ending, naming the trace it belongs to. */
+        public Done withTraceId(String id) {
+            return new Done(iterations, durationMs, usage, stopReason, id);
+        }
+
         @Override
         public String event() {
             return "done";
         }
     }
 
-    /** The run ended with an error; {@code code} is stable, {@code message} says what to do. */
-    record Error(String code, String message) implements AgentEvent {
+    /**
+     * The run ended with an error; {@code code} is stable, {@code message} says what to do,
+     * {@code traceId} is as in {@link Done}.
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    record Error(String code, String message, String traceId) implements AgentEvent {
+
+        public Error(String code, String message) {
+            this(code, message, null);
+        }
+
+        /** This error, naming the trace it belongs to. */
+        public Error withTraceId(String id) {
+            return new Error(code, message, id);
+        }
+
         @Override
         public String event() {
             return "error";

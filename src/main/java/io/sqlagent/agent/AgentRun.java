@@ -60,7 +60,8 @@ final class AgentRun {
      */
     record Setup(StreamingChatModel model, ScheduledExecutorService silenceTimers, List<ToolSpecification> tools,
             Optional<Set<String>> offered, ToolExecutor executor,
-            ConversationStore conversations, String systemPrompt, AgentMetrics metrics, AgentConfig config) {
+            ConversationStore conversations, String systemPrompt, AgentMetrics metrics, AgentConfig config,
+            RunTrace.Setup trace) {
     }
 
     /** The run took longer than {@code sqlagent.agent.timeout}. */
@@ -81,6 +82,7 @@ final class AgentRun {
     private final long startNanos = System.nanoTime();
     private final List<ChatMessage> messages = new ArrayList<>();
     private final AtomicBoolean ended = new AtomicBoolean();
+    private final RunTrace trace;
 
     private volatile Cancellable subscription;
     private volatile boolean clientGone;
@@ -97,17 +99,20 @@ final class AgentRun {
         this.principal = principal;
         this.emitter = emitter;
         this.conversationId = continued.orElseGet(UUID::randomUUID);
+        this.trace = new RunTrace(setup.trace(), conversationId);
     }
 
     void start() {
+        trace.start();
         emitter.onTermination(() -> end(new RunEnding.Cancelled()));
         emitter.emit(new AgentEvent.Conversation(conversationId.toString()));
         messages.add(SystemMessage.from(setup.systemPrompt()));
-        subscription = then(prepare(), ok -> storeQuestion())
-                .ifNoItem().after(setup.config().timeout()).failWith(RunTimeout::new)
+        subscription = trace.within(then(prepare(), ok -> storeQuestion())
+                .ifNoItem().after(setup.config().timeout()).failWith(RunTimeout::new))
                 .subscribe().with(
                         reason -> end(new RunEnding.Finished(reason)),
-                        failure -> end(new RunEnding.Failed(ModelErrors.describe(failure, setup.config().timeout()))));
+                        failure -> trace.run(() -> end(new RunEnding.Failed(
+                                ModelErrors.describe(failure, setup.config().timeout())))));
         if (clientGone) {
             subscription.cancel();
         }
@@ -154,7 +159,7 @@ final class AgentRun {
         ModelTurn model = new ModelTurn(setup.model(), setup.silenceTimers(), request, emitter::emit,
                 config.thinkingLookahead(),
                 config.modelTimeout(), config.maxAnswerChars(), last);
-        return then(model.stream(), response -> handleResponse(response, last));
+        return then(trace.modelCall(model.stream()), response -> handleResponse(response, last));
     }
 
     private Uni<StopReason> handleResponse(ChatResponse response, boolean last) {
@@ -182,7 +187,7 @@ final class AgentRun {
         ToolCallContext context = new ToolCallContext(CALLER, Optional.of(conversationId.toString()), principal);
         ExecutorOptions options = setup.executor().defaults().withConcurrent(true);
         Uni<List<ToolExecution>> executions = runnable.isEmpty() ? Uni.createFrom().item(List.of())
-                : setup.executor().executeAll(runnable, context, options);
+                : trace.call(() -> setup.executor().executeAll(runnable, context, options));
         List<String> toolNames = setup.tools().stream().map(ToolSpecification::name).toList();
         return executions.map(done -> RequestedCalls.ended(requested, this::offered, done, toolNames));
     }
@@ -234,12 +239,13 @@ final class AgentRun {
         }
         RunEnding.Tally tally = new RunEnding.Tally(iterations, Duration.ofNanos(System.nanoTime() - startNanos),
                 inputTokens, outputTokens);
+        trace.end(ending, tally);
         setup.metrics().run(ending.outcome(), tally.iterations(), tally.duration(), tally.inputTokens(),
                 tally.outputTokens());
-        Optional<AgentEvent> last = ending.lastEvent(tally);
+        Optional<AgentEvent> last = ending.lastEvent(tally).map(trace::named);
         setup.conversations().finish(ending.record(runId, conversationId, question, startedAt, tally)).subscribe().with(
                 ok -> sendLast(last),
-                failure -> {
+                failure -> trace.run(() -> {
                     // A failed or cancelled run often failed for the same reason (the store): the run's own ending says it.
                     if (ending instanceof RunEnding.Finished) {
                         Log.warnf("Run %s of conversation %s could not be recorded: %s", runId, conversationId,
@@ -249,7 +255,7 @@ final class AgentRun {
                                 ending.outcome(), failure.getMessage());
                     }
                     sendLast(last);
-                });
+                }));
     }
 
     /**
@@ -274,8 +280,8 @@ final class AgentRun {
         if (current != null) {
             current.cancel();
         }
-        Log.debugf("Run %s of conversation %s cancelled by its client after %d model call(s)", runId, conversationId,
-                iterations);
+        trace.run(() -> Log.debugf("Run %s of conversation %s cancelled by its client after %d model call(s)", runId,
+                conversationId, iterations));
     }
 
     private void sendLast(Optional<AgentEvent> last) {

@@ -12,6 +12,7 @@ import java.util.stream.Collectors;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 
+import io.opentelemetry.context.Context;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.subscription.BackPressureStrategy;
@@ -21,6 +22,7 @@ import io.sqlagent.tool.ToolDescriptor;
 import io.sqlagent.tool.ToolExecutor;
 import io.sqlagent.tool.ToolRegistry;
 import io.sqlagent.tool.ToolScopes;
+import io.sqlagent.trace.Tracing;
 
 /**
  * Runs the agent: a question (new or in a conversation) in, a stream of {@link AgentEvent}s out.
@@ -40,10 +42,12 @@ public class AgentService {
     /** For {@link ModelTurn}'s silence timeouts: see {@link ModelTurn#newSilenceTimers()}. */
     private final ScheduledExecutorService silenceTimers;
     private final ToolScopes scopes;
+    private final Tracing tracing;
 
     AgentService(ChatModels models, ToolRegistry registry, ToolExecutor executor, ConversationStore conversations,
-            SystemPrompt systemPrompt, AgentMetrics metrics, AgentConfig config, ToolScopes scopes) {
+            SystemPrompt systemPrompt, AgentMetrics metrics, AgentConfig config, ToolScopes scopes, Tracing tracing) {
         this.scopes = scopes;
+        this.tracing = tracing;
         this.models = models;
         this.registry = registry;
         this.executor = executor;
@@ -95,8 +99,10 @@ public class AgentService {
         if (model.model().isEmpty()) {
             metrics.run("model_not_configured", 0, java.time.Duration.ZERO, 0, 0);
             return Uni.createFrom().item(Start.of(Multi.createFrom().item(
-                    new AgentEvent.Error("model_not_configured", model.problem())), true));
+                    new AgentEvent.Error("model_not_configured", model.problem(), Tracing.currentTraceId())), true));
         }
+        // The request's span: the run's is its child, whichever thread the run starts on.
+        RunTrace.Setup trace = new RunTrace.Setup(tracing, Context.current(), models.name().orElse(""));
         Uni<Boolean> found = conversationId.isEmpty() ? Uni.createFrom().item(true)
                 : conversations.exists(conversationId.get(), caller.name());
         return found.map(exists -> {
@@ -107,7 +113,7 @@ public class AgentService {
                     : Optional.of(offered.stream().map(ToolDescriptor::name).collect(Collectors.toUnmodifiableSet()));
             AgentRun.Setup setup = new AgentRun.Setup(model.model().get(), silenceTimers, ToolSpecifications.of(offered),
                     restricted, executor,
-                    conversations, systemPrompt.render(), metrics, config);
+                    conversations, systemPrompt.render(), metrics, config, trace);
             UUID runId = UUID.randomUUID();
             AtomicReference<AgentRun> begun = new AtomicReference<>();
             Multi<AgentEvent> events = Multi.createFrom().emitter(emitter -> {

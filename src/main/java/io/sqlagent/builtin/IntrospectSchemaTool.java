@@ -132,7 +132,7 @@ public class IntrospectSchemaTool extends TypedTool<IntrospectSchemaTool.Argumen
             List<Map<String, Object>> columns = all.stream().filter(column -> !hidden.contains(column.get("name"))).toList();
             Uni<ArrayNode> sampleRows = sample && !columns.isEmpty()
                     // Sample rows are the caller's rows: its role and the source's row-level security apply.
-                    ? runner.run(source, sampleQuery(relation, columns), context.identity()).map(QueryResult::rowObjects)
+                    ? runner.run(source, sampleQuery(relation, columns), context).map(QueryResult::rowObjects)
                     : Uni.createFrom().item(ToolJson.MAPPER.createArrayNode());
             Uni<Void> hinted = hints.add(source, relation, columns, context.identity());
             return introspector.relationships(source, relation)

@@ -71,7 +71,7 @@ public class RunSqlTool extends TypedTool<RunSqlTool.Arguments> {
             if (refused.isPresent()) {
                 return Uni.createFrom().failure(new ToolRefusedException(refused.get()));
             }
-            return runner.run(source, arguments.sql(), context.identity());
+            return runner.run(source, arguments.sql(), context);
         })
                 .onFailure(SqlExecutionException.class)
                 .invoke(failure -> announce(source, (SqlExecutionException) failure, context))

@@ -87,7 +87,7 @@ final class DeclaredSqlTool implements Tool {
         return Uni.createFrom().item(() -> StatementBinder.bind(tool, call.arguments()))
                 .flatMap(bound -> runner.run(sources.find(tool.source()).orElseThrow(() -> new ToolException(
                         "The source '" + tool.source() + "' of tool '" + tool.name() + "' is not available")),
-                        bound.sql(), bound.values(), fetch, context.identity()))
+                        bound.sql(), bound.values(), fetch, context))
                 .map(this::answer);
     }
 

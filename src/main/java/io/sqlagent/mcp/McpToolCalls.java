@@ -10,6 +10,9 @@ import jakarta.enterprise.context.ApplicationScoped;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.context.Context;
+import io.opentelemetry.context.Scope;
 import io.quarkiverse.mcp.server.Cancellation;
 import io.quarkiverse.mcp.server.JsonRpcErrorCodes;
 import io.quarkiverse.mcp.server.McpException;
@@ -33,6 +36,7 @@ import io.sqlagent.tool.ToolExecutor;
 import io.sqlagent.tool.ToolJson;
 import io.sqlagent.tool.ToolResult;
 import io.sqlagent.tool.rest.ClientConnections;
+import io.sqlagent.trace.Tracing;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
@@ -57,13 +61,15 @@ public class McpToolCalls {
     private final CurrentVertxRequest currentVertxRequest;
     private final Callers callers;
     private final Limits limits;
+    private final Tracing tracing;
 
     /** The JSON-RPC error code of a call over a per-principal limit (the implementation-defined server-error range). */
     static final int RATE_LIMITED = -32029;
 
     McpToolCalls(ToolExecutor executor, McpToolsets toolsets, CurrentVertxRequest currentVertxRequest, Callers callers,
-            Limits limits) {
+            Limits limits, Tracing tracing) {
         this.limits = limits;
+        this.tracing = tracing;
         this.executor = executor;
         this.toolsets = toolsets;
         this.currentVertxRequest = currentVertxRequest;
@@ -77,6 +83,8 @@ public class McpToolCalls {
             return Uni.createFrom().item(ToolResponse.error(selection.refusal(tool)));
         }
         ToolCall call = new ToolCall(callId(arguments), tool, argumentsOf(arguments));
+        Span span = McpCallSpan.start(tracing, tool, arguments);
+        Context traced = Context.current().with(span);
         // The caller of the HTTP request that carries this message (every message is authenticated on its own).
         Uni<ToolResponse> execution = callers.of(currentRoutingContext())
                 .flatMap(caller -> limits.toolCall(caller)
@@ -84,12 +92,16 @@ public class McpToolCalls {
                         .flatMap(refused -> refused.isPresent()
                                 ? Uni.createFrom()
                                         .failure(new McpException("rate_limited: " + refused.get().message(), RATE_LIMITED))
-                                : execute(call, caller)));
-        return Uni.combine().any().of(execution, abandoned(arguments, currentRequest()));
+                                : execute(call, caller, traced)));
+        return McpCallSpan.ending(span, Uni.combine().any().of(execution, abandoned(arguments, currentRequest())));
     }
 
-    private Uni<ToolResponse> execute(ToolCall call, Caller caller) {
-        return executor.execute(call, ToolCallContext.of(CALLER, caller))
+    private Uni<ToolResponse> execute(ToolCall call, Caller caller, Context traced) {
+        Uni<ToolExecution> execution;
+        try (Scope ignored = traced.makeCurrent()) {
+            execution = executor.execute(call, ToolCallContext.of(CALLER, caller));
+        }
+        return execution
                 .map(McpToolCalls::response)
                 .onFailure().transform(McpToolCalls::serviceFailure);
     }

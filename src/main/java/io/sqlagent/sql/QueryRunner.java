@@ -15,6 +15,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 
+import io.opentelemetry.context.Context;
 import io.quarkus.logging.Log;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
@@ -25,8 +26,10 @@ import io.sqlagent.sql.result.ResultColumn;
 import io.sqlagent.sql.result.ResultValues;
 import io.sqlagent.tool.Caller;
 import io.sqlagent.tool.CancelSafe;
+import io.sqlagent.tool.ToolCallContext;
 import io.sqlagent.tool.ToolJson;
 import io.sqlagent.tool.ToolRefusedException;
+import io.sqlagent.trace.Tracing;
 import io.vertx.core.json.JsonArray;
 import io.vertx.mutiny.pgclient.PgConnection;
 import io.vertx.mutiny.sqlclient.Cursor;
@@ -80,8 +83,11 @@ public class QueryRunner {
     private final ColumnPolicy columns;
     private final SqlMetrics metrics;
     private final SessionIdentity sessions;
+    private final StatementSpan spans;
 
-    public QueryRunner(SqlConfig config, ColumnPolicy columns, SqlMetrics metrics, SessionIdentity sessions) {
+    public QueryRunner(SqlConfig config, ColumnPolicy columns, SqlMetrics metrics, SessionIdentity sessions,
+            Tracing tracing) {
+        this.spans = new StatementSpan(tracing);
         this.config = config;
         this.columns = columns;
         this.metrics = metrics;
@@ -101,10 +107,19 @@ public class QueryRunner {
      * with {@link io.sqlagent.tool.ToolForbiddenException} when the caller may not use the role it names.
      */
     public Uni<QueryResult> run(Source source, String sql, Caller caller) {
+        return run(source, sql, caller, Context.current());
+    }
+
+    /** Like {@link #run(Source, String, Caller)}, for a tool call: its caller, its span the statement's parent. */
+    public Uni<QueryResult> run(Source source, String sql, ToolCallContext call) {
+        return run(source, sql, call.identity(), call.trace());
+    }
+
+    private Uni<QueryResult> run(Source source, String sql, Caller caller, Context parent) {
         return Uni.createFrom().deferred(() -> {
             Optional<SessionIdentity.Settings> identity = sessions.of(source.name(), caller);
-            return metrics.timed(source, onOwnConnection(source, sql,
-                    (connection, timeout) -> inReadOnlyTransaction(connection, sql, timeout, identity)));
+            return spans.traced(source, sql, parent, metrics.timed(source, onOwnConnection(source, sql,
+                    (connection, timeout) -> inReadOnlyTransaction(connection, sql, timeout, identity))));
         });
     }
 
@@ -384,12 +399,26 @@ public class QueryRunner {
 
     /** Like {@link #run(Source, String, Tuple, FetchOptions)}, as {@code caller} (see {@link #run(Source, String, Caller)}). */
     public Uni<QueryResult> run(Source source, String sql, Tuple params, FetchOptions options, Caller caller) {
+        return run(source, sql, params, options, caller, Context.current());
+    }
+
+    /**
+     * Like {@link #run(Source, String, Tuple, FetchOptions, Caller)}, for a tool call (see
+     * {@link #run(Source, String, ToolCallContext)}).
+     */
+    public Uni<QueryResult> run(Source source, String sql, Tuple params, FetchOptions options, ToolCallContext call) {
+        return run(source, sql, params, options, call.identity(), call.trace());
+    }
+
+    private Uni<QueryResult> run(Source source, String sql, Tuple params, FetchOptions options, Caller caller,
+            Context parent) {
         Reading reading = new Reading(options.maxRows(), Math.min(options.pageSize(), MAX_BATCH), Long.MAX_VALUE,
                 options.readOnly());
         return Uni.createFrom().deferred(() -> {
             Optional<SessionIdentity.Settings> identity = sessions.of(source.name(), caller);
-            return metrics.timed(source, onOwnConnection(source, sql, (connection, timeout) -> inTransaction(connection,
-                    options.readOnly(), timeout, identity, () -> read(connection, sql, params, reading))));
+            return spans.traced(source, sql, parent,
+                    metrics.timed(source, onOwnConnection(source, sql, (connection, timeout) -> inTransaction(connection,
+                            options.readOnly(), timeout, identity, () -> read(connection, sql, params, reading)))));
         });
     }
 

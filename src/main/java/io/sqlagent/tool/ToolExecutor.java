@@ -13,6 +13,9 @@ import jakarta.inject.Inject;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.context.Context;
+import io.opentelemetry.context.Scope;
 import io.quarkus.arc.All;
 import io.quarkus.logging.Log;
 import io.smallrye.mutiny.Uni;
@@ -20,6 +23,7 @@ import io.sqlagent.ErrorIds;
 import io.sqlagent.Redaction;
 import io.sqlagent.Texts;
 import io.sqlagent.tool.schema.Violation;
+import io.sqlagent.trace.Tracing;
 
 /**
  * Runs tool calls through one lifecycle, for every caller: look up the tool; check the caller's
@@ -39,22 +43,24 @@ public class ToolExecutor {
     private final List<ToolCallListener> listeners;
     private final ExecutorOptions defaults;
     private final ToolScopes scopes;
+    private final Tracing tracing;
 
     @Inject
     ToolExecutor(ToolRegistry registry, @All List<BeforeToolHook> beforeHooks, @All List<AfterToolHook> afterHooks,
-            @All List<ToolCallListener> listeners, ToolsConfig config, ToolScopes scopes) {
-        this(registry, beforeHooks, afterHooks, listeners, config.executorOptions(), scopes);
+            @All List<ToolCallListener> listeners, ToolsConfig config, ToolScopes scopes, Tracing tracing) {
+        this(registry, beforeHooks, afterHooks, listeners, config.executorOptions(), scopes, tracing);
     }
 
     /** An executor outside CDI, for tests and benchmarks. */
     public ToolExecutor(ToolRegistry registry, List<BeforeToolHook> beforeHooks, List<AfterToolHook> afterHooks,
             List<ToolCallListener> listeners, ExecutorOptions defaults) {
-        this(registry, beforeHooks, afterHooks, listeners, defaults, new ToolScopes(registry));
+        this(registry, beforeHooks, afterHooks, listeners, defaults, new ToolScopes(registry), Tracing.noop());
     }
 
     private ToolExecutor(ToolRegistry registry, List<BeforeToolHook> beforeHooks, List<AfterToolHook> afterHooks,
-            List<ToolCallListener> listeners, ExecutorOptions defaults, ToolScopes scopes) {
+            List<ToolCallListener> listeners, ExecutorOptions defaults, ToolScopes scopes, Tracing tracing) {
         this.scopes = scopes;
+        this.tracing = tracing;
         this.registry = registry;
         this.beforeHooks = beforeHooks.stream().sorted(Comparator.comparingInt(BeforeToolHook::priority)).toList();
         this.afterHooks = afterHooks.stream().sorted(Comparator.comparingInt(AfterToolHook::priority)).toList();
@@ -72,9 +78,13 @@ public class ToolExecutor {
         return execute(call, context, defaults);
     }
 
-    /** Runs one call. */
+    /** Runs one call; its span is a child of the current one. */
     public Uni<ToolExecution> execute(ToolCall call, ToolCallContext context, ExecutorOptions options) {
-        return Uni.createFrom().deferred(() -> run(call, context, options));
+        return execute(call, context, options, Context.current());
+    }
+
+    private Uni<ToolExecution> execute(ToolCall call, ToolCallContext context, ExecutorOptions options, Context parent) {
+        return Uni.createFrom().deferred(() -> run(call, context, options, parent));
     }
 
     /**
@@ -84,10 +94,12 @@ public class ToolExecutor {
      * remaining calls are skipped (and recorded as such).
      */
     public Uni<List<ToolExecution>> executeAll(List<ToolCall> calls, ToolCallContext context, ExecutorOptions options) {
-        return runGroups(groups(calls, options), 0, new ArrayList<>(calls.size()), context, options);
+        return runGroups(groups(calls, options), 0, new ArrayList<>(calls.size()), context, options, Context.current());
     }
 
-    private Uni<ToolExecution> run(ToolCall call, ToolCallContext context, ExecutorOptions options) {
+    private Uni<ToolExecution> run(ToolCall call, ToolCallContext context, ExecutorOptions options, Context parent) {
+        Span span = ToolCallSpan.start(tracing, parent, call, context);
+        Context traced = parent.with(span);
         long started = System.nanoTime();
         Instant startedAt = Instant.now();
         for (ToolCallListener listener : listeners) {
@@ -103,13 +115,14 @@ public class ToolExecutor {
                     .item(new Completed(call, new ToolResult.Failure(Outcome.FORBIDDEN, forbidden, List.of())));
         } else {
             outcome = beforeHooks(call, entry.descriptor(), context, 0)
-                    .flatMap(gate -> pass(gate, entry, context, options));
+                    .flatMap(gate -> pass(gate, entry, context, options, traced));
         }
-        return outcome
+        Uni<ToolExecution> executed = outcome
                 .map(completed -> new ToolExecution(completed.call(), context, completed.result(), startedAt,
                         Duration.ofNanos(System.nanoTime() - started)))
-                .invoke(this::notifyCompleted)
-                .flatMap(execution -> afterHooks(execution, 0))
+                .invoke(execution -> notifyCompleted(execution, traced))
+                .flatMap(execution -> afterHooks(execution, 0));
+        return Tracing.ending(span, Tracing.within(traced, executed), ToolCallSpan::completed)
                 .flatMap(execution -> options.failFast() && execution.result() instanceof ToolResult.Failure
                         ? Uni.createFrom().failure(new ToolFailedException(execution))
                         : Uni.createFrom().item(execution));
@@ -132,7 +145,8 @@ public class ToolExecutor {
                         : Uni.createFrom().item(new Gate(call, ((BeforeToolHook.Block) decision).reason())));
     }
 
-    private Uni<Completed> pass(Gate gate, ToolRegistry.Entry entry, ToolCallContext context, ExecutorOptions options) {
+    private Uni<Completed> pass(Gate gate, ToolRegistry.Entry entry, ToolCallContext context, ExecutorOptions options,
+            Context traced) {
         if (gate.blockReason() != null) {
             return Uni.createFrom().item(new Completed(gate.call(), ToolResult.blocked(gate.blockReason())));
         }
@@ -141,7 +155,7 @@ public class ToolExecutor {
         if (!violations.isEmpty()) {
             return Uni.createFrom().item(new Completed(call, invalidArguments(call.name(), violations)));
         }
-        return invoke(entry, call, context, options).map(result -> new Completed(call, result));
+        return invoke(entry, call, context, options, traced).map(result -> new Completed(call, result));
     }
 
     /**
@@ -164,8 +178,10 @@ public class ToolExecutor {
         return cleaned == null ? call : call.withArguments(cleaned);
     }
 
-    private Uni<ToolResult> invoke(ToolRegistry.Entry entry, ToolCall call, ToolCallContext context, ExecutorOptions options) {
-        return Uni.createFrom().deferred(() -> entry.tool().invoke(call, context))
+    private Uni<ToolResult> invoke(ToolRegistry.Entry entry, ToolCall call, ToolCallContext context, ExecutorOptions options,
+            Context traced) {
+        // Started with the call's span current: what the tool starts (a statement's span) is its child.
+        return Tracing.within(traced, Uni.createFrom().deferred(() -> entry.tool().invoke(call, context.withTrace(traced))))
                 .ifNoItem().after(options.timeout()).failWith(TimeoutException::new)
                 .onFailure().recoverWithItem(failure -> resultOf(call.name(), failure, options));
     }
@@ -210,6 +226,13 @@ public class ToolExecutor {
         return ToolResult.invalidArguments("Invalid arguments for tool '" + tool + "': " + summary, violations);
     }
 
+    /** Tells the listeners, with the call's span current (the audit log records its trace id). */
+    private void notifyCompleted(ToolExecution execution, Context traced) {
+        try (Scope ignored = traced.makeCurrent()) {
+            notifyCompleted(execution);
+        }
+    }
+
     private void notifyCompleted(ToolExecution execution) {
         for (ToolCallListener listener : listeners) {
             try {
@@ -249,7 +272,7 @@ public class ToolExecutor {
     }
 
     private Uni<List<ToolExecution>> runGroups(List<List<ToolCall>> groups, int index, List<ToolExecution> done,
-            ToolCallContext context, ExecutorOptions options) {
+            ToolCallContext context, ExecutorOptions options, Context parent) {
         if (index == groups.size()) {
             return Uni.createFrom().item(done);
         }
@@ -257,15 +280,17 @@ public class ToolExecutor {
         String skipReason = skipReason(done, options);
         Uni<List<ToolExecution>> executions;
         if (skipReason != null) {
-            executions = Uni.createFrom().item(group.stream().map(call -> skipped(call, context, skipReason)).toList());
+            executions = Uni.createFrom()
+                    .item(group.stream().map(call -> skipped(call, context, skipReason, parent)).toList());
         } else if (group.size() == 1) {
-            executions = execute(group.get(0), context, options).map(List::of);
+            executions = execute(group.get(0), context, options, parent).map(List::of);
         } else {
-            executions = Uni.join().all(group.stream().map(call -> execute(call, context, options)).toList()).andFailFast();
+            executions = Uni.join().all(group.stream().map(call -> execute(call, context, options, parent)).toList())
+                    .andFailFast();
         }
         return executions.flatMap(results -> {
             done.addAll(results);
-            return runGroups(groups, index + 1, done, context, options);
+            return runGroups(groups, index + 1, done, context, options, parent);
         });
     }
 
@@ -281,13 +306,16 @@ public class ToolExecutor {
         return null;
     }
 
-    private ToolExecution skipped(ToolCall call, ToolCallContext context, String reason) {
+    private ToolExecution skipped(ToolCall call, ToolCallContext context, String reason, Context parent) {
+        Span span = ToolCallSpan.start(tracing, parent, call, context);
         for (ToolCallListener listener : listeners) {
             listener.started(call, context);
         }
         ToolExecution execution = new ToolExecution(call, context, new ToolResult.Failure(Outcome.SKIPPED, reason, List.of()),
                 Instant.now(), Duration.ZERO);
-        notifyCompleted(execution);
+        notifyCompleted(execution, parent.with(span));
+        ToolCallSpan.completed(span, execution);
+        span.end();
         return execution;
     }
 

@@ -42,8 +42,8 @@ public class AuditLog implements ToolCallListener {
     private static final String INSERT = """
             INSERT INTO tool_call_audit
                 (called_at, caller, principal, conversation_id, call_id, tool, outcome, duration_us, result_bytes, message,
-                 arguments)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)""";
+                 arguments, trace_id)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)""";
 
     /** The longest shutdown waits for queued records to be written. */
     private static final Duration DRAIN_WAIT = Duration.ofSeconds(10);
@@ -194,7 +194,8 @@ public class AuditLog implements ToolCallListener {
                 .addValue(record.durationMicros())
                 .addValue(sizeOf(record.result()))
                 .addValue(StoredText.clean(record.message()))
-                .addValue(record.arguments() == null ? null : new JsonObject(StoredText.clean(record.arguments()).toString()));
+                .addValue(record.arguments() == null ? null : new JsonObject(StoredText.clean(record.arguments()).toString()))
+                .addValue(record.traceId());
     }
 
     private static int sizeOf(ToolResult.Success result) {

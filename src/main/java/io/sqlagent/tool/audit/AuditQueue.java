@@ -9,6 +9,7 @@ import io.micrometer.core.instrument.Counter;
 import io.sqlagent.tool.ToolExecution;
 import io.sqlagent.tool.ToolRegistry;
 import io.sqlagent.tool.ToolResult;
+import io.sqlagent.trace.Tracing;
 
 /**
  * The call-side half of the audit log: turns a completed execution into a record and adds it to a
@@ -29,7 +30,10 @@ public final class AuditQueue {
         this.dropped = dropped;
     }
 
-    /** Queues the record of {@code execution}, or drops it if the queue is full. */
+    /**
+     * Queues the record of {@code execution}, or drops it if the queue is full. Called with the
+     * call's span current ({@link io.sqlagent.tool.ToolExecutor}), whose trace the record names.
+     */
     public void offer(ToolExecution execution) {
         if (!reserve()) {
             return;
@@ -91,6 +95,6 @@ public final class AuditQueue {
                 execution.context().principal().orElse(null),
                 execution.context().conversationId().orElse(null), execution.call().id(), execution.call().name(),
                 execution.outcome().tag(), execution.duration().toNanos() / 1000, value, message,
-                withArguments ? execution.call().arguments() : null);
+                withArguments ? execution.call().arguments() : null, Tracing.currentTraceId());
     }
 }

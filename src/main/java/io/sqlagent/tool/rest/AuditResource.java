@@ -53,7 +53,8 @@ public class AuditResource {
 
     /** A page of the audit log: the WHERE clause ({@code %s}) and the position of the LIMIT parameter ({@code %d}). */
     private static final String PAGE = """
-            SELECT id, called_at, caller, principal, conversation_id, call_id, tool, outcome, duration_us, result_bytes, message
+            SELECT id, called_at, caller, principal, conversation_id, call_id, tool, outcome, duration_us, result_bytes, message,
+                   trace_id
             FROM tool_call_audit%s
             ORDER BY id DESC LIMIT $%d""";
 
@@ -73,7 +74,7 @@ public class AuditResource {
 
     @GET
     @Operation(summary = "Read the audit log", description = "{items:[{id, called_at, caller, principal, conversation_id, call_id, tool, outcome, "
-            + "duration_us, result_bytes, message}], next}: newest first; pass next as before for the following page (null on the last). Scope admin.")
+            + "duration_us, result_bytes, message, trace_id}], next}: newest first; pass next as before for the following page (null on the last). Scope admin.")
     @APIResponse(responseCode = "200", description = "One page of audit records")
     @APIResponse(responseCode = "400", description = "A filter that is not valid (unknown outcome, a time that is not ISO-8601, limit outside 1..500, a bad before)", content = @Content(schema = @Schema(implementation = ErrorBody.class)))
     @APIResponse(responseCode = "403", description = "The caller lacks scope admin", content = @Content(schema = @Schema(implementation = ErrorBody.class)))
@@ -173,7 +174,8 @@ public class AuditResource {
                         .put("outcome", row.getString("outcome"))
                         .put("duration_us", row.getLong("duration_us"))
                         .put("result_bytes", row.getInteger("result_bytes"))
-                        .put("message", row.getString("message"));
+                        .put("message", row.getString("message"))
+                        .put("trace_id", row.getString("trace_id"));
             }
             if (rows.size() > size && last != null) {
                 body.put("next", String.valueOf(last));
