@@ -88,7 +88,9 @@ class BrokenSourceTest {
         long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
         String scrape = "";
         while (System.nanoTime() < deadline) {
-            scrape = given().accept("text/plain").when().get("/q/metrics").then().statusCode(200).extract().asString();
+            // The text format ends a label set with a comma ({source="default",}): compare without it.
+            scrape = given().accept("text/plain").when().get("/q/metrics").then().statusCode(200).extract().asString()
+                    .replace(",}", "}");
             if (expected.stream().allMatch(scrape::contains)) {
                 break;
             }
