@@ -80,6 +80,29 @@ class BrokenSourceTest {
     }
 
     @Test
+    void eachBrokenSourceReadsZeroOnItsReadinessGauge() throws Exception {
+        // What the dashboard's readiness panel and the SqlagentSourceDown alert read, unreachable or misconfigured alike.
+        List<String> expected = List.of("sqlagent_source_up{source=\"default\"} 0.0",
+                "sqlagent_source_up{source=\"legacy\"} 0.0",
+                "sqlagent_source_up{source=\"odd\"} 0.0", "sqlagent_source_up{source=\"typed\"} 0.0");
+        long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
+        String scrape = "";
+        while (System.nanoTime() < deadline) {
+            // The text format ends a label set with a comma ({source="default",}): compare without it.
+            scrape = given().accept("text/plain").when().get("/q/metrics").then().statusCode(200).extract().asString()
+                    .replace(",}", "}");
+            if (expected.stream().allMatch(scrape::contains)) {
+                break;
+            }
+            Thread.sleep(200);
+        }
+        for (String gauge : expected) {
+            assertTrue(scrape.contains(gauge), gauge + " is not in the scrape: "
+                    + scrape.lines().filter(line -> line.startsWith("sqlagent_source")).toList());
+        }
+    }
+
+    @Test
     void theServiceStaysUp() {
         given().when().get("/q/health/live").then().statusCode(200).body("status", is("UP"));
     }
