@@ -27,6 +27,8 @@ import io.sqlagent.Texts;
  * <li>{@code model_interrupted}: the model's stream broke or ended after its answer began (never
  * retried: a partial answer is not sent twice);</li>
  * <li>{@code answer_too_long}: one model turn streamed more than {@code sqlagent.agent.max-answer-chars};</li>
+ * <li>{@code store_unavailable}: the store database's connection was lost while the run wrote its
+ * steps (closed, or the server restarting);</li>
  * <li>{@code internal_error}: anything else, with an id to find the stack trace in the log.</li>
  * </ul>
  */
@@ -78,8 +80,32 @@ final class ModelErrors {
             return new AgentEvent.Error("model_error", "The model server failed"
                     + (status == null ? "" : " with HTTP " + status) + ": " + message);
         }
+        if (storeLost(failure)) {
+            String errorId = ErrorIds.logged(failure, "Agent run lost the store");
+            return new AgentEvent.Error("store_unavailable", "The store database was lost during the run (its connection"
+                    + " closed or the server restarted); the steps stored before it are kept; ask again shortly [error id "
+                    + errorId + "]");
+        }
         String errorId = ErrorIds.logged(failure, "Agent run failed");
         return new AgentEvent.Error("internal_error", "The run failed inside the service [error id " + errorId + "]");
+    }
+
+    /**
+     * The store's connection went while the run wrote its steps: closed under it, or PostgreSQL
+     * ending it (SQLSTATE class 57P: shutdown, restart; 08: connection exception).
+     */
+    private static boolean storeLost(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof io.sqlagent.store.StoreUnavailableException
+                    || cause instanceof io.vertx.sqlclient.ClosedConnectionException) {
+                return true;
+            }
+            if (cause instanceof io.vertx.pgclient.PgException pg && pg.getSqlState() != null
+                    && (pg.getSqlState().startsWith("57P") || pg.getSqlState().startsWith("08"))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

@@ -147,6 +147,18 @@ class ModelFaultsTest {
     }
 
     @Test
+    void aConnectionDroppedBeforeTheAnswerBeganIsRetried() throws Exception {
+        double retried = metric("sqlagent_model_retries_total{reason=\"connection\"");
+        model.then(ScriptedOpenAiServer.resetAfter(), text("Recovered."));
+
+        SseClient.Result result = SseClient.chat(chat, ask("Dropped?"));
+
+        assertEquals(List.of("conversation", "content", "done"), result.names(), result.events().toString());
+        assertEquals(2, model.chatRequests());
+        assertEquals(retried + 1, metric("sqlagent_model_retries_total{reason=\"connection\""));
+    }
+
+    @Test
     void aStreamThatStopsMidAnswerEndsWithModelInterrupted() throws Exception {
         model.then(ScriptedOpenAiServer.endAfter("The answer is "), text("Never sent."));
 
@@ -234,6 +246,77 @@ class ModelFaultsTest {
 
         assertEquals(10, model.chatRequests());
         assertTrue(model.connections() <= 2, model.connections() + " connections for 10 model calls");
+    }
+
+    @Inject
+    io.vertx.mutiny.sqlclient.Pool store;
+
+    /**
+     * Ends every connection to {@code database} but this one, as a restart of PostgreSQL does to the
+     * service's pools (the embedded server is shared by every test, so it is not itself restarted).
+     */
+    private void dropConnections(String database) {
+        store.preparedQuery("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
+                + " WHERE datname = $1 AND pid <> pg_backend_pid()")
+                .execute(io.vertx.mutiny.sqlclient.Tuple.of(database)).await().atMost(Duration.ofSeconds(10));
+    }
+
+    @Test
+    void theStoreDroppingItsConnectionsMidRunEndsTheRunCleanlyAndTheNextQuestionIsServed() throws Exception {
+        model.then(toolCalls(call("s1", "run_sql", "{\"sql\":\"SELECT 2 AS two\"}")));
+        model.program(request -> {
+            dropConnections(io.sqlagent.embedded.EmbeddedDatabase.STORE_DATABASE);
+            return text("Two.");
+        });
+
+        SseClient.Result result = SseClient.chat(chat, ask("Two?"));
+
+        assertEndsCleanly(result);
+        List<String> roles = stored(result).getList("messages.role");
+        List<String> steps = List.of("user", "assistant", "tool", "assistant");
+        // Whole steps only: all four after done; after an error, the steps stored before it and no answer.
+        if ("done".equals(result.last().name())) {
+            assertEquals(steps, roles);
+        } else {
+            assertEquals("store_unavailable", result.last().data().path("code").asText(), result.last().toString());
+            assertTrue(!roles.isEmpty() && roles.size() < 4 && roles.equals(steps.subList(0, roles.size())), roles.toString());
+        }
+        model.reset();
+        model.then(text("Still here."));
+        assertEquals("done", SseClient.chat(chat, ask("Next?")).last().name());
+    }
+
+    @Test
+    void aSourceDroppingItsConnectionsMidRunIsAToolResultAndTheNextQuestionIsServed() throws Exception {
+        java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
+        model.program(request -> {
+            if (calls.getAndIncrement() == 0) {
+                dropConnections(io.sqlagent.embedded.EmbeddedDatabase.DEMO_DATABASE);
+                return toolCalls(call("d1", "run_sql", "{\"sql\":\"SELECT count(*) AS n FROM artist\"}"));
+            }
+            return text("Counted.");
+        });
+
+        SseClient.Result result = SseClient.chat(chat, ask("Artists?"));
+
+        assertEquals("done", result.last().name(), result.events().toString());
+        assertEquals(List.of("user", "assistant", "tool", "assistant"), stored(result).getList("messages.role"));
+        model.reset();
+        model.then(toolCalls(call("d2", "run_sql", "{\"sql\":\"SELECT count(*) AS n FROM artist\"}")), text("275."));
+        SseClient.Result next = SseClient.chat(chat, ask("Artists again?"));
+        assertEquals("done", next.last().name(), next.events().toString());
+        assertTrue(next.first("tool_result").data().path("ok").asBoolean(), next.events().toString());
+    }
+
+    /** The run ended with {@code done} or one {@code error} with a code and a message, and nothing after it. */
+    private static void assertEndsCleanly(SseClient.Result result) {
+        String last = result.last().name();
+        assertTrue(last.equals("done") || last.equals("error"), result.events().toString());
+        assertEquals(1, result.named(last).size(), result.events().toString());
+        if (last.equals("error")) {
+            assertTrue(!result.last().data().path("code").asText().isEmpty(), result.last().toString());
+            assertTrue(!result.last().data().path("message").asText().contains("Exception"), result.last().toString());
+        }
     }
 
     private static String contentOf(SseClient.Result result) {
