@@ -5,6 +5,7 @@ import static io.sqlagent.agent.ScriptedOpenAiServer.slowText;
 import static io.sqlagent.agent.ScriptedOpenAiServer.stall;
 import static io.sqlagent.agent.ScriptedOpenAiServer.toolCalls;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.URI;
@@ -32,13 +33,13 @@ import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
  * SIGTERM to the packaged service with two chats streaming and tool calls just made: readiness
  * goes DOWN while the chats still stream, a new chat is refused (503 {@code shutting_down} with
  * Retry-After), the chat that finishes within {@code sqlagent.shutdown.grace-period} ends with
- * {@code done}, the one that would not ends with {@code error shutting_down}, the process exits 0,
+ * {@code done}, the one that would not ends with {@code error shutting_down}, the process exits cleanly,
  * and every audit record of the calls made before SIGTERM is in the store afterwards (the audit
  * log's timer is set to an hour, so only the shutdown's drain writes them).
  */
 class GracefulShutdownIT {
 
-    private static final Duration READY_WITHIN = Duration.ofSeconds(90);
+    private static final Duration READY_WITHIN = Duration.ofSeconds(180);
     private static final int REST_CALLS = 25;
 
     @TempDir
@@ -54,21 +55,25 @@ class GracefulShutdownIT {
                     "QUARKUS_DATASOURCE_REACTIVE_URL", "postgresql://localhost:" + store.getPort() + "/postgres",
                     "QUARKUS_DATASOURCE_USERNAME", "postgres",
                     "QUARKUS_DATASOURCE_PASSWORD", "postgres",
+                    // The test's server is the source too: no embedded server to start per process.
+                    "SQLAGENT_EMBEDDED_ENABLED", "false",
+                    "SQLAGENT_SOURCES_DEFAULT_URL", "jdbc:postgresql://localhost:" + store.getPort() + "/postgres",
+                    "SQLAGENT_SOURCES_DEFAULT_USERNAME", "postgres",
                     "SQLAGENT_SHUTDOWN_GRACE_PERIOD", "5s",
                     "SQLAGENT_AUDIT_FLUSH_INTERVAL", "1h");
             try (ServiceProcess service = ServiceProcess.start(workDir, env)) {
                 service.awaitStatus("/q/health/ready", 200, READY_WITHIN);
                 URI chat = URI.create("http://localhost:" + service.httpPort + "/api/chat");
 
-                SseClient quick = SseClient.post(chat, "{\"question\":\"quick\"}");
-                SseClient slow = SseClient.post(chat, "{\"question\":\"slow\"}");
-                quick.until(e -> e.name().equals("tool_result"));
-                slow.until(e -> e.name().equals("tool_result"));
                 for (int i = 0; i < REST_CALLS; i++) {
                     HttpResponse<String> call = service.postJson("/api/tools/run_sql", "{\"sql\":\"SELECT " + i + " AS n\"}",
                             Duration.ofSeconds(10));
                     assertEquals(200, call.statusCode(), call.body());
                 }
+                SseClient quick = SseClient.post(chat, "{\"question\":\"quick\"}");
+                SseClient slow = SseClient.post(chat, "{\"question\":\"slow\"}");
+                quick.until(e -> e.name().equals("tool_result"));
+                slow.until(e -> e.name().equals("tool_result"));
                 CompletableFuture<SseClient.Result> quickRest = rest(quick);
                 CompletableFuture<SseClient.Result> slowRest = rest(slow);
 
@@ -95,7 +100,11 @@ class GracefulShutdownIT {
                 assertTrue(took.compareTo(Duration.ofSeconds(4)) > 0 && took.compareTo(Duration.ofSeconds(15)) < 0,
                         "the slow chat ended after the grace period: " + took);
 
-                assertEquals(0, service.awaitExit(Duration.ofSeconds(30)), service.logText());
+                // 143 = 128 + SIGTERM: how a JVM reports a shutdown on SIGTERM whose hooks all ran to the end.
+                assertEquals(143, service.awaitExit(Duration.ofSeconds(30)), service.logText());
+                assertTrue(service.logText().contains("sqlagent stopped in"), service.logText());
+                assertTrue(service.logText().contains("Shutting down: 2 chat run(s) in progress"), service.logText());
+                assertFalse(service.logText().contains("audit records were not written"), service.logText());
             }
 
             try (Connection connection = store.getPostgresDatabase().getConnection();
@@ -110,7 +119,7 @@ class GracefulShutdownIT {
         }
     }
 
-    /** Each chat calls run_sql first; then "quick" answers in about a second and "slow" never does. */
+    /** Each chat calls run_sql first; then "quick" answers in about two seconds and "slow" never does. */
     private static ScriptedOpenAiServer.Turn turn(JsonNode request) {
         JsonNode messages = request.path("messages");
         String question = messages.get(1).path("content").asText();
@@ -118,7 +127,7 @@ class GracefulShutdownIT {
         if (!toolDone) {
             return toolCalls(call("c-" + question, "run_sql", "{\"sql\":\"SELECT 1 AS one\"}"));
         }
-        return question.equals("quick") ? slowText(Duration.ofMillis(300), "one ", "two ", "three ", "four")
+        return question.equals("quick") ? slowText(Duration.ofMillis(600), "one ", "two ", "three ", "four")
                 : stall(Duration.ofSeconds(60));
     }
 

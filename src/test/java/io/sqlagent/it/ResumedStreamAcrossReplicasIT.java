@@ -27,8 +27,11 @@ import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
  */
 class ResumedStreamAcrossReplicasIT {
 
-    private static final Duration READY_WITHIN = Duration.ofSeconds(90);
-    private static final String ANSWER = "one two three four five six seven eight nine ten eleven twelve";
+    private static final Duration READY_WITHIN = Duration.ofSeconds(180);
+    /** Longer than sqlagent.agent.thinking-lookahead: the answer streams as content from its first piece. */
+    private static final String OPENING = "Counting to twelve, slowly and carefully, one number at a time, so that a client "
+            + "whose connection drops somewhere in the middle has something left to resume: ";
+    private static final String ANSWER = OPENING + "one two three four five six seven eight nine ten eleven twelve";
 
     @TempDir
     Path workDir;
@@ -37,12 +40,18 @@ class ResumedStreamAcrossReplicasIT {
     void aStreamDroppedOnOneReplicaResumesOnTheOther() throws Exception {
         try (EmbeddedPostgres store = EmbeddedPostgres.builder().start();
                 ScriptedOpenAiServer model = ScriptedOpenAiServer.start()) {
-            model.program(request -> slowText(Duration.ofMillis(250), ANSWER.split("(?<= )")));
+            List<String> pieces = new ArrayList<>(List.of(OPENING));
+            pieces.addAll(List.of(ANSWER.substring(OPENING.length()).split("(?<= )")));
+            model.program(request -> slowText(Duration.ofMillis(250), pieces.toArray(String[]::new)));
             Map<String, String> env = Map.of(
                     "QUARKUS_LANGCHAIN4J_OPENAI_BASE_URL", model.baseUrl(),
                     "QUARKUS_DATASOURCE_REACTIVE_URL", "postgresql://localhost:" + store.getPort() + "/postgres",
                     "QUARKUS_DATASOURCE_USERNAME", "postgres",
-                    "QUARKUS_DATASOURCE_PASSWORD", "postgres");
+                    "QUARKUS_DATASOURCE_PASSWORD", "postgres",
+                    // The test's server is the source too: no embedded server to start per process.
+                    "SQLAGENT_EMBEDDED_ENABLED", "false",
+                    "SQLAGENT_SOURCES_DEFAULT_URL", "jdbc:postgresql://localhost:" + store.getPort() + "/postgres",
+                    "SQLAGENT_SOURCES_DEFAULT_USERNAME", "postgres");
             try (ServiceProcess first = ServiceProcess.start(Files.createDirectories(workDir.resolve("a")), env);
                     ServiceProcess second = ServiceProcess.start(Files.createDirectories(workDir.resolve("b")), env)) {
                 first.awaitStatus("/q/health/ready", 200, READY_WITHIN);
