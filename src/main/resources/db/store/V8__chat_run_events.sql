@@ -12,7 +12,9 @@ CREATE TABLE chat_run (
     last_seq integer NOT NULL DEFAULT 0,
     -- The last time a resumed stream read the run: a run whose own client went away keeps going
     -- while someone reads it (sqlagent.chat.resume.detached-timeout).
-    read_at timestamptz
+    read_at timestamptz,
+    -- DELETE /api/chat/runs/{id} on a replica that does not run it: the one that does cancels it.
+    cancel_requested boolean NOT NULL DEFAULT false
 );
 
 CREATE INDEX chat_run_started_at ON chat_run (started_at);

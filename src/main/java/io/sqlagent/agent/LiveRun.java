@@ -26,8 +26,12 @@ import io.sqlagent.tool.ToolJson;
 final class LiveRun {
 
     static final String CLIENT_GONE = "client_gone";
+    static final String CANCELLED = "cancelled";
+    /** How often a run whose client went away looks in the store for a reader or a cancel. */
+    private static final Duration WATCH_EVERY = Duration.ofSeconds(1);
 
     private final UUID runId;
+    private final String principal;
     private final RunJournal journal;
     private final Consumer<AgentEvent.Error> stop;
     private final Duration detachedTimeout;
@@ -43,15 +47,17 @@ final class LiveRun {
     private Cancellable upstream;
     private Cancellable watching;
 
-    /** Asks whether a detached run is still read somewhere; the answer comes later. */
+    /** Asks whether a detached run is still read somewhere, or to be cancelled; the answer comes later. */
     interface DetachedWatch {
         Cancellable every(Duration period, Runnable check);
 
-        void readWithin(UUID runId, Duration period, Consumer<Boolean> answer);
+        void watch(UUID runId, Duration period, Consumer<RunEventStore.Watched> answer);
     }
 
-    LiveRun(UUID runId, RunJournal journal, Consumer<AgentEvent.Error> stop, Duration detachedTimeout, DetachedWatch watch) {
+    LiveRun(UUID runId, String principal, RunJournal journal, Consumer<AgentEvent.Error> stop, Duration detachedTimeout,
+            DetachedWatch watch) {
         this.runId = runId;
+        this.principal = principal;
         this.journal = journal;
         this.stop = stop;
         this.detachedTimeout = detachedTimeout;
@@ -60,6 +66,10 @@ final class LiveRun {
 
     UUID runId() {
         return runId;
+    }
+
+    String principal() {
+        return principal;
     }
 
     /** Starts the run by subscribing to its events: from now on it runs whether a client reads or not. */
@@ -153,21 +163,18 @@ final class LiveRun {
             }
         }
         if (detachedTimeout.isZero()) {
-            abandon();
+            cancel(CLIENT_GONE);
             return;
         }
         long detachedAt = System.nanoTime();
-        Duration period = detachedTimeout.dividedBy(3).compareTo(Duration.ofSeconds(1)) < 0 ? Duration.ofSeconds(1)
-                : detachedTimeout.dividedBy(3);
-        Cancellable ticks = watch.every(period, () -> {
-            if (Duration.ofNanos(System.nanoTime() - detachedAt).compareTo(detachedTimeout) >= 0) {
-                watch.readWithin(runId, detachedTimeout, read -> {
-                    if (!read) {
-                        abandon();
-                    }
-                });
+        Cancellable ticks = watch.every(WATCH_EVERY, () -> watch.watch(runId, detachedTimeout, watched -> {
+            if (watched.cancelRequested()) {
+                cancel(CANCELLED);
+            } else if (!watched.readRecently()
+                    && Duration.ofNanos(System.nanoTime() - detachedAt).compareTo(detachedTimeout) >= 0) {
+                cancel(CLIENT_GONE);
             }
-        });
+        }));
         synchronized (this) {
             if (ended) {
                 ticks.cancel();
@@ -177,8 +184,11 @@ final class LiveRun {
         }
     }
 
-    /** Nobody reads the run any more: it is cancelled, and its stored stream ends with an error saying so. */
-    private void abandon() {
+    /**
+     * Cancels the run: {@code cancelled} when its client asked ({@code DELETE /api/chat/runs/{id}}),
+     * {@code client_gone} when nobody reads it any more. Its stored stream ends with an error saying so.
+     */
+    void cancel(String why) {
         Cancellable running;
         synchronized (this) {
             if (ended) {
@@ -186,12 +196,13 @@ final class LiveRun {
             }
             running = upstream;
         }
-        Log.debugf("Run %s cancelled: its client went away", runId);
+        Log.debugf("Run %s cancelled (%s)", runId, why);
         if (running != null) {
             running.cancel();
         }
-        onEvent(new AgentEvent.Error(CLIENT_GONE, "The run was cancelled: its client went away and did not come back"
-                + " within sqlagent.chat.resume.detached-timeout"));
+        onEvent(new AgentEvent.Error(why, CANCELLED.equals(why) ? "The run was cancelled by its client"
+                : "The run was cancelled: its client went away and did not come back within"
+                        + " sqlagent.chat.resume.detached-timeout"));
         onEnd();
     }
 

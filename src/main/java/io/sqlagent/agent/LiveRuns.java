@@ -1,9 +1,10 @@
 package io.sqlagent.agent;
 
 import java.time.Duration;
+import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -20,6 +21,7 @@ import io.quarkus.runtime.ShutdownDelayInitiatedEvent;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.subscription.Cancellable;
 import io.sqlagent.tool.Caller;
 
@@ -42,7 +44,7 @@ public class LiveRuns {
     private final RunEventStore store;
     private final ResumeConfig resume;
     private final ShutdownConfig shutdown;
-    private final Set<LiveRun> live = ConcurrentHashMap.newKeySet();
+    private final Map<UUID, LiveRun> live = new ConcurrentHashMap<>();
     private volatile boolean draining;
     private volatile boolean drained;
     private Cancellable pruning;
@@ -69,9 +71,9 @@ public class LiveRuns {
      */
     public Multi<RunEvent> begin(AgentService.Start start, Caller caller, Optional<UUID> conversationId) {
         RunJournal journal = new RunJournal(store, start.runId(), caller.name(), conversationId, resume);
-        LiveRun run = new LiveRun(start.runId(), journal, start.stop(), resume.detachedTimeout(), watch());
-        live.add(run);
-        run.finished().whenComplete((ok, failure) -> live.remove(run));
+        LiveRun run = new LiveRun(start.runId(), caller.name(), journal, start.stop(), resume.detachedTimeout(), watch());
+        live.put(run.runId(), run);
+        run.finished().whenComplete((ok, failure) -> live.remove(run.runId()));
         run.begin(start.events());
         return run.client();
     }
@@ -84,11 +86,36 @@ public class LiveRuns {
             }
 
             @Override
-            public void readWithin(UUID runId, Duration period, Consumer<Boolean> answer) {
+            public void watch(UUID runId, Duration period, Consumer<RunEventStore.Watched> answer) {
                 // A store out of reach cannot say: the run goes on (its own timeout still bounds it).
-                store.readWithin(runId, period).subscribe().with(answer::accept, failure -> answer.accept(true));
+                store.watch(runId, period).subscribe().with(answer::accept,
+                        failure -> answer.accept(new RunEventStore.Watched(true, false)));
             }
         };
+    }
+
+    /** How a cancel request ended. */
+    public enum Cancel {
+        /** The run was cancelled here, or the replica running it was asked to. */
+        CANCELLED,
+        /** The run had already ended. */
+        ENDED,
+        /** No run of the caller has this id. */
+        NOT_FOUND
+    }
+
+    /**
+     * Cancels {@code principal}'s run: at once when it runs here, else through the store, where
+     * the replica running it looks every second once its client is gone.
+     */
+    public Uni<Cancel> cancel(UUID runId, String principal) {
+        LiveRun here = live.get(runId);
+        if (here != null && here.principal().equals(principal)) {
+            here.cancel(LiveRun.CANCELLED);
+            return Uni.createFrom().item(Cancel.CANCELLED);
+        }
+        return store.requestCancel(runId, principal)
+                .map(found -> found.map(ended -> ended ? Cancel.ENDED : Cancel.CANCELLED).orElse(Cancel.NOT_FOUND));
     }
 
     void startPruning(@Observes StartupEvent event) {
@@ -128,14 +155,14 @@ public class LiveRuns {
         if (running > 0) {
             Log.infof("Shutting down: %d chat run(s) in progress get up to %s to finish", running, shutdown.gracePeriod());
         }
-        boolean finished = await(live, shutdown.gracePeriod());
+        boolean finished = await(live.values(), shutdown.gracePeriod());
         if (!finished) {
-            List<LiveRun> left = List.copyOf(live);
+            List<LiveRun> left = List.copyOf(live.values());
             Log.infof("Shutting down: %d chat run(s) still in progress after %s end with shutting_down", left.size(),
                     shutdown.gracePeriod());
             left.forEach(run -> run.stop(new AgentEvent.Error(SHUTTING_DOWN,
                     "The service is shutting down; ask again (another replica will answer)")));
-            if (!await(live, STOP_WAIT)) {
+            if (!await(live.values(), STOP_WAIT)) {
                 Log.warnf("Shutting down: %d chat run(s) did not end in time", live.size());
             }
         } else if (running > 0) {
@@ -146,7 +173,7 @@ public class LiveRuns {
     }
 
     /** Waits until every run in {@code runs} now has finished, or {@code atMost}; whether they all did. */
-    private static boolean await(Set<LiveRun> runs, Duration atMost) {
+    private static boolean await(Collection<LiveRun> runs, Duration atMost) {
         CompletableFuture<?>[] all = runs.stream().map(LiveRun::finished).toArray(CompletableFuture[]::new);
         try {
             CompletableFuture.allOf(all).get(atMost.toMillis(), TimeUnit.MILLISECONDS);

@@ -43,8 +43,13 @@ public class RunEventStore {
     private static final String EVENTS = """
             SELECT seq, name, data FROM chat_run_event WHERE run_id = $1 AND seq > $2 ORDER BY seq LIMIT $3""";
 
-    private static final String READ_WITHIN = """
-            SELECT read_at > now() - make_interval(secs => $2) AS recent FROM chat_run WHERE run_id = $1""";
+    private static final String WATCH = """
+            SELECT coalesce(read_at > now() - make_interval(secs => $2), false) AS recent, cancel_requested
+            FROM chat_run WHERE run_id = $1""";
+
+    private static final String REQUEST_CANCEL = """
+            UPDATE chat_run SET cancel_requested = true WHERE run_id = $1 AND principal = $2
+            RETURNING ended_at IS NOT NULL AS ended""";
 
     private static final String PRUNE = """
             DELETE FROM chat_run WHERE started_at < now() - make_interval(secs => $1)""";
@@ -111,10 +116,35 @@ public class RunEventStore {
                 });
     }
 
-    /** Whether a resumed stream read the run within the last {@code period} (by the store's clock). */
-    Uni<Boolean> readWithin(UUID runId, Duration period) {
-        return ready().flatMap(ok -> store.preparedQuery(READ_WITHIN).execute(Tuple.of(runId, period.toMillis() / 1000.0)))
-                .map(rows -> rows.size() > 0 && Boolean.TRUE.equals(rows.iterator().next().getBoolean("recent")));
+    /**
+     * What a run's owner watches while its client is away: whether someone read it lately, whether its cancel was asked for.
+     */
+    record Watched(boolean readRecently, boolean cancelRequested) {
+    }
+
+    /**
+     * Whether a resumed stream read the run within the last {@code period} (by the store's clock), and whether it is to be
+     * cancelled.
+     */
+    Uni<Watched> watch(UUID runId, Duration period) {
+        return ready().flatMap(ok -> store.preparedQuery(WATCH).execute(Tuple.of(runId, period.toMillis() / 1000.0)))
+                .map(rows -> {
+                    if (rows.size() == 0) {
+                        return new Watched(false, false);
+                    }
+                    Row row = rows.iterator().next();
+                    return new Watched(row.getBoolean("recent"), row.getBoolean("cancel_requested"));
+                });
+    }
+
+    /**
+     * Asks the replica that runs it to cancel {@code principal}'s run: empty when there is no such run, else whether it had
+     * ended.
+     */
+    Uni<Optional<Boolean>> requestCancel(UUID runId, String principal) {
+        return ready().flatMap(ok -> store.preparedQuery(REQUEST_CANCEL).execute(Tuple.of(runId, principal)))
+                .map(rows -> rows.size() == 0 ? Optional.<Boolean> empty()
+                        : Optional.of(rows.iterator().next().getBoolean("ended")));
     }
 
     /** Deletes runs (and their events) that started longer than {@code retention} ago; how many. */

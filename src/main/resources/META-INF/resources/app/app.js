@@ -261,6 +261,9 @@ function resultView(result, tool) {
 }
 
 // ---------- Asking ----------
+/** How many times in a row a dropped answer stream is resumed before the page gives up. */
+const RESUME_ATTEMPTS = 5;
+
 async function ask(question) {
   notice('');
   const view = new RunView(question);
@@ -273,7 +276,7 @@ async function ask(question) {
   const chosen = [...document.querySelectorAll('#toolsets input:checked')].map((box) => box.value);
   if (chosen.length > 0) body.toolsets = chosen;
   try {
-    const response = await api('/api/chat', {
+    let response = await api('/api/chat', {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream' },
       body: JSON.stringify(body),
@@ -284,7 +287,8 @@ async function ask(question) {
       ended = true;
       return;
     }
-    await readEvents(response, (name, data) => {
+    const onEvent = (name, data, id) => {
+      if (id) state.running.lastId = id;
       switch (name) {
         case 'conversation':
           state.conversationId = data.conversation_id;
@@ -315,7 +319,35 @@ async function ask(question) {
         default:
           break;
       }
-    });
+    };
+    // A connection that drops mid-run is resumed where it stopped (GET /api/chat/runs/{id}/events with
+    // Last-Event-ID), on whichever replica answers; the run goes on meanwhile.
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await readEvents(response, onEvent);
+      } catch (e) {
+        if (e.name === 'AbortError') throw e;
+      }
+      const lastId = state.running.lastId;
+      if (ended || !lastId || attempt >= RESUME_ATTEMPTS) break;
+      notice('The connection dropped; resuming the answer…');
+      await pause(Math.min(500 * 2 ** attempt, 4000), controller.signal);
+      try {
+        response = await api(`/api/chat/runs/${encodeURIComponent(lastId.slice(0, lastId.lastIndexOf(':')))}/events`, {
+          headers: { Accept: 'text/event-stream', 'Last-Event-ID': lastId },
+          signal: controller.signal,
+        });
+      } catch (e) {
+        if (e.name === 'AbortError') throw e;
+        continue;
+      }
+      if (!response.ok) {
+        view.finish(await errorText(response), true);
+        ended = true;
+        break;
+      }
+      notice('');
+    }
     if (!ended) {
       view.finish('The answer stream ended before the run finished; ask again to continue.', true);
       ended = true;
@@ -339,7 +371,22 @@ function setRunning(running) {
 }
 
 function stop() {
-  if (state.running) state.running.controller.abort();
+  if (!state.running) return;
+  const { controller, lastId } = state.running;
+  controller.abort();
+  // The run would go on for a while without its connection, for a resume: stop it on whichever replica runs it.
+  if (lastId) api(`/api/chat/runs/${encodeURIComponent(lastId.slice(0, lastId.lastIndexOf(':')))}`, { method: 'DELETE' }).catch(() => {});
+}
+
+/** Resolves after ms milliseconds, or rejects with an AbortError when the signal aborts first. */
+function pause(ms, signal) {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => {
+      clearTimeout(timer);
+      reject(new DOMException('Aborted', 'AbortError'));
+    }, { once: true });
+  });
 }
 
 // ---------- Conversations ----------

@@ -1,6 +1,7 @@
 // Reads a text/event-stream answer from fetch(): the chat is a POST, which EventSource cannot send.
 // Follows the SSE format (https://html.spec.whatwg.org/multipage/server-sent-events.html):
-// events end at a blank line, `event:` names them, `data:` lines join with newlines, `:` lines are comments.
+// events end at a blank line, `event:` names them, `data:` lines join with newlines, `id:` sets the last event id
+// (kept until another `id:` changes it), `:` lines are comments.
 
 /**
  * JSON.parse that keeps numbers exactly as the service wrote them: 1.50 stays 1.50 and a 20-digit
@@ -15,12 +16,16 @@ export function parseExact(text) {
     typeof value === 'number' && context && context.source !== String(value) ? JSON.rawJSON(context.source) : value);
 }
 
-/** Calls onEvent(name, data) for every event of the response body; resolves when the stream ends. */
+/**
+ * Calls onEvent(name, data, id) for every event of the response body, id being the last event id so far
+ * (what a reconnect sends as Last-Event-ID); resolves when the stream ends.
+ */
 export async function readEvents(response, onEvent) {
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = '';
   let name = 'message';
   let data = [];
+  let lastEventId = '';
   const dispatch = () => {
     if (data.length > 0) {
       const text = data.join('\n');
@@ -30,7 +35,7 @@ export async function readEvents(response, onEvent) {
       } catch {
         parsed = { text };
       }
-      onEvent(name, parsed);
+      onEvent(name, parsed, lastEventId);
     }
     name = 'message';
     data = [];
@@ -58,6 +63,8 @@ export async function readEvents(response, onEvent) {
           name = rest;
         } else if (field === 'data') {
           data.push(rest);
+        } else if (field === 'id' && !rest.includes('\0')) {
+          lastEventId = rest;
         }
       }
     }

@@ -126,6 +126,11 @@ public final class ServiceProcess implements AutoCloseable {
         return ProcessHandle.of(pid).filter(ProcessHandle::isAlive);
     }
 
+    /** Sends SIGTERM, as Kubernetes does to stop a pod, and returns at once. */
+    public void terminate() {
+        process.destroy();
+    }
+
     /** Stops the service as a terminal or Kubernetes would (SIGTERM) and returns its exit code. */
     public int stop() throws InterruptedException {
         process.destroy();
@@ -147,7 +152,7 @@ public final class ServiceProcess implements AutoCloseable {
     }
 
     /** Waits for the service to exit by itself and returns its exit code. */
-    int awaitExit(Duration atMost) throws Exception {
+    public int awaitExit(Duration atMost) throws Exception {
         if (!process.waitFor(atMost.toMillis(), TimeUnit.MILLISECONDS)) {
             throw new AssertionError("the service still runs after " + atMost + ":\n" + logText());
         }

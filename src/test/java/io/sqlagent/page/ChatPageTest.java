@@ -216,6 +216,54 @@ class ChatPageTest {
         awaitStatement(false);
     }
 
+    /**
+     * The page's answer stream fails mid-run (a fetch wrapper hands the page the stream up to the
+     * first content event and then a network error, while it reads the real connection to its end,
+     * so the run itself finishes): the page resumes with Last-Event-ID and shows the whole answer.
+     */
+    @Test
+    void aStreamThatDropsMidRunIsResumedWithLastEventId() {
+        // Longer than sqlagent.agent.thinking-lookahead: the answer streams as content from its first piece.
+        String first = "The answer, after a long and careful look at every table and every column of the database, "
+                + "at each of its rows and at everything learned about it before, ";
+        model.then(ScriptedOpenAiServer.slowText(Duration.ofMillis(300), first, "is ", "forty-", "two."));
+        browser.executeScript("""
+                const original = window.fetch;
+                window.resumedFrom = [];
+                window.fetch = async (input, init = {}) => {
+                  const url = typeof input === 'string' ? input : input.url;
+                  if (url.includes('/api/chat/runs/')) window.resumedFrom.push(init.headers['Last-Event-ID']);
+                  const response = await original(input, init);
+                  if (url !== '/api/chat') return response;
+                  const reader = response.body.getReader();
+                  let seen = '';
+                  const body = new ReadableStream({
+                    async pull(controller) {
+                      const { value, done } = await reader.read();
+                      if (done) { controller.close(); return; }
+                      controller.enqueue(value);
+                      seen += new TextDecoder().decode(value);
+                      if (/event: ?content/.test(seen)) {
+                        controller.error(new TypeError('network error'));
+                        (async () => { while (!(await reader.read()).done) { /* the run goes on */ } })();
+                      }
+                    },
+                  });
+                  return new Response(body, { status: response.status, headers: response.headers });
+                };
+                """);
+
+        ask("What is the answer?");
+        waitFor(() -> !runs().isEmpty() && finished(lastRun()));
+
+        assertEquals(first + "is forty-two.", lastRun().findElement(By.cssSelector(".answer")).getText(), lastRun().getText());
+        assertTrue(lastRun().findElements(By.cssSelector(".error")).isEmpty(), lastRun().getText());
+        @SuppressWarnings("unchecked")
+        List<String> resumedFrom = (List<String>) browser.executeScript("return window.resumedFrom");
+        assertEquals(1, resumedFrom.size(), resumedFrom.toString());
+        assertTrue(resumedFrom.get(0).matches("[0-9a-f-]{36}:[0-9]+"), resumedFrom.toString());
+    }
+
     @Test
     void aModelErrorIsShownAsAnError() throws Exception {
         model.program(request -> new ScriptedOpenAiServer.Failure(500, "the model fell over"));

@@ -3,6 +3,7 @@ package io.sqlagent.agent.rest;
 import java.util.Optional;
 import java.util.UUID;
 
+import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.Path;
@@ -20,10 +21,13 @@ import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.jboss.resteasy.reactive.ResponseHeader;
+import org.jboss.resteasy.reactive.RestResponse;
 
 import io.smallrye.common.annotation.Blocking;
 import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.Uni;
 import io.sqlagent.agent.AgentConfig;
+import io.sqlagent.agent.LiveRuns;
 import io.sqlagent.agent.ResumedStreams;
 import io.sqlagent.agent.RunEvent;
 import io.sqlagent.agent.RunEventStore;
@@ -39,7 +43,8 @@ import io.vertx.ext.web.RoutingContext;
  * {@code GET /api/chat/runs/{run_id}/events}: a chat run's stream again, for a client whose
  * connection dropped, on any replica: with {@code Last-Event-ID} (the id of the last event it
  * got) the events after it, else all of them, then the live ones until the run's last event. A
- * caller may resume only its own runs; another's is not found, as with conversations.
+ * caller may resume only its own runs; another's is not found, as with conversations. And
+ * {@code DELETE /api/chat/runs/{run_id}}: cancel one.
  */
 @Path("/api/chat/runs")
 @Tag(name = "Chat")
@@ -49,8 +54,10 @@ public class ChatRunResource {
     private final Callers callers;
     private final StoreCalls store;
     private final AgentConfig config;
+    private final LiveRuns runs;
 
-    ChatRunResource(ResumedStreams streams, Callers callers, StoreCalls store, AgentConfig config) {
+    ChatRunResource(ResumedStreams streams, Callers callers, StoreCalls store, AgentConfig config, LiveRuns runs) {
+        this.runs = runs;
         this.streams = streams;
         this.callers = callers;
         this.store = store;
@@ -73,8 +80,7 @@ public class ChatRunResource {
     public Multi<OutboundSseEvent> events(@PathParam("id") String id,
             @Parameter(description = "The id of the last event received, <run_id>:<seq>") @HeaderParam("Last-Event-ID") String lastEventId,
             @Context Sse sse, @Context RoutingContext http) {
-        UUID runId = Uuids.parse(id).orElseThrow(() -> ApiException.badRequest("invalid_run_id",
-                "A run id is a UUID: the part before the colon of an event's id"));
+        UUID runId = runId(id);
         int after = position(runId, lastEventId);
         Caller caller = store.lookup(callers.of(http)).await().indefinitely();
         RunEventStore.StoredRun run = store.lookup(streams.find(runId, caller.name())).await().indefinitely()
@@ -86,6 +92,31 @@ public class ChatRunResource {
                     + ", which ended with event " + run.lastSeq());
         }
         return ChatResource.toClient(streams.follow(runId, after), config, http).map(event -> ChatResource.sse(sse, event));
+    }
+
+    @DELETE
+    @Path("{id}")
+    @Produces(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Cancel a chat run", description = "Cancels a run of the caller, on whichever replica runs it: its stream "
+            + "ends with an error event cancelled, and the statement it runs is cancelled. The chat page's Stop button.")
+    @APIResponse(responseCode = "204", description = "The run is cancelled (at once here, within a second on another replica)")
+    @APIResponse(responseCode = "400", description = "The run id is not a UUID", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
+    @APIResponse(responseCode = "404", description = "No run of the caller has this id", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
+    @APIResponse(responseCode = "409", description = "The run already ended", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
+    public Uni<RestResponse<Void>> cancel(@PathParam("id") String id, @Context RoutingContext http) {
+        UUID runId = runId(id);
+        return callers.of(http)
+                .flatMap(caller -> store.lookup(runs.cancel(runId, caller.name())))
+                .map(outcome -> switch (outcome) {
+                    case CANCELLED -> RestResponse.<Void> noContent();
+                    case ENDED -> throw new ApiException(409, ErrorBody.of("run_ended", "The run " + runId + " already ended"));
+                    case NOT_FOUND -> throw ApiException.notFound("run_not_found", "No chat run of yours has the id " + runId);
+                });
+    }
+
+    private static UUID runId(String id) {
+        return Uuids.parse(id).orElseThrow(() -> ApiException.badRequest("invalid_run_id",
+                "A run id is a UUID: the part before the colon of an event's id"));
     }
 
     /** The seq after which to resume: 0 without a Last-Event-ID. */
