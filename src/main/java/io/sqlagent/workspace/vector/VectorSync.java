@@ -129,6 +129,9 @@ final class VectorSync implements AutoCloseable {
                 failing = false;
             }
         } catch (IOException | RuntimeException e) {
+            if (thread.isShutdown()) {
+                return; // stopping: the wait on the store was interrupted
+            }
             if (!failing) {
                 Log.warnf("Vector collections could not follow the store (retried every %s): %s", interval, e.getMessage());
                 failing = true;
