@@ -50,6 +50,10 @@ public final class SchemaIndex {
     private static final double DERIVED = 0.5;
     /** Cosine similarity above which a table whose name extends another's is taken for a copy of it. */
     private static final double COPY_SIMILARITY = 0.85;
+    /** What the join path counts for beside a ranking of its own: a hint, not evidence. */
+    private static final double JOIN_WEIGHT = 0.5;
+    /** The best tables whose references rank as the join path. */
+    private static final int JOIN_FROM = 3;
     /** Candidates each ranking contributes before fusion. */
     private static final int CANDIDATES = 50;
 
@@ -68,8 +72,10 @@ public final class SchemaIndex {
      * @param columns the words of its (visible) column names
      * @param text its comment, its columns' comments and the tables it references, as words
      * @param embedded the text its vector is made from
+     * @param references the (visible) tables its foreign keys point at, schema-qualified
      */
-    public record Entry(String table, String summary, String name, String columns, String text, String embedded) {
+    public record Entry(String table, String summary, String name, String columns, String text, String embedded,
+            List<String> references) {
     }
 
     /** A table found, best first. */
@@ -152,7 +158,8 @@ public final class SchemaIndex {
                 + String.join(", ", columnNames.stream().map(name -> String.join(" ", SchemaText.words(name))).toList()),
                 EMBEDDED_CHARS);
         return new Entry(qualified, summary, SchemaText.terms(relation.schema() + " " + relation.name()),
-                SchemaText.terms(String.join(" ", columnNames)), SchemaText.terms(text.toString()), embedded);
+                SchemaText.terms(String.join(" ", columnNames)), SchemaText.terms(text.toString()), embedded,
+                List.copyOf(references));
     }
 
     /** This index with every table embedded by {@code embeddings}; blocking, seconds for thousands of tables. */
@@ -234,19 +241,37 @@ public final class SchemaIndex {
                 candidates.add(ranking.get(rank));
             }
         }
-        // A table whose name extends a better-ranked one's and whose vector is nearly the same (orders_history after
-        // orders, not order_items) is a copy of it: demoted, so the distinct tables a question needs come first
-        // rather than five variants of one. Without vectors nothing tells a copy from a child table: no demotion.
         List<Integer> ranked = new ArrayList<>(candidates);
         ranked.sort((a, b) -> fused[a] != fused[b] ? Double.compare(fused[b], fused[a]) : Integer.compare(a, b));
+        // The tables the best few reference are likely joined in: they rank as a list of their own (the join path,
+        // as in schema linking), so "sales per sales rep" brings the employees table with the commissions.
+        List<Integer> joined = new ArrayList<>();
+        for (int i : ranked.subList(0, Math.min(JOIN_FROM, ranked.size()))) {
+            for (String reference : entries.get(i).references()) {
+                for (int target : byName.getOrDefault(reference.toLowerCase(Locale.ROOT), List.of())) {
+                    if (!joined.contains(target)) {
+                        joined.add(target);
+                    }
+                }
+            }
+        }
+        for (int rank = 0; rank < joined.size(); rank++) {
+            fused[joined.get(rank)] += JOIN_WEIGHT / (RRF_K + rank + 1);
+            if (!ranked.contains(joined.get(rank))) {
+                ranked.add(joined.get(rank));
+            }
+        }
+        // A table whose name extends another candidate's and whose vector is nearly the same (orders_history beside
+        // orders, not order_items) is a copy of it: demoted, so the distinct tables a question needs come first
+        // rather than five variants of one. Without vectors nothing tells a copy from a child table: no demotion.
         double[] adjusted = fused.clone();
-        for (int i = 0; i < ranked.size(); i++) {
-            Set<String> words = nameWords.get(ranked.get(i));
-            for (int j = 0; j < i; j++) {
-                Set<String> better = nameWords.get(ranked.get(j));
-                if (vectors != null && better.size() < words.size() && words.containsAll(better)
-                        && dot(vectors[ranked.get(i)], vectors[ranked.get(j)]) >= COPY_SIMILARITY) {
-                    adjusted[ranked.get(i)] = fused[ranked.get(i)] * DERIVED;
+        for (int i : ranked) {
+            Set<String> words = nameWords.get(i);
+            for (int j : ranked) {
+                Set<String> original = nameWords.get(j);
+                if (vectors != null && original.size() < words.size() && words.containsAll(original)
+                        && dot(vectors[i], vectors[j]) >= COPY_SIMILARITY) {
+                    adjusted[i] = fused[i] * DERIVED;
                     break;
                 }
             }
