@@ -17,26 +17,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-rounds=3
-seconds=5
-warmup=10
-clients="1 8"
-check=false
+. bench/lib/external-service.sh
 out=target/mcp-vs-reference.txt
-service_opts=()
-app=""
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --rounds) rounds="$2"; shift 2 ;;
-    --seconds) seconds="$2"; shift 2 ;;
-    --warmup) warmup="$2"; shift 2 ;;
-    --clients) clients="$2"; shift 2 ;;
-    --quick) rounds=3; seconds=2; warmup=5; shift ;;
-    --check) check=true; shift ;;
-    --service-opt) service_opts+=("$2"); shift 2 ;;
-    --app) app="$2"; shift 2 ;;
-    --out) out="$2"; shift 2 ;;
-    *) echo "unknown option $1" >&2; exit 2 ;;
+common_options "$@"
+for option in "${rest[@]}"; do
+  case "$option" in
+    --quick) rounds=3; seconds=2; warmup=5 ;;
+    *) echo "unknown option $option" >&2; exit 2 ;;
   esac
 done
 
@@ -51,7 +38,6 @@ if [ ! -f "$reference" ]; then
     @modelcontextprotocol/server-postgres@0.6.2 >&2
 fi
 
-. bench/lib/external-service.sh
 jar="$(service_jar "$app")"
 start_databases
 start_service "$jar" "${service_opts[@]}"
@@ -64,47 +50,12 @@ node bench/mcp-client.mjs --statements "$statements" --clients "$clients" --roun
 load_after="$(cut -d' ' -f1-3 /proc/loadavg)"
 
 mkdir -p "$(dirname "$out")"
-python3 - "$work/mcp.tsv" "$clients" "$check" "$ready_ms" "$rss_kb" "$load_before" "$load_after" "$rounds" "$seconds" \
-  "$(measured "$app")" <<'EOF' | tee "$out"
-import statistics, sys
-path, clients, check, ready_ms, rss_kb, before, after, rounds, seconds, commit = sys.argv[1:]
-clients = clients.split()
-rate, notes = {}, []
-for line in open(path):
-    if line.startswith("#"):
-        notes.append(line[2:].strip())
-        continue
-    r, s, c, side, value = line.rstrip("\n").split("\t")
-    rate[(r, s, c, side)] = float(value)
-names = {"count": "SELECT count(*) FROM track", "join": "a top-10 join"}
-goal = 1.5
-print(f"commit {commit}; {rounds} rounds of {seconds} s per side; loadavg before {before}, after {after}")
-print(f"service: start to ready {int(ready_ms) / 1000:.2f} s, RSS after start {int(rss_kb) / 1024:.0f} MB")
-for note in notes:
-    print(note)
-print()
-print("| MCP tools/call, service ÷ reference | " + " | ".join(f"{c} in flight" for c in clients) + " |")
-print("|---|" + "---|" * len(clients))
-failures = []
-for s in names:
-    cells = []
-    for c in clients:
-        rounds_seen = sorted({k[0] for k in rate if k[1] == s and k[2] == c})
-        ratios = [rate[(r, s, c, "service")] / rate[(r, s, c, "reference")] for r in rounds_seen]
-        if not ratios:
-            continue
-        median = statistics.median(ratios)
-        svc = statistics.median(rate[(r, s, c, "service")] for r in rounds_seen)
-        ref = statistics.median(rate[(r, s, c, "reference")] for r in rounds_seen)
-        cells.append(f"**{median:.2f}** ({svc:.0f} / {ref:.0f})")
-        if median < goal / 2:
-            failures.append(f"{names[s]}, {c} in flight: {median:.2f} < floor {goal / 2:.2f} (goal {goal})")
-    print(f"| {names[s]} | " + " | ".join(cells) + " |")
-print()
-print("cells: median of per-round ratios (median calls/s of the service / of the reference)")
-if check == "true":
-    if failures:
-        print("REGRESSION: below half the goal:\n  " + "\n  ".join(failures))
-        sys.exit(3)
-    print("check passed: every ratio is at least half its goal")
-EOF
+check_flag=()
+if [ "$check" = true ]; then check_flag=(--check); fi
+python3 bench/lib/ratio-table.py "$work/mcp.tsv" --clients "$clients" --unit "in flight" "${check_flag[@]}" \
+  --note "commit $(measured "$app"); $rounds rounds of $seconds s per side; loadavg before $load_before, after $load_after" \
+  --note "service: start to ready $(awk -v ms="$ready_ms" 'BEGIN {printf "%.2f", ms / 1000}') s, RSS after start $((rss_kb / 1024)) MB" \
+  --statement count="SELECT count(*) FROM track" --statement join="a top-10 join" \
+  --baseline reference="÷ the reference server" --row "MCP tools/call {baseline}, {statement}" \
+  --goal reference:count=1.5 --goal reference:join=1.5 \
+  | tee "$out"

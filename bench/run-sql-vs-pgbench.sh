@@ -8,7 +8,7 @@
 #   bench/run-sql-vs-pgbench.sh --rounds 5 --seconds 10
 #   bench/run-sql-vs-pgbench.sh --quick --check       # CI's regression check: count(*) and the join, fails under the floors
 #
-# Options: --rounds N (3), --seconds S per measurement (5), --warmup S per statement (10), --clients "1 8", --statements "count join rows1000 rows3503",
+# Options: --rounds N (3), --seconds S per measurement (5), --warmup S per statement (10), --clients "1 8",
 # --quick (count and join, 3 rounds of 2 s), --check (exit 3 when a ratio is below its floor: half the goal),
 # --service-opt -Dname=value (repeatable), --out FILE (target/run-sql-vs-pgbench.txt), --app DIR (another
 # packaged service, for example an older build's quarkus-app, to measure it the same way).
@@ -20,28 +20,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-rounds=3
-seconds=5
-warmup=10
-clients="1 8"
+. bench/lib/external-service.sh
 statements="count join rows1000 rows3503"
-check=false
 out=target/run-sql-vs-pgbench.txt
-service_opts=()
-app=""
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --rounds) rounds="$2"; shift 2 ;;
-    --seconds) seconds="$2"; shift 2 ;;
-    --warmup) warmup="$2"; shift 2 ;;
-    --clients) clients="$2"; shift 2 ;;
-    --statements) statements="$2"; shift 2 ;;
-    --quick) statements="count join"; rounds=3; seconds=2; warmup=5; shift ;;
-    --check) check=true; shift ;;
-    --service-opt) service_opts+=("$2"); shift 2 ;;
-    --out) out="$2"; shift 2 ;;
-    --app) app="$2"; shift 2 ;;
-    *) echo "unknown option $1" >&2; exit 2 ;;
+common_options "$@"
+for option in "${rest[@]}"; do
+  case "$option" in
+    --quick) statements="count join"; rounds=3; seconds=2; warmup=5 ;;
+    *) echo "unknown option $option" >&2; exit 2 ;;
   esac
 done
 
@@ -50,7 +36,6 @@ if ! command -v hey >/dev/null 2>&1; then
   exit 2
 fi
 
-. bench/lib/external-service.sh
 jar="$(service_jar "$app")"
 start_databases
 
@@ -63,8 +48,8 @@ sql_of() {
     *) echo "unknown statement $1" >&2; exit 2 ;;
   esac
 }
-# The service's read-only transaction, as io.sqlagent.sql.QueryRunner opens it, in the fewest round trips a
-# plain client needs: BEGIN READ ONLY, the settings (one statement), the statement, ROLLBACK.
+# The service's read-only transaction (io.sqlagent.sql.QueryRunner) as a client of prepared statements sends it
+# (each its own round trip): BEGIN READ ONLY, the settings (one statement), the statement, ROLLBACK.
 wrapped_script() {
   printf '%s\n' "BEGIN TRANSACTION READ ONLY;" \
     "SELECT set_config('statement_timeout', '30000', true), set_config('lock_timeout', '5000', true), set_config('standard_conforming_strings', 'on', true);" \
@@ -152,57 +137,16 @@ done
 load_after="$(cut -d' ' -f1-3 /proc/loadavg)"
 for s in $statements; do check_answer "$s"; done
 
-commit="$(measured "$app")"
 mkdir -p "$(dirname "$out")"
-python3 - "$results" "$clients" "$statements" "$check" "$ready_ms" "$rss_kb" "$load_before" "$load_after" \
-  "$rounds" "$seconds" "$commit" <<'EOF' | tee "$out"
-import statistics, sys
-from collections import defaultdict
-path, clients, statements, check, ready_ms, rss_kb, before, after, rounds, seconds, commit = sys.argv[1:]
-clients = clients.split(); statements = statements.split()
-rate = {}
-cpu_ms = defaultdict(list)
-for line in open(path):
-    r, s, c, side, value, *cpu = line.rstrip("\n").split("\t")
-    rate[(r, s, c, side)] = float(value)
-    if cpu:
-        cpu_ms[(s, c)].append(float(cpu[0]))
-names = {"count": "SELECT count(*) FROM track", "join": "a top-10 join", "rows1000": "1,000 rows", "rows3503": "3,503 rows"}
-# Goals of issue 18; the check's floor is half of each.
-goals = {("wrapped", "count"): 0.8, ("wrapped", "join"): 0.8, ("wrapped", "rows1000"): 0.6, ("plain", "count"): 0.5}
-def ratio(s, c, base):
-    per_round = [rate[(r, s, c, "service")] / rate[(r, s, c, base)]
-                 for r in sorted({k[0] for k in rate}) if rate.get((r, s, c, base))]
-    return statistics.median(per_round), per_round
-print(f"commit {commit}; {rounds} rounds of {seconds} s per side; loadavg before {before}, after {after}")
-print(f"start to ready {int(ready_ms) / 1000:.2f} s; RSS after start {int(rss_kb) / 1024:.0f} MB")
-print()
-header = "| comparison | " + " | ".join(f"{c} client{'s' if c != '1' else ''}" for c in clients) + " |"
-print(header)
-print("|---|" + "---|" * len(clients))
-failures = []
-for base, label in (("plain", "÷ pgbench -M prepared"), ("wrapped", "÷ pgbench in the read-only transaction wrapping")):
-    for s in statements:
-        cells = []
-        for c in clients:
-            median, per_round = ratio(s, c, base)
-            svc = statistics.median(rate[(r, s, c, "service")] for r, s2, c2, side in rate if s2 == s and c2 == c and side == "service")
-            ref = statistics.median(rate[(r, s, c, base)] for r, s2, c2, side in rate if s2 == s and c2 == c and side == base)
-            cells.append(f"**{median:.2f}** ({svc:.0f} / {ref:.0f})")
-            goal = goals.get((base, s))
-            if goal and median < goal / 2:
-                failures.append(f"{names[s]} {label}, {c} clients: {median:.2f} < floor {goal / 2:.2f} (goal {goal})")
-        print(f"| REST run_sql {label}, {names[s]} | " + " | ".join(cells) + " |")
-print()
-print("cells: median of per-round ratios (median calls/s of the service / of pgbench)")
-print()
-print("| service CPU per call (ms, median over rounds) | " + " | ".join(f"{c} client{'s' if c != '1' else ''}" for c in clients) + " |")
-print("|---|" + "---|" * len(clients))
-for s in statements:
-    print(f"| {names[s]} | " + " | ".join(f"{statistics.median(cpu_ms[(s, c)]):.2f}" for c in clients) + " |")
-if check == "true":
-    if failures:
-        print("REGRESSION: below half the goal:\n  " + "\n  ".join(failures))
-        sys.exit(3)
-    print("check passed: every ratio is at least half its goal")
-EOF
+check_flag=()
+if [ "$check" = true ]; then check_flag=(--check); fi
+python3 bench/lib/ratio-table.py "$results" --clients "$clients" "${check_flag[@]}" \
+  --note "commit $(measured "$app"); $rounds rounds of $seconds s per side; loadavg before $load_before, after $load_after" \
+  --note "start to ready $(awk -v ms="$ready_ms" 'BEGIN {printf "%.2f", ms / 1000}') s; RSS after start $((rss_kb / 1024)) MB" \
+  --statement count="SELECT count(*) FROM track" --statement join="a top-10 join" \
+  --statement rows1000="1,000 rows" --statement rows3503="3,503 rows" \
+  --baseline plain="÷ pgbench -M prepared" \
+  --baseline wrapped="÷ pgbench in the read-only transaction wrapping" \
+  --row "REST run_sql {baseline}, {statement}" \
+  --goal wrapped:count=0.8 --goal wrapped:join=0.8 --goal wrapped:rows1000=0.6 --goal plain:count=0.5 \
+  | tee "$out"

@@ -2,6 +2,7 @@
 # Chinook (database chinook) and an empty store (database sqlagent), and the
 # packaged service started against both, as a deployment runs it (no embedded server).
 #
+# common_options "$@"        the options both scripts take (see there)
 # start_databases            sets pgbin, pgport, work; exports PGHOST, PGPORT, PGUSER
 # start_service JAR OPTS...  sets service_pid, url, ready_ms (launch to /q/health/ready), rss_kb (after start)
 # Everything is stopped on exit.
@@ -90,6 +91,32 @@ start_service() {
   ready_ms=$(( ($(date +%s%N) - started) / 1000000 ))
   rss_kb=$(awk '/VmRSS/ {print $2}' "/proc/$service_pid/status")
 }
+
+# Options both scripts take; sets rounds, seconds, warmup, clients, check, out, app, service_opts and
+# leaves the script's own options in rest[] (unknown ones fail there).
+common_options() {
+  rest=()
+  while [ $# -gt 0 ]; do
+    case "$1" in
+      --rounds) rounds="$2"; shift 2 ;;
+      --seconds) seconds="$2"; shift 2 ;;
+      --warmup) warmup="$2"; shift 2 ;;
+      --clients) clients="$2"; shift 2 ;;
+      --check) check=true; shift ;;
+      --service-opt) service_opts+=("$2"); shift 2 ;;
+      --app) app="$2"; shift 2 ;;
+      --out) out="$2"; shift 2 ;;
+      *) rest+=("$1"); shift ;;
+    esac
+  done
+}
+rounds=3
+seconds=5
+warmup=10
+clients="1 8"
+check=false
+app=""
+service_opts=()
 
 # The packaged service: APP's, or this tree's (built when src/main or pom.xml is newer than the jar).
 service_jar() {

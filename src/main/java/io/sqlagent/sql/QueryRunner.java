@@ -463,6 +463,18 @@ public class QueryRunner {
     private static final String NAMES_SUFFIX = "\n) AS q LIMIT 0";
     // q.* names the whole row even when the statement has a column named q (a bare q would be that column).
     private static final String ROWS_PREFIX = "SELECT to_json(q.*)::text FROM (";
+
+    /**
+     * Whether a connection may keep {@code sql} prepared for the next call: only the statement that
+     * reads a query's rows, whose result is one text column whatever the tables look like. Any other
+     * statement (the column names of a {@code SELECT *}, a declared tool's own SQL) could change its
+     * result's shape with the schema, and PostgreSQL refuses to run a kept statement whose shape
+     * changed ({@code cached plan must not change result type}).
+     */
+    static boolean keepsItsShape(String sql) {
+        return sql.startsWith(ROWS_PREFIX);
+    }
+
     private static final String ROWS_SUFFIX = "\n) AS q";
     /** Rows one cursor read takes at most. */
     private static final int MAX_BATCH = 1000;

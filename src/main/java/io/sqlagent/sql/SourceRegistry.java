@@ -167,11 +167,12 @@ public class SourceRegistry {
             settings.username().ifPresent(options::setUser);
             settings.password().ifPresent(options::setPassword);
             options.setConnectTimeout((int) settings.connectTimeout().toMillis());
-            // Each connection keeps the statements it prepared (by their text, a bounded number), so a
-            // statement asked again is not parsed and planned again: run_sql's few wrappers of a
-            // statement (its column names, its rows) and declared tools' fixed SQL.
+            // Each connection keeps the rows statements it prepared (by their text, a bounded number), so
+            // a statement asked again is not parsed and planned again; only those whose result's shape
+            // cannot change with the schema (QueryRunner.keepsItsShape).
             options.setCachePreparedStatements(true)
-                    .setPreparedStatementCacheMaxSize(PREPARED_STATEMENTS_PER_CONNECTION);
+                    .setPreparedStatementCacheMaxSize(PREPARED_STATEMENTS_PER_CONNECTION)
+                    .setPreparedStatementCacheSqlFilter(QueryRunner::keepsItsShape);
             PoolOptions poolOptions = new PoolOptions()
                     .setMaxSize(settings.maxPoolSize())
                     // Bounded waits: a full queue is refused at once, a wait ends at the timeout.

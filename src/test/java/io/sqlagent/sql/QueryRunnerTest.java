@@ -56,6 +56,35 @@ class QueryRunnerTest {
     }
 
     @Test
+    void aTableWhoseColumnsChangeIsReadWithItsNewColumnsOnEveryConnection() {
+        // Given a statement every connection of the pool has run (and may keep prepared)
+        execute("DROP TABLE IF EXISTS reshaped");
+        execute("CREATE TABLE reshaped (id int)");
+        execute("INSERT INTO reshaped VALUES (1)");
+        try {
+            for (int i = 0; i < 12; i++) {
+                assertEquals(List.of("id"), run("SELECT * FROM reshaped").columnNames());
+            }
+
+            // When the table gets another column
+            execute("ALTER TABLE reshaped ADD COLUMN name text DEFAULT 'one'");
+
+            // Then every call answers with both columns, none fails on a statement prepared for the old shape
+            for (int i = 0; i < 12; i++) {
+                QueryResult result = run("SELECT * FROM reshaped");
+                assertEquals(List.of("id", "name"), result.columnNames());
+                assertEquals("{\"id\":1,\"name\":\"one\"}", result.rowObjects().get(0).toString());
+            }
+        } finally {
+            execute("DROP TABLE reshaped");
+        }
+    }
+
+    private void execute(String sql) {
+        chinook().requirePool().query(sql).execute().await().atMost(WAIT);
+    }
+
+    @Test
     void aHugeResultStopsAtTheRowLimitAtOnce() {
         QueryResult result = run("SELECT g FROM generate_series(1, 50000000) g");
 
