@@ -204,8 +204,11 @@ public class ModelGuard {
         if (status != null) {
             return status == 429 ? Kind.RATE_LIMITED : status >= 500 ? Kind.SERVER_ERROR : Kind.OTHER;
         }
-        if (ModelErrors.causedBy(failure, IOException.class, io.vertx.core.VertxException.class,
-                io.vertx.core.http.HttpClosedException.class, jakarta.ws.rs.ProcessingException.class)) {
+        // A body that could not be parsed is an IOException to Jackson, but no connection failure.
+        if (ModelErrors.causedBy(failure, com.fasterxml.jackson.core.JacksonException.class)) {
+            return Kind.OTHER;
+        }
+        if (ModelErrors.causedBy(failure, IOException.class, io.vertx.core.VertxException.class)) {
             return Kind.CONNECTION;
         }
         return Kind.OTHER;

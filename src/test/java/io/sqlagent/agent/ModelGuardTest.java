@@ -135,6 +135,21 @@ class ModelGuardTest {
     }
 
     @Test
+    void failuresAreToldApartByWhatTheyAre() {
+        assertEquals(ModelGuard.Kind.RATE_LIMITED, ModelGuard.kind(new RuntimeException(status(429))));
+        assertEquals(ModelGuard.Kind.SERVER_ERROR, ModelGuard.kind(status(503)));
+        assertEquals(ModelGuard.Kind.OTHER, ModelGuard.kind(status(404)));
+        assertEquals(ModelGuard.Kind.CONNECTION,
+                ModelGuard.kind(new RuntimeException(new java.net.ConnectException("refused"))));
+        assertEquals(ModelGuard.Kind.CONNECTION,
+                ModelGuard.kind(new io.vertx.core.http.HttpClosedException("Connection was closed")));
+        assertEquals(ModelGuard.Kind.TIMEOUT,
+                ModelGuard.kind(new RuntimeException(new java.util.concurrent.TimeoutException())));
+        assertEquals(ModelGuard.Kind.OTHER, ModelGuard.kind(new jakarta.ws.rs.ProcessingException(
+                new com.fasterxml.jackson.core.JsonParseException(null, "Unexpected end-of-input"))));
+    }
+
+    @Test
     void whenTheRetriesRunOutTheFailureNamesTheModelAndTheRetries() {
         AtomicInteger attempts = new AtomicInteger();
 
