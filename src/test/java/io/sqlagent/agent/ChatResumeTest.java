@@ -83,7 +83,11 @@ class ChatResumeTest {
 
     @Test
     void resumesALiveRunInTheMiddleAndFollowsItToItsEnd() throws Exception {
-        model.then(slowText(Duration.ofMillis(150), "one ", "two ", "three ", "four ", "five ", "six ", "seven ", "eight"));
+        // Longer than sqlagent.agent.thinking-lookahead: the answer streams as content from its first piece.
+        String opening = "Counting slowly, one number at a time, so that a second connection opened in the middle of "
+                + "the answer has something left to follow while the run goes on: ";
+        model.then(slowText(Duration.ofMillis(150), opening, "one ", "two ", "three ", "four ", "five ", "six ", "seven ",
+                "eight"));
         try (SseClient first = SseClient.post(chat, "{\"question\":\"Count slowly\"}")) {
             List<SseClient.Event> seen = new ArrayList<>();
             seen.add(first.until(e -> e.name().equals("conversation")));
@@ -98,7 +102,7 @@ class ChatResumeTest {
             assertTrue(resumed.named("content").size() >= 5, resumed.events().toString());
             StringBuilder answer = new StringBuilder(seen.get(1).data().path("delta").asText());
             resumed.named("content").forEach(e -> answer.append(e.data().path("delta").asText()));
-            assertEquals("one two three four five six seven eight", answer.toString());
+            assertEquals(opening + "one two three four five six seven eight", answer.toString());
         }
     }
 
