@@ -196,8 +196,8 @@ final class VectorSync implements AutoCloseable {
                 }
             } while (page.size() == DOCUMENTS_PER_READ);
         }
+        writeMarker(through);
         applied = through;
-        writeMarker();
         Log.infof("Vector collections loaded from the store: %d collections, %d documents in %d ms", collections.size(),
                 documents, Duration.ofNanos(System.nanoTime() - started).toMillis());
     }
@@ -211,7 +211,7 @@ final class VectorSync implements AutoCloseable {
                 applied = change.seq();
             }
             if (!changes.isEmpty()) {
-                writeMarker();
+                writeMarker(applied);
                 release();
             }
         } while (changes.size() == CHANGES_PER_READ);
@@ -254,11 +254,11 @@ final class VectorSync implements AutoCloseable {
         }
     }
 
-    private void writeMarker() throws IOException {
+    private void writeMarker(long seq) throws IOException {
         Files.createDirectories(local.root());
         Path file = local.root().resolve(MARKER);
         Path temporary = local.root().resolve(MARKER + ".tmp");
-        ToolJson.MAPPER.writeValue(temporary.toFile(), new Marker(storeId, applied));
+        ToolJson.MAPPER.writeValue(temporary.toFile(), new Marker(storeId, seq));
         Files.move(temporary, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     }
 

@@ -63,15 +63,7 @@ class VectorReplicationTest {
 
     @BeforeEach
     void setUp() throws Exception {
-        Path manifest = temp.resolve("policy.yaml");
-        Files.writeString(manifest, """
-                policy:
-                  data:
-                    vector:
-                      allow: ["replica-*"]
-                      allow_write: ["replica-*"]
-                """);
-        policy = PolicyManifest.load(manifest);
+        policy = VectorToolsTest.vectorPolicy(temp, "[\"replica-*\"]", "[\"replica-*\"]", "{}");
     }
 
     @AfterEach
@@ -80,34 +72,10 @@ class VectorReplicationTest {
     }
 
     private VectorStore replica(String directory) {
-        VectorStore replica = new VectorStore(config(temp.resolve(directory)), store, migrations);
+        VectorStore replica = new VectorStore(TestVectorConfig.at(temp.resolve(directory)), store, migrations);
         replica.followTheStore(null);
         replicas.add(replica);
         return replica;
-    }
-
-    private static VectorConfig config(Path path) {
-        return new VectorConfig() {
-            @Override
-            public Path path() {
-                return path;
-            }
-
-            @Override
-            public String embedding() {
-                return "local";
-            }
-
-            @Override
-            public Duration syncInterval() {
-                return Duration.ofMillis(200);
-            }
-
-            @Override
-            public Duration changeRetention() {
-                return Duration.ofDays(7);
-            }
-        };
     }
 
     private JsonNode manage(VectorStore replica, String json) {

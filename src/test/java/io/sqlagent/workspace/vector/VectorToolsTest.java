@@ -51,17 +51,18 @@ class VectorToolsTest {
 
     @BeforeEach
     void setUp() throws Exception {
-        Path manifest = temp.resolve("policy.yaml");
-        Files.writeString(manifest, """
-                policy:
-                  data:
-                    vector:
-                      allow: ["health-*", "shared"]
-                      allow_write: ["health-*", "inbox"]
-                  limits: { default_top_k: 3, max_top_k: 5 }
-                """);
-        policy = PolicyManifest.load(manifest);
+        policy = vectorPolicy(temp, "[\"health-*\", \"shared\"]", "[\"health-*\", \"inbox\"]",
+                "{ default_top_k: 3, max_top_k: 5 }");
         open();
+    }
+
+    /** A workspace policy in {@code directory} with these vector globs (YAML flow lists) and limits. */
+    static PolicyManifest vectorPolicy(Path directory, String allow, String allowWrite, String limits) throws Exception {
+        Path manifest = directory.resolve("policy.yaml");
+        Files.writeString(manifest,
+                "policy:\n  data:\n    vector:\n      allow: " + allow + "\n      allow_write: " + allowWrite
+                        + "\n  limits: " + limits + "\n");
+        return PolicyManifest.load(manifest);
     }
 
     private void open() {
@@ -344,27 +345,7 @@ class VectorToolsTest {
 
     @Test
     void anUnknownEmbeddingSettingStopsTheStartNamingIt() {
-        VectorConfig config = new VectorConfig() {
-            @Override
-            public Path path() {
-                return temp;
-            }
-
-            @Override
-            public String embedding() {
-                return "word2vec";
-            }
-
-            @Override
-            public Duration syncInterval() {
-                return Duration.ofSeconds(1);
-            }
-
-            @Override
-            public Duration changeRetention() {
-                return Duration.ofDays(7);
-            }
-        };
+        VectorConfig config = new TestVectorConfig(temp, "word2vec", Duration.ofSeconds(1), Duration.ofDays(7));
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new Embeddings(config, null));
         assertEquals("sqlagent.vector.embedding must be local or openai, was 'word2vec'", e.getMessage());
     }
