@@ -213,6 +213,7 @@ public class KnowledgeResource {
         if (failure instanceof io.sqlagent.tool.ToolUnavailableException) {
             return RestResponse.status(Status.SERVICE_UNAVAILABLE, ErrorBody.of("busy", failure.getMessage()));
         }
-        return RestResponse.status(RestResponse.Status.fromStatusCode(422), ErrorBody.of("tool_failed", failure.getMessage()));
+        return RestResponse.ResponseBuilder.<Object> create(422).entity(ErrorBody.of("tool_failed", failure.getMessage()))
+                .build();
     }
 }
