@@ -23,10 +23,13 @@ import io.vertx.mutiny.sqlclient.Tuple;
 @ApplicationScoped
 public class LearningEmbeddings {
 
-    /** The stored learning closest to a vector, scored from the dot product of unit vectors (the cosine). */
+    /**
+     * The stored learning closest to a vector, scored from the dot product of unit vectors (the cosine), in double
+     * precision: PostgreSQL raises an error when a product of two {@code real}s underflows.
+     */
     private static final String NEAREST = """
             SELECT id, title, status, similarity FROM (
-                SELECT id, title, status, (SELECT sum(a * b) FROM unnest(embedding, $1::real[]) AS t(a, b))::float8 AS similarity
+                SELECT id, title, status, (SELECT sum(a::float8 * b::float8) FROM unnest(embedding, $1::real[]) AS t(a, b)) AS similarity
                 FROM learning WHERE embedding IS NOT NULL) scored
             WHERE similarity >= $2 ORDER BY similarity DESC, id LIMIT 1""";
 

@@ -79,9 +79,18 @@ public class StoreMigrations {
 
     /** Applies the scripts not yet applied; returns how many ran. */
     public Uni<Integer> migrate() {
+        return migrate(store, SCRIPTS);
+    }
+
+    /**
+     * Applies those of {@code scripts} not yet applied to the store behind {@code store}; how many
+     * ran. A store created by an earlier release has applied a prefix of {@link #SCRIPTS} and is
+     * upgraded in place, its rows kept.
+     */
+    static Uni<Integer> migrate(Pool store, List<String> scripts) {
         return store.withConnection(connection -> connection.query(LOCK.formatted(LOCK_KEY)).execute()
                 .flatMap(locked -> connection.query(CREATE_VERSIONS).execute())
-                .flatMap(created -> Multi.createFrom().iterable(SCRIPTS)
+                .flatMap(created -> Multi.createFrom().iterable(scripts)
                         .onItem().transformToUniAndConcatenate(script -> applyOnce(connection, script))
                         .filter(Boolean::booleanValue)
                         .collect().with(Collectors.counting()))

@@ -17,8 +17,12 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response.Status;
 
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.ExampleObject;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.jboss.resteasy.reactive.RestResponse;
@@ -63,6 +67,11 @@ public class KnowledgeResource {
         this.callers = callers;
     }
 
+    /** What {@code POST …/reject} takes. */
+    public record Rejection(
+            @Schema(description = "Why it is rejected, kept with the item (at most 2000 characters)", example = "Totals are in the customer's currency.") String reason) {
+    }
+
     @GET
     @Path("proposals")
     @Operation(summary = "List proposals", description = "{items:[{id, kind: learning|validated_query, status, title|name, ..., provenance}]}, oldest first. "
@@ -92,7 +101,9 @@ public class KnowledgeResource {
     @APIResponse(responseCode = "200", description = "The item")
     @APIResponse(responseCode = "403", description = "The caller lacks scope knowledge:review", content = @Content(schema = @Schema(implementation = ErrorBody.class)))
     @APIResponse(responseCode = "404", description = "No item has this id", content = @Content(schema = @Schema(implementation = ErrorBody.class)))
-    public Uni<RestResponse<Object>> item(@PathParam("id") String id, @Context RoutingContext http) {
+    public Uni<RestResponse<Object>> item(
+            @Parameter(description = "learning-<n> or query-<n>", example = "learning-1") @PathParam("id") String id,
+            @Context RoutingContext http) {
         return reviewer(http, caller -> reviews.item(id).map(RestResponse::ok));
     }
 
@@ -108,7 +119,12 @@ public class KnowledgeResource {
     @APIResponse(responseCode = "404", description = "No item has this id", content = @Content(schema = @Schema(implementation = ErrorBody.class)))
     @APIResponse(responseCode = "409", description = "The item was reviewed already (already_reviewed), or an edit clashes with another item (duplicate)", content = @Content(schema = @Schema(implementation = ErrorBody.class)))
     @APIResponse(responseCode = "422", description = "An edited SQL does not run", content = @Content(schema = @Schema(implementation = ErrorBody.class)))
-    public Uni<RestResponse<Object>> approve(@PathParam("id") String id, byte[] body, @Context RoutingContext http) {
+    @RequestBody(required = false, content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(type = SchemaType.OBJECT, description = "Edits, by field"), examples = {
+            @ExampleObject(name = "as proposed", summary = "Approve without edits", value = "{}"),
+            @ExampleObject(name = "edited", summary = "Approve a learning with a clearer title", value = "{\"title\": \"Invoice totals are in US dollars\"}") }))
+    public Uni<RestResponse<Object>> approve(
+            @Parameter(description = "learning-<n> or query-<n>", example = "learning-1") @PathParam("id") String id,
+            byte[] body, @Context RoutingContext http) {
         return reviewer(http, caller -> {
             ObjectNode edits = JsonBodies.object(body, "a JSON object of edits");
             return reviews.approve(id, edits, new ToolCallContext("rest", Optional.empty(), caller)).map(RestResponse::ok);
@@ -125,7 +141,11 @@ public class KnowledgeResource {
     @APIResponse(responseCode = "403", description = "The caller lacks scope knowledge:review", content = @Content(schema = @Schema(implementation = ErrorBody.class)))
     @APIResponse(responseCode = "404", description = "No item has this id", content = @Content(schema = @Schema(implementation = ErrorBody.class)))
     @APIResponse(responseCode = "409", description = "The item was reviewed already", content = @Content(schema = @Schema(implementation = ErrorBody.class)))
-    public Uni<RestResponse<Object>> reject(@PathParam("id") String id, byte[] body, @Context RoutingContext http) {
+    @RequestBody(required = false, content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = Rejection.class), examples = {
+            @ExampleObject(name = "with a reason", summary = "Reject, saying why", value = "{\"reason\": \"Totals are in the customer's currency, not dollars.\"}") }))
+    public Uni<RestResponse<Object>> reject(
+            @Parameter(description = "learning-<n> or query-<n>", example = "learning-1") @PathParam("id") String id,
+            byte[] body, @Context RoutingContext http) {
         return reviewer(http, caller -> {
             ObjectNode request = JsonBodies.object(body, "a JSON object {\"reason\": …}");
             for (Iterator<String> names = request.fieldNames(); names.hasNext();) {
@@ -150,7 +170,9 @@ public class KnowledgeResource {
     @APIResponse(responseCode = "204", description = "Deleted")
     @APIResponse(responseCode = "403", description = "The caller lacks scope knowledge:review", content = @Content(schema = @Schema(implementation = ErrorBody.class)))
     @APIResponse(responseCode = "404", description = "No item has this id", content = @Content(schema = @Schema(implementation = ErrorBody.class)))
-    public Uni<RestResponse<Object>> delete(@PathParam("id") String id, @Context RoutingContext http) {
+    public Uni<RestResponse<Object>> delete(
+            @Parameter(description = "learning-<n> or query-<n>", example = "learning-1") @PathParam("id") String id,
+            @Context RoutingContext http) {
         return reviewer(http, caller -> reviews.delete(id).map(done -> RestResponse.<Object> noContent()));
     }
 
@@ -213,6 +235,7 @@ public class KnowledgeResource {
         if (failure instanceof io.sqlagent.tool.ToolUnavailableException) {
             return RestResponse.status(Status.SERVICE_UNAVAILABLE, ErrorBody.of("busy", failure.getMessage()));
         }
-        return RestResponse.status(RestResponse.Status.fromStatusCode(422), ErrorBody.of("tool_failed", failure.getMessage()));
+        return RestResponse.ResponseBuilder.<Object> create(422).entity(ErrorBody.of("tool_failed", failure.getMessage()))
+                .build();
     }
 }

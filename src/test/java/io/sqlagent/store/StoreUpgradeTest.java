@@ -1,0 +1,101 @@
+package io.sqlagent.store;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+import jakarta.inject.Inject;
+
+import org.eclipse.microprofile.config.ConfigProvider;
+import org.junit.jupiter.api.Test;
+
+import io.quarkus.test.junit.QuarkusTest;
+import io.vertx.mutiny.core.Vertx;
+import io.vertx.mutiny.pgclient.PgBuilder;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.pgclient.PgConnectOptions;
+
+/**
+ * A store created by the release before governed learning (scripts V1–V6, with knowledge in it) is
+ * upgraded in place by the current scripts: its rows are kept, what it learned stays searchable
+ * (approved, never checked), and the new scripts are recorded once.
+ */
+@QuarkusTest
+class StoreUpgradeTest {
+
+    private static final Duration WAIT = Duration.ofSeconds(30);
+    /** The scripts the release before governed learning shipped. */
+    private static final List<String> PREVIOUS_RELEASE = List.of("V1__tool_call_audit.sql", "V2__knowledge.sql",
+            "V3__conversations.sql", "V4__api_keys.sql", "V5__access.sql", "V6__evals.sql");
+
+    @Inject
+    Pool store;
+
+    @Inject
+    Vertx vertx;
+
+    private List<Row> rows(Pool pool, String sql) {
+        List<Row> rows = new ArrayList<>();
+        pool.query(sql).execute().await().atMost(WAIT).forEach(rows::add);
+        return rows;
+    }
+
+    @Test
+    void aStoreOfThePreviousReleaseIsUpgradedWithItsData() {
+        String database = "upgrade_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+        store.query("CREATE DATABASE " + database).execute().await().atMost(WAIT);
+        String url = ConfigProvider.getConfig().getValue("quarkus.datasource.reactive.url", String.class);
+        PgConnectOptions options = PgConnectOptions.fromUri(url.startsWith("vertx-reactive:") ? url.substring(15) : url)
+                .setDatabase(database)
+                .setUser(ConfigProvider.getConfig().getOptionalValue("quarkus.datasource.username", String.class)
+                        .orElse("postgres"));
+        ConfigProvider.getConfig().getOptionalValue("quarkus.datasource.password", String.class)
+                .ifPresent(options::setPassword);
+        Pool old = PgBuilder.pool().connectingTo(options).using(vertx).build();
+        try {
+            // Given: the previous release's store, with what it learned.
+            assertEquals(PREVIOUS_RELEASE.size(), StoreMigrations.migrate(old, PREVIOUS_RELEASE).await().atMost(WAIT));
+            old.query("""
+                    INSERT INTO learning (title, description, category, sql, source, conversation_id)
+                    VALUES ('Old learning about kiwis', 'Kiwi weights are grams.', 'data_quality', NULL, 'agent', 'c-1')""")
+                    .execute().await().atMost(WAIT);
+            old.query("""
+                    INSERT INTO query_pattern (name, question, sql, summary, tables_used, source)
+                    VALUES ('old_kiwis', 'How many kiwis?', 'SELECT 1', 'Counts kiwis.', '{kiwi}', 'agent')""")
+                    .execute().await().atMost(WAIT);
+
+            // When: the current release starts on it.
+            int applied = StoreMigrations.migrate(old, StoreMigrations.SCRIPTS).await().atMost(WAIT);
+
+            // Then: the new scripts ran once, the rows are there and still searched.
+            assertEquals(StoreMigrations.SCRIPTS.size() - PREVIOUS_RELEASE.size(), applied);
+            assertTrue(rows(old, "SELECT script FROM store_schema_version").stream().map(row -> row.getString(0))
+                    .toList().contains("V10__governed_learning.sql"));
+            Row learning = rows(old, "SELECT title, status, reviewed_by, source, conversation_id, embedding FROM learning")
+                    .get(0);
+            assertEquals("Old learning about kiwis", learning.getString("title"));
+            assertEquals("approved", learning.getString("status"));
+            assertNull(learning.getString("reviewed_by"));
+            assertEquals("c-1", learning.getString("conversation_id"));
+            assertNull(learning.getValue("embedding"));
+            Row pattern = rows(old, "SELECT name, status, check_status FROM query_pattern").get(0);
+            assertEquals("old_kiwis", pattern.getString("name"));
+            assertEquals("approved", pattern.getString("status"));
+            assertNull(pattern.getString("check_status"));
+            assertEquals(1, rows(old, """
+                    SELECT 1 FROM learning, to_tsquery('english', 'kiwi') q WHERE search @@ q AND status = 'approved'""")
+                    .size());
+            // A second start changes nothing.
+            assertEquals(0, StoreMigrations.migrate(old, StoreMigrations.SCRIPTS).await().atMost(WAIT));
+        } finally {
+            old.close().await().atMost(WAIT);
+            store.query("DROP DATABASE IF EXISTS " + database).execute().await().atMost(WAIT);
+        }
+    }
+}
