@@ -23,6 +23,7 @@ import java.util.concurrent.TimeUnit;
 import jakarta.inject.Inject;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -46,6 +47,18 @@ class SearchSchemaToolTest {
 
     @ConfigProperty(name = "sqlagent.sources.default.url")
     String defaultSourceUrl;
+
+    /** Searches rank by words until the vectors are in; these tests expect the full ranking. */
+    @BeforeEach
+    void vectorsAreIn() throws Exception {
+        awaitVectors(search);
+    }
+
+    static void awaitVectors(SchemaSearch search) throws Exception {
+        if (!search.status().semantic()) {
+            search.refresh().done().get(180, TimeUnit.SECONDS);
+        }
+    }
 
     static ValidatableResponse searchSchema(String body) {
         return given().contentType(ContentType.JSON).body(body).when().post("/api/tools/search_schema").then();

@@ -48,6 +48,14 @@ public final class SchemaIndex {
     static final int RRF_K = 60;
     /** The factor a derived table's score is multiplied by (see {@link #search}). */
     private static final double DERIVED = 0.5;
+    /**
+     * Words (after {@link SchemaText#words}) that mark a table as a copy or derivative of the table whose name it
+     * extends, as warehouse naming conventions use them; a version ({@code v2}) or a year ({@code 2023}) does too.
+     */
+    private static final Set<String> COPY_MARKERS = Set.of("history", "hist", "archive", "arch", "staging", "stage", "stg",
+            "snapshot", "snap", "backup", "bak", "bkp", "tmp", "temp", "old", "audit", "copy", "summary", "report", "error",
+            "load", "raw", "legacy", "deprecat", "daily", "weekly", "monthly", "quarterly", "yearly", "aggregate", "agg");
+
     /** Cosine similarity above which a table whose name extends another's is taken for a copy of it. */
     private static final double COPY_SIMILARITY = 0.85;
     /** What the join path counts for beside a ranking of its own: a hint, not evidence. */
@@ -261,16 +269,17 @@ public final class SchemaIndex {
                 ranked.add(joined.get(rank));
             }
         }
-        // A table whose name extends another candidate's and whose vector is nearly the same (orders_history beside
-        // orders, not order_items) is a copy of it: demoted, so the distinct tables a question needs come first
-        // rather than five variants of one. Without vectors nothing tells a copy from a child table: no demotion.
+        // A table whose name extends another candidate's with a word warehouses mark copies with (orders_history,
+        // orders_daily_snapshot beside orders), or whose vector is nearly the same, is a copy of it: demoted, so the
+        // distinct tables a question needs come first rather than five variants of one. A child table (order_items)
+        // is neither.
         double[] adjusted = fused.clone();
         for (int i : ranked) {
             Set<String> words = nameWords.get(i);
             for (int j : ranked) {
                 Set<String> original = nameWords.get(j);
-                if (vectors != null && original.size() < words.size() && words.containsAll(original)
-                        && dot(vectors[i], vectors[j]) >= COPY_SIMILARITY) {
+                if (original.size() < words.size() && words.containsAll(original) && (marksCopy(words, original)
+                        || vectors != null && dot(vectors[i], vectors[j]) >= COPY_SIMILARITY)) {
                     adjusted[i] = fused[i] * DERIVED;
                     break;
                 }
@@ -326,6 +335,16 @@ public final class SchemaIndex {
             found.addAll(byName.getOrDefault(table.trim().toLowerCase(Locale.ROOT), List.of()));
         }
         return new ArrayList<>(found);
+    }
+
+    /** Whether the words {@code name} adds to {@code original} include one that marks a copy. */
+    private static boolean marksCopy(Set<String> name, Set<String> original) {
+        for (String word : name) {
+            if (!original.contains(word) && (COPY_MARKERS.contains(word) || word.matches("v\\d+|\\d{4}"))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static double dot(float[] a, float[] b) {
