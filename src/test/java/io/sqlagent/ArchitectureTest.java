@@ -57,8 +57,10 @@ class ArchitectureTest {
                 .check(main);
         classes().that().resideInAPackage("io.sqlagent.sql.guard..")
                 .should().onlyDependOnClassesThat().resideInAnyPackage("io.sqlagent.sql.guard..", "io.sqlagent", "java..",
-                        "net.sf.jsqlparser..", "com.fasterxml.jackson..", "io.smallrye.mutiny..")
-                .because("the guard is a leaf: the parser, JSON, Mutiny and the shared utilities, nothing else of the service")
+                        "net.sf.jsqlparser..", "com.fasterxml.jackson..", "io.smallrye.mutiny..",
+                        "com.github.benmanes.caffeine..")
+                .because("the guard is a leaf: the parser, JSON, Mutiny, its cache of verdicts (Caffeine) and the shared "
+                        + "utilities, nothing else of the service")
                 .check(main);
     }
 
