@@ -24,7 +24,7 @@ import io.sqlagent.trace.Tracing;
  */
 final class ModelCallSpan {
 
-    static final AttributeKey<String> OPERATION = AttributeKey.stringKey("gen_ai.operation.name");
+    static final AttributeKey<String> OPERATION = Tracing.GEN_AI_OPERATION;
     static final AttributeKey<String> PROVIDER = AttributeKey.stringKey("gen_ai.provider.name");
     static final AttributeKey<String> REQUEST_MODEL = AttributeKey.stringKey("gen_ai.request.model");
     static final AttributeKey<String> RESPONSE_MODEL = AttributeKey.stringKey("gen_ai.response.model");

@@ -28,8 +28,6 @@ final class McpCallSpan {
     static final AttributeKey<String> PROTOCOL_VERSION = AttributeKey.stringKey("mcp.protocol.version");
     static final AttributeKey<String> REQUEST_ID = AttributeKey.stringKey("jsonrpc.request.id");
     static final AttributeKey<String> JSONRPC_VERSION = AttributeKey.stringKey("jsonrpc.protocol.version");
-    static final AttributeKey<String> OPERATION = AttributeKey.stringKey("gen_ai.operation.name");
-    static final AttributeKey<String> TOOL_NAME = AttributeKey.stringKey("gen_ai.tool.name");
     static final AttributeKey<String> NETWORK_TRANSPORT = AttributeKey.stringKey("network.transport");
     static final AttributeKey<String> NETWORK_PROTOCOL = AttributeKey.stringKey("network.protocol.name");
     static final AttributeKey<Long> ERROR_CODE = AttributeKey.longKey("rpc.jsonrpc.error_code");
@@ -42,8 +40,8 @@ final class McpCallSpan {
                 .setParent(Context.current())
                 .setSpanKind(SpanKind.SERVER)
                 .setAttribute(METHOD, "tools/call")
-                .setAttribute(OPERATION, "execute_tool")
-                .setAttribute(TOOL_NAME, tool)
+                .setAttribute(Tracing.GEN_AI_OPERATION, "execute_tool")
+                .setAttribute(Tracing.GEN_AI_TOOL_NAME, tool)
                 .setAttribute(JSONRPC_VERSION, "2.0")
                 .setAttribute(NETWORK_TRANSPORT, "tcp")
                 .setAttribute(NETWORK_PROTOCOL, "http");

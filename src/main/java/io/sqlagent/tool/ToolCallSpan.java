@@ -15,8 +15,6 @@ import io.sqlagent.trace.Tracing;
  */
 final class ToolCallSpan {
 
-    static final AttributeKey<String> OPERATION = AttributeKey.stringKey("gen_ai.operation.name");
-    static final AttributeKey<String> TOOL_NAME = AttributeKey.stringKey("gen_ai.tool.name");
     static final AttributeKey<String> CALL_ID = AttributeKey.stringKey("gen_ai.tool.call.id");
     static final AttributeKey<String> TOOL_TYPE = AttributeKey.stringKey("gen_ai.tool.type");
     static final AttributeKey<String> CALLER = AttributeKey.stringKey("sqlagent.tool.caller");
@@ -29,8 +27,8 @@ final class ToolCallSpan {
         return tracing.tracer().spanBuilder("execute_tool " + call.name())
                 .setParent(parent)
                 .setSpanKind(SpanKind.INTERNAL)
-                .setAttribute(OPERATION, "execute_tool")
-                .setAttribute(TOOL_NAME, call.name())
+                .setAttribute(Tracing.GEN_AI_OPERATION, "execute_tool")
+                .setAttribute(Tracing.GEN_AI_TOOL_NAME, call.name())
                 .setAttribute(TOOL_TYPE, "function")
                 .setAttribute(CALL_ID, call.id())
                 .setAttribute(CALLER, context.caller())

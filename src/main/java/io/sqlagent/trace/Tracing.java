@@ -36,6 +36,12 @@ public class Tracing {
     /** {@code error.type} of the OpenTelemetry semantic conventions: why an operation failed. */
     public static final AttributeKey<String> ERROR_TYPE = AttributeKey.stringKey("error.type");
 
+    /** {@code gen_ai.operation.name} of the GenAI conventions: {@code invoke_agent}, {@code chat}, {@code execute_tool}. */
+    public static final AttributeKey<String> GEN_AI_OPERATION = AttributeKey.stringKey("gen_ai.operation.name");
+
+    /** {@code gen_ai.tool.name} of the GenAI (and MCP) conventions. */
+    public static final AttributeKey<String> GEN_AI_TOOL_NAME = AttributeKey.stringKey("gen_ai.tool.name");
+
     private static final Tracing NOOP = new Tracing(OpenTelemetry.noop().getTracer(SCOPE), false);
 
     private final Tracer tracer;
