@@ -187,12 +187,13 @@ final class LiveRun {
     /**
      * Cancels the run: {@code cancelled} when its client asked ({@code DELETE /api/chat/runs/{id}}),
      * {@code client_gone} when nobody reads it any more. Its stored stream ends with an error saying so.
+     * Whether it was cancelled (false: it had ended).
      */
-    void cancel(String why) {
+    boolean cancel(String why) {
         Cancellable running;
         synchronized (this) {
             if (ended) {
-                return;
+                return false;
             }
             running = upstream;
         }
@@ -204,6 +205,7 @@ final class LiveRun {
                 : "The run was cancelled: its client went away and did not come back within"
                         + " sqlagent.chat.resume.detached-timeout"));
         onEnd();
+        return true;
     }
 
     private static String json(AgentEvent event) {

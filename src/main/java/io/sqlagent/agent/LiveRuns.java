@@ -111,8 +111,7 @@ public class LiveRuns {
     public Uni<Cancel> cancel(UUID runId, String principal) {
         LiveRun here = live.get(runId);
         if (here != null && here.principal().equals(principal)) {
-            here.cancel(LiveRun.CANCELLED);
-            return Uni.createFrom().item(Cancel.CANCELLED);
+            return Uni.createFrom().item(here.cancel(LiveRun.CANCELLED) ? Cancel.CANCELLED : Cancel.ENDED);
         }
         return store.requestCancel(runId, principal)
                 .map(found -> found.map(ended -> ended ? Cancel.ENDED : Cancel.CANCELLED).orElse(Cancel.NOT_FOUND));

@@ -121,6 +121,32 @@ class ChatResumeTest {
     }
 
     @Test
+    void aRunIsCancelledByItsCallerWhileItsStreamIsOpen() throws Exception {
+        model.then(slowText(Duration.ofMillis(300), "a", "b", "c", "d", "e", "f", "g", "h", "i", "j"));
+        try (SseClient client = SseClient.post(chat, "{\"question\":\"Count very slowly\"}",
+                Map.of(TestIdentities.PRINCIPAL, "alice"))) {
+            String runId = runOf(client.until(e -> e.name().equals("conversation")));
+            URI run = root.resolve("/api/chat/runs/" + runId);
+
+            assertEquals(404, delete(run, "bob"), "another caller's run is not found");
+            assertEquals(204, delete(run, "alice"));
+
+            SseClient.Result rest = client.rest();
+            assertEquals("error", rest.last().name(), rest.events().toString());
+            assertEquals("cancelled", rest.last().data().path("code").asText());
+            assertEquals(409, delete(run, "alice"), "an ended run cannot be cancelled again");
+            assertEquals(400, delete(root.resolve("/api/chat/runs/nope"), "alice"));
+        }
+    }
+
+    private static int delete(URI uri, String principal) throws Exception {
+        java.net.http.HttpResponse<String> response = java.net.http.HttpClient.newHttpClient().send(
+                java.net.http.HttpRequest.newBuilder(uri).header(TestIdentities.PRINCIPAL, principal).DELETE().build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+        return response.statusCode();
+    }
+
+    @Test
     void refusesBadIdsWithTheOneErrorBody() throws Exception {
         model.then(text("Done."));
         SseClient.Result run = SseClient.chat(chat, "{\"question\":\"Hi\"}");
