@@ -21,6 +21,7 @@ import java.util.function.BooleanSupplier;
 
 import io.quarkus.logging.Log;
 import io.smallrye.mutiny.Uni;
+import io.sqlagent.tool.ToolException;
 import io.sqlagent.tool.ToolJson;
 
 /**
@@ -166,10 +167,17 @@ final class VectorSync implements AutoCloseable {
         for (String name : names) {
             VectorCollection collection = local.collection(name, Optional.empty());
             int[] copied = { 0 };
-            collection.forEachBatch(DOCUMENTS_PER_READ, batch -> {
-                await(ledger.importMissing(name, collection.info(), batch));
-                copied[0] += batch.size();
-            });
+            try {
+                collection.forEachBatch(DOCUMENTS_PER_READ, batch -> {
+                    await(ledger.importMissing(name, collection.info(), batch));
+                    copied[0] += batch.size();
+                });
+            } catch (ToolException conflict) {
+                // Kept out rather than retried forever: the store's collection stays as it is.
+                Log.warnf("Vector collection '%s' in %s was not copied into the store: %s", name, collection.directory(),
+                        conflict.getMessage());
+                continue;
+            }
             Log.infof("Vector collection '%s' copied from %s into the store (%d documents)", name, collection.directory(),
                     copied[0]);
         }
