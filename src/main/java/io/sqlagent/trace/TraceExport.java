@@ -4,6 +4,7 @@ import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Singleton;
 
 import org.eclipse.microprofile.config.Config;
+import org.eclipse.microprofile.config.ConfigValue;
 
 import io.opentelemetry.sdk.autoconfigure.AutoConfiguredOpenTelemetrySdkBuilder;
 import io.opentelemetry.sdk.trace.export.SpanExporter;
@@ -29,6 +30,9 @@ public class TraceExport implements AutoConfiguredOpenTelemetrySdkBuilderCustomi
     static final String ENDPOINT = "quarkus.otel.exporter.otlp.endpoint";
     static final String TRACES_ENDPOINT = "quarkus.otel.exporter.otlp.traces.endpoint";
 
+    /** The lowest ordinal of a configuration source a person writes (the properties file is 250). */
+    private static final int USER_SOURCES = 100;
+
     private final boolean exporting;
 
     TraceExport(Config config, Instance<SpanExporter> exporters) {
@@ -52,7 +56,14 @@ public class TraceExport implements AutoConfiguredOpenTelemetrySdkBuilderCustomi
         }
     }
 
+    /**
+     * Whether someone set {@code property}: Quarkus gives the endpoint a default
+     * ({@code http://localhost:4317/}), which only a value from a real source (the properties file,
+     * the environment, a system property: ordinals of 100 and more) overrides.
+     */
     private static boolean configured(Config config, String property) {
-        return config.getOptionalValue(property, String.class).filter(value -> !value.isBlank()).isPresent();
+        ConfigValue value = config.getConfigValue(property);
+        return value != null && value.getValue() != null && !value.getValue().isBlank()
+                && value.getSourceOrdinal() >= USER_SOURCES;
     }
 }
