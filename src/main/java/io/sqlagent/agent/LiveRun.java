@@ -32,6 +32,8 @@ final class LiveRun {
 
     private final UUID runId;
     private final String principal;
+    private final Multi<AgentEvent> events;
+    private final Runnable started;
     private final RunJournal journal;
     private final Consumer<AgentEvent.Error> stop;
     private final Duration detachedTimeout;
@@ -54,8 +56,10 @@ final class LiveRun {
         void watch(UUID runId, Duration period, Consumer<RunEventStore.Watched> answer);
     }
 
-    LiveRun(UUID runId, String principal, RunJournal journal, Consumer<AgentEvent.Error> stop, Duration detachedTimeout,
-            DetachedWatch watch) {
+    LiveRun(UUID runId, String principal, Multi<AgentEvent> events, Runnable started, RunJournal journal,
+            Consumer<AgentEvent.Error> stop, Duration detachedTimeout, DetachedWatch watch) {
+        this.events = events;
+        this.started = started;
         this.runId = runId;
         this.principal = principal;
         this.journal = journal;
@@ -73,7 +77,7 @@ final class LiveRun {
     }
 
     /** Starts the run by subscribing to its events: from now on it runs whether a client reads or not. */
-    void begin(Multi<AgentEvent> events) {
+    private void begin(Multi<AgentEvent> events) {
         Cancellable subscription = events.subscribe().with(
                 first -> first.request(Long.MAX_VALUE),
                 this::onEvent,
@@ -104,8 +108,10 @@ final class LiveRun {
     }
 
     private void attach(MultiEmitter<? super RunEvent> emitter) {
+        boolean first;
         synchronized (this) {
             client = emitter;
+            first = !attached;
             attached = true;
             early.forEach(emitter::emit);
             early.clear();
@@ -115,6 +121,11 @@ final class LiveRun {
             }
         }
         emitter.onTermination(() -> detach(emitter));
+        if (first) {
+            // Only now: a client that went away before its stream began never started a run (as before runs outlived clients).
+            started.run();
+            begin(events);
+        }
     }
 
     private void onEvent(AgentEvent agentEvent) {

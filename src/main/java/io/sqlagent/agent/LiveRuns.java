@@ -67,15 +67,17 @@ public class LiveRuns {
 
     /**
      * Begins the run {@code start} prepared, for {@code caller}, and returns the client's stream of its
-     * numbered events. The run goes on when that stream is cancelled (see {@link LiveRun}).
+     * numbered events. The run starts when that stream is subscribed to, and goes on when it is
+     * cancelled (see {@link LiveRun}).
      */
     public Multi<RunEvent> begin(AgentService.Start start, Caller caller, Optional<UUID> conversationId) {
         RunJournal journal = new RunJournal(store, start.runId(), caller.name(), conversationId, resume);
-        LiveRun run = new LiveRun(start.runId(), caller.name(), journal, start.stop(), resume.detachedTimeout(), watch());
-        live.put(run.runId(), run);
-        run.finished().whenComplete((ok, failure) -> live.remove(run.runId()));
-        run.begin(start.events());
-        return run.client();
+        LiveRun[] run = new LiveRun[1];
+        run[0] = new LiveRun(start.runId(), caller.name(), start.events(), () -> {
+            live.put(start.runId(), run[0]);
+            run[0].finished().whenComplete((ok, failure) -> live.remove(start.runId()));
+        }, journal, start.stop(), resume.detachedTimeout(), watch());
+        return run[0].client();
     }
 
     private LiveRun.DetachedWatch watch() {
