@@ -4,10 +4,9 @@ import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
-import dev.langchain4j.model.embedding.onnx.allminilml6v2.AllMiniLmL6V2EmbeddingModel;
-import io.quarkus.logging.Log;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
+import io.sqlagent.workspace.vector.Embeddings;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.RowSet;
@@ -34,7 +33,8 @@ public class LearningEmbeddings {
             WHERE similarity >= $2 ORDER BY similarity DESC, id LIMIT 1""";
 
     private final Pool store;
-    private volatile AllMiniLmL6V2EmbeddingModel model;
+    /** The in-process model of the vector tools (langchain4j stays behind workspace.vector), loaded on first use. */
+    private final Embeddings model = Embeddings.inProcess();
 
     LearningEmbeddings(Pool store) {
         this.store = store;
@@ -51,7 +51,7 @@ public class LearningEmbeddings {
 
     /** The unit-length embedding of {@code text}, computed on a worker thread (ONNX blocks). */
     public Uni<Float[]> embed(String text) {
-        return Uni.createFrom().item(() -> unit(model().embed(text).content().vector()))
+        return Uni.createFrom().item(() -> unit(model.embed(text)))
                 .runSubscriptionOn(Infrastructure.getDefaultWorkerPool());
     }
 
@@ -83,22 +83,5 @@ public class LearningEmbeddings {
             unit[i] = length == 0 ? 0f : (float) (vector[i] / length);
         }
         return unit;
-    }
-
-    private AllMiniLmL6V2EmbeddingModel model() {
-        AllMiniLmL6V2EmbeddingModel current = model;
-        if (current == null) {
-            synchronized (this) {
-                current = model;
-                if (current == null) {
-                    long started = System.nanoTime();
-                    current = new AllMiniLmL6V2EmbeddingModel();
-                    Log.infof("Learning embeddings (all-MiniLM-L6-v2) ready in %d ms",
-                            (System.nanoTime() - started) / 1_000_000);
-                    model = current;
-                }
-            }
-        }
-        return current;
     }
 }
