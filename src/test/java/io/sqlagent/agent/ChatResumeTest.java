@@ -109,7 +109,9 @@ class ChatResumeTest {
     @Test
     void aRunWhoseClientWentAwayIsCancelledAndItsStoredStreamSaysSo() throws Exception {
         // The test profile sets sqlagent.chat.resume.detached-timeout=0s: no waiting for a client to come back.
-        model.then(slowText(Duration.ofMillis(300), "a", "b", "c", "d", "e", "f", "g", "h", "i", "j"));
+        // A first piece longer than sqlagent.agent.thinking-lookahead streams as content at once, while the run goes on.
+        model.then(slowText(Duration.ofMillis(300), "Counting slowly: " + "one, ".repeat(40), "b", "c", "d", "e", "f", "g",
+                "h", "i", "j"));
         String runId;
         try (SseClient client = SseClient.post(chat, "{\"question\":\"Count very slowly\"}")) {
             runId = runOf(client.until(e -> e.name().equals("content")));
