@@ -304,6 +304,7 @@ public final class ScriptedOpenAiServer implements AutoCloseable {
         JsonNode request = null;
         clientPorts.add(exchange.getRemoteAddress().getPort());
         chatRequests.incrementAndGet();
+        boolean dropped = false;
         try (exchange) {
             request = JSON.readTree(exchange.getRequestBody());
             if (recording) {
@@ -335,6 +336,7 @@ public final class ScriptedOpenAiServer implements AutoCloseable {
                 for (String piece : broken.pieces()) {
                     send(out, chunk(delta().put("content", piece), null));
                 }
+                dropped = broken.reset();
                 return;
             }
             exchange.sendResponseHeaders(200, 0);
@@ -371,6 +373,11 @@ public final class ScriptedOpenAiServer implements AutoCloseable {
         if (timed != null && request != null) {
             long answered = System.nanoTime() - received;
             modelTimes.compute(timed.apply(request), (run, sum) -> (sum == null ? ModelTime.NONE : sum).plus(answered));
+        }
+        if (dropped) {
+            // The JDK server closes the connection of a handler that throws, at once; an unfinished body alone
+            // left it open now and then (the client then waited for the model timeout).
+            throw new IOException("scripted connection reset");
         }
     }
 
