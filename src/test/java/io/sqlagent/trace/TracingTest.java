@@ -63,6 +63,8 @@ class TracingTest {
     void reset() {
         model = ScriptedModelResource.server;
         model.reset();
+        // Spans of the tests that ran before in this application (MCP calls among them) are not this test's.
+        spans.reset();
     }
 
     @Test
