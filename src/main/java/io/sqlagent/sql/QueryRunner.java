@@ -479,10 +479,10 @@ public class QueryRunner {
     /** Rows one cursor read takes at most. */
     private static final int MAX_BATCH = 1000;
     /**
-     * Rows the first read takes, before their size is known: enough for the answers a model usually
-     * asks for (a top ten, a small group by) to come in one read, and the end of the rows with it.
+     * Rows the first read takes, before their size is known. Kept small: a row's size is unbounded, and
+     * 32 rows of a megabyte each exhausted a 128 MB heap (ResultMemoryIT); later reads size themselves.
      */
-    private static final int FIRST_BATCH = 32;
+    private static final int FIRST_BATCH = 10;
     /** About how many characters of rows one read may bring, once their size is known. */
     private static final long BATCH_CHARS = 4_000_000;
 

@@ -137,8 +137,11 @@ class ReplicasIT {
             HttpResponse<String> search = two.postJson("/api/tools/vector_search",
                     "{\"collection\": \"notes\", \"query_vector\": [0.9, 0.1, 0]}", Duration.ofSeconds(10));
             seen = search.body();
-            if (search.statusCode() == 200) {
-                JsonNode results = json(search).path("result").path("results");
+            // Until the change arrives the other replica answers 503 busy, 422 (no such collection yet) or 200 with
+            // no results: keep asking.
+            JsonNode results = search.statusCode() == 200 ? json(search).path("result").path("results")
+                    : ToolJson.MAPPER.nullNode();
+            if (results.size() > 0) {
                 assertEquals("east", results.get(0).path("id").asText(), seen);
                 assertEquals(2, results.size(), seen);
                 return;
