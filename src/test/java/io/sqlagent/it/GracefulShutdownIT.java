@@ -50,17 +50,9 @@ class GracefulShutdownIT {
         try (EmbeddedPostgres store = EmbeddedPostgres.builder().start();
                 ScriptedOpenAiServer model = ScriptedOpenAiServer.start()) {
             model.program(GracefulShutdownIT::turn);
-            Map<String, String> env = Map.of(
-                    "QUARKUS_LANGCHAIN4J_OPENAI_BASE_URL", model.baseUrl(),
-                    "QUARKUS_DATASOURCE_REACTIVE_URL", "postgresql://localhost:" + store.getPort() + "/postgres",
-                    "QUARKUS_DATASOURCE_USERNAME", "postgres",
-                    "QUARKUS_DATASOURCE_PASSWORD", "postgres",
-                    // The test's server is the source too: no embedded server to start per process.
-                    "SQLAGENT_EMBEDDED_ENABLED", "false",
-                    "SQLAGENT_SOURCES_DEFAULT_URL", "jdbc:postgresql://localhost:" + store.getPort() + "/postgres",
-                    "SQLAGENT_SOURCES_DEFAULT_USERNAME", "postgres",
-                    "SQLAGENT_SHUTDOWN_GRACE_PERIOD", "5s",
-                    "SQLAGENT_AUDIT_FLUSH_INTERVAL", "1h");
+            // The test's server is the store and the source: no embedded server to start per process.
+            Map<String, String> env = ServiceProcess.onExternalDatabase(store.getPort(), model.baseUrl(),
+                    "SQLAGENT_SHUTDOWN_GRACE_PERIOD", "5s", "SQLAGENT_AUDIT_FLUSH_INTERVAL", "1h");
             try (ServiceProcess service = ServiceProcess.start(workDir, env)) {
                 service.awaitStatus("/q/health/ready", 200, READY_WITHIN);
                 URI chat = URI.create("http://localhost:" + service.httpPort + "/api/chat");

@@ -43,15 +43,8 @@ class ResumedStreamAcrossReplicasIT {
             List<String> pieces = new ArrayList<>(List.of(OPENING));
             pieces.addAll(List.of(ANSWER.substring(OPENING.length()).split("(?<= )")));
             model.program(request -> slowText(Duration.ofMillis(250), pieces.toArray(String[]::new)));
-            Map<String, String> env = Map.of(
-                    "QUARKUS_LANGCHAIN4J_OPENAI_BASE_URL", model.baseUrl(),
-                    "QUARKUS_DATASOURCE_REACTIVE_URL", "postgresql://localhost:" + store.getPort() + "/postgres",
-                    "QUARKUS_DATASOURCE_USERNAME", "postgres",
-                    "QUARKUS_DATASOURCE_PASSWORD", "postgres",
-                    // The test's server is the source too: no embedded server to start per process.
-                    "SQLAGENT_EMBEDDED_ENABLED", "false",
-                    "SQLAGENT_SOURCES_DEFAULT_URL", "jdbc:postgresql://localhost:" + store.getPort() + "/postgres",
-                    "SQLAGENT_SOURCES_DEFAULT_USERNAME", "postgres");
+            // The test's server is the store and the source: no embedded server to start per process.
+            Map<String, String> env = ServiceProcess.onExternalDatabase(store.getPort(), model.baseUrl());
             try (ServiceProcess first = ServiceProcess.start(Files.createDirectories(workDir.resolve("a")), env);
                     ServiceProcess second = ServiceProcess.start(Files.createDirectories(workDir.resolve("b")), env)) {
                 first.awaitStatus("/q/health/ready", 200, READY_WITHIN);

@@ -9,6 +9,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -44,6 +45,26 @@ public final class ServiceProcess implements AutoCloseable {
     public static ServiceProcess startWithJvmOptions(Path workDir, Map<String, String> env, List<String> jvmOptions)
             throws IOException {
         return start(workDir, env, List.of(), jvmOptions, appDir());
+    }
+
+    /**
+     * The environment of a service whose store and source are both the test's PostgreSQL on
+     * {@code port} (no embedded server started per process), whose model is {@code modelUrl}, plus
+     * {@code more} (name, value, name, value, …).
+     */
+    static Map<String, String> onExternalDatabase(int port, String modelUrl, String... more) {
+        Map<String, String> env = new LinkedHashMap<>(Map.of(
+                "QUARKUS_LANGCHAIN4J_OPENAI_BASE_URL", modelUrl,
+                "QUARKUS_DATASOURCE_REACTIVE_URL", "postgresql://localhost:" + port + "/postgres",
+                "QUARKUS_DATASOURCE_USERNAME", "postgres",
+                "QUARKUS_DATASOURCE_PASSWORD", "postgres",
+                "SQLAGENT_EMBEDDED_ENABLED", "false",
+                "SQLAGENT_SOURCES_DEFAULT_URL", "jdbc:postgresql://localhost:" + port + "/postgres",
+                "SQLAGENT_SOURCES_DEFAULT_USERNAME", "postgres"));
+        for (int i = 0; i + 1 < more.length; i += 2) {
+            env.put(more[i], more[i + 1]);
+        }
+        return env;
     }
 
     static Path appDir() {
