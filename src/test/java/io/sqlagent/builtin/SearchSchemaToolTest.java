@@ -1,13 +1,17 @@
 package io.sqlagent.builtin;
 
 import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.anyOf;
 import static org.hamcrest.Matchers.everyItem;
 import static org.hamcrest.Matchers.greaterThan;
 import static org.hamcrest.Matchers.hasItem;
+import static org.hamcrest.Matchers.hasItems;
 import static org.hamcrest.Matchers.hasSize;
 import static org.hamcrest.Matchers.is;
 import static org.hamcrest.Matchers.lessThanOrEqualTo;
+import static org.hamcrest.Matchers.matchesPattern;
 import static org.hamcrest.Matchers.not;
+import static org.hamcrest.Matchers.nullValue;
 import static org.hamcrest.Matchers.startsWith;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -185,7 +189,11 @@ class SearchSchemaToolTest {
         given().header("X-Test-Principal", "reader").header("X-Test-Scopes", "sql:read")
                 .when().get("/api/schema/index")
                 .then().statusCode(200)
-                .body("source", is("default"));
+                .body("source", is("default"))
+                // Named as every other body names its fields; the time an ISO-8601 instant.
+                .body("keySet()", hasItems("source", "state", "tables", "semantic", "built_at", "build_millis",
+                        "embedding_millis", "error"))
+                .body("built_at", anyOf(nullValue(), matchesPattern("\\d{4}-\\d{2}-\\d{2}T.*Z")));
     }
 
     @Test

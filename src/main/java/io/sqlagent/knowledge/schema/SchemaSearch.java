@@ -1,5 +1,6 @@
 package io.sqlagent.knowledge.schema;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -12,6 +13,8 @@ import java.util.regex.Pattern;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
 
 import io.quarkus.logging.Log;
 import io.quarkus.runtime.StartupEvent;
@@ -46,8 +49,9 @@ public class SchemaSearch {
     private static final int KNOWLEDGE_HITS = 10;
 
     /** What the index holds now, for {@code GET /api/schema/index}. */
-    public record Status(String source, String state, int tables, boolean semantic, Long builtAt, Long buildMillis,
-            Long embeddingMillis, String error) {
+    public record Status(String source, String state, int tables, boolean semantic,
+            @JsonProperty("built_at") String builtAt, @JsonProperty("build_millis") Long buildMillis,
+            @JsonProperty("embedding_millis") Long embeddingMillis, String error) {
     }
 
     private final SchemaIntrospector introspector;
@@ -259,6 +263,6 @@ public class SchemaSearch {
     public Status status() {
         SchemaIndex index = current.get();
         return new Status(sql.source(), state, index == null ? 0 : index.entries().size(), index != null && index.semantic(),
-                index == null ? null : index.builtAt(), buildMillis, embeddingMillis, error);
+                index == null ? null : Instant.ofEpochMilli(index.builtAt()).toString(), buildMillis, embeddingMillis, error);
     }
 }
