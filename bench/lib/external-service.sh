@@ -5,6 +5,7 @@
 # common_options "$@"        the options both scripts take (see there)
 # start_databases            sets pgbin, pgport, work; exports PGHOST, PGPORT, PGUSER
 # start_service JAR OPTS...  sets service_pid, url, ready_ms (launch to /q/health/ready), rss_kb (after start)
+# reference_server           installs the reference MCP server from npm when missing; prints its script's path
 # Everything is stopped on exit.
 
 pgbin="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)"
@@ -141,4 +142,20 @@ measured() {
   commit="$(git rev-parse --short HEAD 2>/dev/null || echo '?')"
   if [ -n "$(git status --porcelain -- src pom.xml 2>/dev/null)" ]; then commit="$commit+changes"; fi
   echo "$commit"
+}
+
+# The reference MCP Postgres server (npm @modelcontextprotocol/server-postgres 0.6.2, stdio), installed into
+# target/mcp-reference when missing; prints the path of its script (run it with node).
+reference_server() {
+  if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+    echo "node and npm are missing (apt-get install nodejs npm)" >&2
+    exit 2
+  fi
+  local script=target/mcp-reference/node_modules/@modelcontextprotocol/server-postgres/dist/index.js
+  if [ ! -f "$script" ]; then
+    mkdir -p target/mcp-reference
+    npm install --prefix target/mcp-reference --no-audit --no-fund --loglevel=error \
+      @modelcontextprotocol/server-postgres@0.6.2 >&2
+  fi
+  echo "$script"
 }
