@@ -16,7 +16,8 @@
 # every build), --out FILE (target/startup.txt).
 #
 # A build's class-data archive is DIR/app-cds.jsa (quarkus.package.jar.appcds.enabled); when it is there the
-# service runs with -XX:SharedArchiveFile=DIR/app-cds.jsa, as the README says to run it. The store is
+# service runs with -XX:SharedArchiveFile=DIR/app-cds.jsa, in DIR, as the README says to run it (a copy of DIR
+# keeps its archive valid only with the files' times: cp -a). The log says "Unable to use shared archive" when not. The store is
 # migrated by one unmeasured start first, so every measured start is a restart, as a pod's is.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -59,7 +60,7 @@ for app in "${apps[@]}"; do
   if [ -f "$app/app-cds.jsa" ]; then
     labels+=("$app (AppCDS)")
     dirs+=("$app")
-    options+=("-XX:SharedArchiveFile=$app/app-cds.jsa")
+    options+=("-XX:SharedArchiveFile=$(cd "$app" && pwd)/app-cds.jsa")
     if [ "$without_cds" = true ]; then
       labels+=("$app (no AppCDS)")
       dirs+=("$app")
@@ -96,8 +97,12 @@ measure_service() {
   cpu=$(cpu_ms_of "$service_pid")
   sleep "$settle"
   echo "$ready_ms $cpu $rss_kb $(rss_of "$service_pid")" >>"$work/variant-$i"
-  cp "$work/service.log" "$work/service-$i.log"
   stop_service
+  if [ -n "${options[$i]}" ] && grep -q "Unable to use shared archive" "$work/service.log"; then
+    echo "${labels[$i]}: the JVM did not use the class-data archive:" >&2
+    grep "shared archive" "$work/service.log" >&2
+    exit 1
+  fi
 }
 
 # One start of the reference (stdio): launch to its answer to initialize.

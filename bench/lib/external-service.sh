@@ -63,7 +63,9 @@ start_databases() {
 }
 
 # The service with both databases external; max-rows and the result cap raised so 3,503 rows come back
-# whole, the source's pool as large as the most clients, so that no side queues for a connection.
+# whole, the source's pool as large as the most clients, so that no side queues for a connection. It runs
+# in the jar's directory, as the README runs it: a class-data archive (app-cds.jsa) is valid only for the
+# class path it was written with, quarkus-run.jar there.
 start_service() {
   local jar="$1"
   shift
@@ -77,7 +79,9 @@ start_service() {
     SQLAGENT_SOURCES_DEFAULT_URL="postgresql://127.0.0.1:$pgport/chinook" SQLAGENT_SOURCES_DEFAULT_USERNAME=postgres \
     SQLAGENT_SOURCES_DEFAULT_PASSWORD=postgres SQLAGENT_SOURCES_DEFAULT_MAX_POOL_SIZE=8 \
     SQLAGENT_EMBEDDED_ENABLED=false SQLAGENT_SQL_MAX_ROWS=5000 SQLAGENT_SQL_MAX_RESULT_SIZE=8M \
-    "$java" "$@" -Dquarkus.http.port="$httpport" -jar "$jar" >"$work/service.log" 2>&1 &
+    SQLAGENT_VECTOR_PATH="$work/vectors" \
+    bash -c 'cd "$(dirname "$0")" && exec "$@"' "$jar" "$java" "$@" -Dquarkus.http.port="$httpport" \
+    -jar "$(basename "$jar")" >"$work/service.log" 2>&1 &
   service_pid=$!
   url="http://127.0.0.1:$httpport"
   for _ in $(seq 1 3000); do
