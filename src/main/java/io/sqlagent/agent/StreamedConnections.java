@@ -5,6 +5,7 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 
 import jakarta.ws.rs.client.ClientResponseContext;
 import jakarta.ws.rs.core.MediaType;
@@ -14,11 +15,15 @@ import org.jboss.resteasy.reactive.client.impl.RestClientRequestContext;
 import org.jboss.resteasy.reactive.client.spi.ResteasyReactiveClientRequestContext;
 import org.jboss.resteasy.reactive.client.spi.ResteasyReactiveClientResponseFilter;
 
+import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
+import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClientRequest;
 import io.vertx.core.http.HttpClientResponse;
+import io.vertx.core.http.HttpClosedException;
 import io.vertx.core.http.HttpConnection;
+import io.vertx.core.net.impl.ConnectionBase;
 
 /**
  * Keeps the model's connections for the next call once a streamed answer has ended. The Quarkus
@@ -48,9 +53,14 @@ public final class StreamedConnections implements ResteasyReactiveClientResponse
         }
     }
 
-    /** {@code response}, whose request's connection ignores {@code close()} after the response ended. */
+    /**
+     * {@code response}, whose request's connection ignores {@code close()} after the response ended,
+     * and whose reader hears of a connection that closed before it started reading.
+     */
     static HttpClientResponse keepingConnection(HttpClientResponse response) {
         AtomicBoolean ended = new AtomicBoolean();
+        AtomicBoolean failed = new AtomicBoolean();
+        AtomicReference<Handler<Throwable>> errors = new AtomicReference<>();
         HttpConnection connection = proxy(HttpConnection.class, response.request().connection(), (target, method, args) -> {
             if ("close".equals(method.getName()) && method.getParameterCount() == 0 && ended.get()) {
                 return Future.succeededFuture();
@@ -76,8 +86,55 @@ public final class StreamedConnections implements ResteasyReactiveClientResponse
                 });
                 return target;
             }
-            return invoke(target, method, args);
+            if ("exceptionHandler".equals(method.getName()) && args != null && args.length == 1) {
+                @SuppressWarnings("unchecked")
+                Handler<Throwable> handler = (Handler<Throwable>) args[0];
+                Handler<Throwable> once = handler == null ? null : failure -> {
+                    if (failed.compareAndSet(false, true)) {
+                        handler.handle(failure);
+                    }
+                };
+                errors.set(once);
+                response.exceptionHandler(once);
+                return target;
+            }
+            Object result = invoke(target, method, args);
+            if ("resume".equals(method.getName()) && method.getParameterCount() == 0) {
+                reportEarlyClose(response, ended, errors);
+            }
+            return result;
         });
+    }
+
+    /**
+     * Vert.x tells a response that its connection closed the moment it closes, even while the
+     * response is paused; the REST client keeps the response paused, with no exception handler,
+     * until the SSE reader registers its handlers and resumes it. A model server that drops the
+     * connection just after its first bytes can close it inside that window: Vert.x then only logs
+     * "Connection was closed", the reader never hears of it, and the model call waits for the
+     * silence timeout instead of ending at once ({@code model_interrupted}). So when the reader
+     * resumes a response whose connection is already closed, it is told once the bytes that did
+     * arrive have been delivered (the same event loop, after the drain the resume scheduled), unless
+     * the response ended whole before the close.
+     */
+    private static void reportEarlyClose(HttpClientResponse response, AtomicBoolean ended,
+            AtomicReference<Handler<Throwable>> errors) {
+        if (!(response.request().connection() instanceof ConnectionBase base)
+                || (base.channel().isActive() && !base.closeFuture().isComplete())) {
+            return;
+        }
+        Context context = Vertx.currentContext();
+        Handler<Void> report = done -> {
+            Handler<Throwable> handler = errors.get();
+            if (!ended.get() && handler != null) {
+                handler.handle(new HttpClosedException("Connection was closed"));
+            }
+        };
+        if (context != null) {
+            context.runOnContext(report);
+        } else {
+            report.handle(null);
+        }
     }
 
     private interface Call {

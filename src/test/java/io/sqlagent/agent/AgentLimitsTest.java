@@ -117,13 +117,14 @@ class AgentLimitsTest {
 
     @Test
     void aModelThatPausesBetweenPiecesForLessThanItsTimeoutIsWaitedFor() throws Exception {
-        // 1.5 s in all, longer than the 1 s model timeout, which counts only the silence before a piece.
-        model.then(slowText(Duration.ofMillis(300), "Slow ", "but ", "steady ", "all ", "along."));
+        // 1.2 s in all, longer than the 1 s model timeout, which counts only the silence before a piece
+        // (pauses far below it, so a loaded machine does not stretch one past it).
+        model.then(slowText(Duration.ofMillis(150), "Slow ", "but ", "steady ", "all ", "along ", "the ", "way ", "home."));
 
         SseClient.Result result = SseClient.chat(chat, AgentChatTest.ask("Take your time"));
 
         assertEquals("done", result.last().name(), result.events().toString());
-        assertEquals("Slow but steady all along.", result.content());
+        assertEquals("Slow but steady all along the way home.", result.content());
     }
 
     @Test

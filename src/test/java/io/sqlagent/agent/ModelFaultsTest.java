@@ -139,17 +139,11 @@ class ModelFaultsTest {
 
         assertEquals("error", result.last().name(), result.events().toString());
         JsonNode error = result.last().data();
-        // Known defect (issue 16 stays open): in a full test run, a reset on a reused model connection is sometimes
-        // not noticed by the client, and the run ends at the model timeout instead of at once. Either way it ends
-        // with a clear error and nothing is retried after the answer began.
-        String code = error.path("code").asText();
-        assertTrue(List.of("model_interrupted", "model_timeout").contains(code), error.toString());
-        if (code.equals("model_interrupted")) {
-            assertTrue(error.path("message").asText().contains("scripted-model"), error.toString());
-        }
+        assertEquals("model_interrupted", error.path("code").asText(), result.events().toString());
+        assertTrue(error.path("message").asText().contains("scripted-model"), error.toString());
         assertEquals(1, model.chatRequests(), "retried after the answer began");
         assertTrue(!result.events().toString().contains("second answer"), result.events().toString());
-        assertStored(result, code, 1);
+        assertStored(result, "model_interrupted", 1);
     }
 
     @Test

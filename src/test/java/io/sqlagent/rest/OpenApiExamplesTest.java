@@ -37,6 +37,50 @@ class OpenApiExamplesTest {
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private static final Set<Integer> REFUSED = Set.of(400, 415, 500);
 
+    /**
+     * README's API table and the service agree: every REST operation is there, written
+     * {@code METHOD /path} (or {@code …/last} after its parent's row), and every {@code METHOD /api/…}
+     * the section names exists.
+     */
+    @Test
+    void theReadmeApiSectionNamesEveryOperationAndOnlyOperationsThatExist() throws Exception {
+        JsonNode document = ToolJson.MAPPER.readTree(given().queryParam("format", "json").when().get("/q/openapi")
+                .then().statusCode(200).extract().asString());
+        List<String> readme = java.nio.file.Files.readAllLines(java.nio.file.Path.of("README.md"));
+        int start = readme.indexOf("## API");
+        int end = readme.indexOf("### Errors: one body everywhere");
+        // Path parameters are compared by place, not name ({id} in the code may be {run_id} in the text).
+        String section = String.join("\n", readme.subList(start, end)).replaceAll("\\{[^}/]+}", "{}");
+        Set<String> operations = new java.util.TreeSet<>();
+        List<String> missing = new ArrayList<>();
+        for (Iterator<Map.Entry<String, JsonNode>> paths = document.path("paths").fields(); paths.hasNext();) {
+            Map.Entry<String, JsonNode> path = paths.next();
+            for (Iterator<String> methods = path.getValue().fieldNames(); methods.hasNext();) {
+                String route = path.getKey().replaceAll("\\{[^}/]+}", "{}");
+                String operation = methods.next().toUpperCase() + " " + route;
+                operations.add(operation);
+                String[] segments = route.split("/");
+                String last = "/" + segments[segments.length - 1];
+                String lastTwo = "/" + segments[segments.length - 2] + last;
+                if (!section.contains(operation) && !section.contains("`…" + last + "`")
+                        && !section.contains("`…" + lastTwo + "`")) {
+                    missing.add(operation);
+                }
+            }
+        }
+        java.util.regex.Matcher named = java.util.regex.Pattern
+                .compile("(GET|POST|PUT|PATCH|DELETE) (/api/[A-Za-z0-9_/{}.-]*[A-Za-z0-9_}])").matcher(section);
+        List<String> unknown = new ArrayList<>();
+        while (named.find()) {
+            if (!operations.contains(named.group())) {
+                unknown.add(named.group());
+            }
+        }
+        assertTrue(missing.isEmpty(), "operations missing from README's API section: " + missing);
+        assertTrue(unknown.isEmpty(), "README's API section names operations that do not exist: " + unknown
+                + "; the service has " + operations);
+    }
+
     @Test
     void everyDocumentedRequestExampleIsAcceptedByItsEndpoint() throws Exception {
         JsonNode document = ToolJson.MAPPER.readTree(given().queryParam("format", "json").when().get("/q/openapi")
