@@ -27,16 +27,7 @@ for option in "${rest[@]}"; do
   esac
 done
 
-if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
-  echo "node and npm are missing (apt-get install nodejs npm)" >&2
-  exit 2
-fi
-reference=target/mcp-reference/node_modules/@modelcontextprotocol/server-postgres/dist/index.js
-if [ ! -f "$reference" ]; then
-  mkdir -p target/mcp-reference
-  npm install --prefix target/mcp-reference --no-audit --no-fund --loglevel=error \
-    @modelcontextprotocol/server-postgres@0.6.2 >&2
-fi
+reference="$(reference_server)"
 
 jar="$(service_jar "$app")"
 start_databases

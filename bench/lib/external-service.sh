@@ -5,6 +5,7 @@
 # common_options "$@"        the options both scripts take (see there)
 # start_databases            sets pgbin, pgport, work; exports PGHOST, PGPORT, PGUSER
 # start_service JAR OPTS...  sets service_pid, url, ready_ms (launch to /q/health/ready), rss_kb (after start)
+# reference_server           installs the reference MCP server from npm when missing; prints its script's path
 # Everything is stopped on exit.
 
 pgbin="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)"
@@ -62,7 +63,9 @@ start_databases() {
 }
 
 # The service with both databases external; max-rows and the result cap raised so 3,503 rows come back
-# whole, the source's pool as large as the most clients, so that no side queues for a connection.
+# whole, the source's pool as large as the most clients, so that no side queues for a connection. It runs
+# in the jar's directory, as the README runs it: a class-data archive (app-cds.jsa) is valid only for the
+# class path it was written with, quarkus-run.jar there.
 start_service() {
   local jar="$1"
   shift
@@ -76,7 +79,9 @@ start_service() {
     SQLAGENT_SOURCES_DEFAULT_URL="postgresql://127.0.0.1:$pgport/chinook" SQLAGENT_SOURCES_DEFAULT_USERNAME=postgres \
     SQLAGENT_SOURCES_DEFAULT_PASSWORD=postgres SQLAGENT_SOURCES_DEFAULT_MAX_POOL_SIZE=8 \
     SQLAGENT_EMBEDDED_ENABLED=false SQLAGENT_SQL_MAX_ROWS=5000 SQLAGENT_SQL_MAX_RESULT_SIZE=8M \
-    "$java" "$@" -Dquarkus.http.port="$httpport" -jar "$jar" >"$work/service.log" 2>&1 &
+    SQLAGENT_VECTOR_PATH="$work/vectors" \
+    bash -c 'cd "$(dirname "$0")" && exec "$@"' "$jar" "$java" "$@" -Dquarkus.http.port="$httpport" \
+    -jar "$(basename "$jar")" >"$work/service.log" 2>&1 &
   service_pid=$!
   url="http://127.0.0.1:$httpport"
   for _ in $(seq 1 3000); do
@@ -141,4 +146,20 @@ measured() {
   commit="$(git rev-parse --short HEAD 2>/dev/null || echo '?')"
   if [ -n "$(git status --porcelain -- src pom.xml 2>/dev/null)" ]; then commit="$commit+changes"; fi
   echo "$commit"
+}
+
+# The reference MCP Postgres server (npm @modelcontextprotocol/server-postgres 0.6.2, stdio), installed into
+# target/mcp-reference when missing; prints the path of its script (run it with node).
+reference_server() {
+  if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+    echo "node and npm are missing (apt-get install nodejs npm)" >&2
+    exit 2
+  fi
+  local script=target/mcp-reference/node_modules/@modelcontextprotocol/server-postgres/dist/index.js
+  if [ ! -f "$script" ]; then
+    mkdir -p target/mcp-reference
+    npm install --prefix target/mcp-reference --no-audit --no-fund --loglevel=error \
+      @modelcontextprotocol/server-postgres@0.6.2 >&2
+  fi
+  echo "$script"
 }

@@ -107,7 +107,7 @@ final class AgentRun {
         emitter.onTermination(() -> end(new RunEnding.Cancelled()));
         emitter.emit(new AgentEvent.Conversation(conversationId.toString()));
         messages.add(SystemMessage.from(setup.systemPrompt()));
-        subscription = trace.within(then(prepare(), ok -> storeQuestion())
+        subscription = trace.within(then(prepare(), this::storeQuestion)
                 .ifNoItem().after(setup.config().timeout()).failWith(RunTimeout::new))
                 .subscribe().with(
                         reason -> end(new RunEnding.Finished(reason)),
@@ -131,19 +131,25 @@ final class AgentRun {
     // The loop
     // ---------------------------------------------------------------------------------------------
 
-    /** A new conversation, or the history of the one continued as the model's messages. */
-    private Uni<Void> prepare() {
+    /**
+     * A new conversation with its question, or the history of the one continued as the model's messages; true
+     * when the question is stored already.
+     */
+    private Uni<Boolean> prepare() {
         ConversationStore store = setup.conversations();
         if (continued.isEmpty()) {
-            return store.create(conversationId, question, principal.name());
+            return store.create(conversationId, runId, question, principal.name()).replaceWith(true);
         }
         return store.history(conversationId, setup.config().historyMessages())
                 .invoke(history -> messages.addAll(HistoryReplay.messages(history)))
-                .replaceWithVoid();
+                .replaceWith(false);
     }
 
-    private Uni<StopReason> storeQuestion() {
+    private Uni<StopReason> storeQuestion(boolean stored) {
         messages.add(UserMessage.from(question));
+        if (stored) {
+            return callModel();
+        }
         return then(setup.conversations().append(conversationId, runId, List.of(Message.user(question))), ok -> callModel());
     }
 
@@ -175,10 +181,9 @@ final class AgentRun {
         List<ToolExecutionRequest> requests = requested.stream().map(Requested::request).toList();
         messages.add(text.isEmpty() ? AiMessage.from(requests) : AiMessage.from(text, requests));
         requested.forEach(call -> emitter.emit(new AgentEvent.ToolCallEvent(call.id(), call.name(), call.eventArguments())));
-        Message stored = Message.assistant(text.isEmpty() ? null : text, RequestedCalls.stored(requested));
-        Uni<List<Ended>> executed = then(setup.conversations().append(conversationId, runId, List.of(stored)),
-                ok -> execute(requested));
-        return then(executed, this::sendResults);
+        // Stored with the results, in one round trip: a call and its results are one step of the conversation.
+        Message asked = Message.assistant(text.isEmpty() ? null : text, RequestedCalls.stored(requested));
+        return then(execute(requested), ended -> sendResults(asked, ended));
     }
 
     /** Runs the well-formed, offered calls together (read-only ones concurrently) and answers the others. */
@@ -196,9 +201,13 @@ final class AgentRun {
         return setup.offered().map(names -> names.contains(toolName)).orElse(true);
     }
 
-    /** Sends and stores each result, gives them to the model, and goes on with the next turn unless a tool stopped the run. */
-    private Uni<StopReason> sendResults(List<Ended> ended) {
-        List<Message> stored = new ArrayList<>(ended.size());
+    /**
+     * Sends each result, stores the model's calls ({@code asked}) and the results, gives them to the model, and goes on
+     * with the next turn unless a tool stopped the run.
+     */
+    private Uni<StopReason> sendResults(Message asked, List<Ended> ended) {
+        List<Message> stored = new ArrayList<>(ended.size() + 1);
+        stored.add(asked);
         boolean stopped = false;
         int max = setup.config().eventResultMaxChars();
         for (Ended call : ended) {

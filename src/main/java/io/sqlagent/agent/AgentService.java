@@ -43,6 +43,7 @@ public class AgentService {
     private final ScheduledExecutorService silenceTimers;
     private final ToolScopes scopes;
     private final Tracing tracing;
+    private final ToolSpecificationCache specifications;
 
     AgentService(ChatModels models, ToolRegistry registry, ToolExecutor executor, ConversationStore conversations,
             SystemPrompt systemPrompt, AgentMetrics metrics, AgentConfig config, ToolScopes scopes, Tracing tracing) {
@@ -50,6 +51,7 @@ public class AgentService {
         this.tracing = tracing;
         this.models = models;
         this.registry = registry;
+        this.specifications = new ToolSpecificationCache(registry);
         this.executor = executor;
         this.conversations = conversations;
         this.systemPrompt = systemPrompt;
@@ -111,7 +113,7 @@ public class AgentService {
             }
             Optional<Set<String>> restricted = toolsets.isEmpty() ? Optional.empty()
                     : Optional.of(offered.stream().map(ToolDescriptor::name).collect(Collectors.toUnmodifiableSet()));
-            AgentRun.Setup setup = new AgentRun.Setup(model.model().get(), silenceTimers, ToolSpecifications.of(offered),
+            AgentRun.Setup setup = new AgentRun.Setup(model.model().get(), silenceTimers, specifications.of(offered),
                     restricted, executor,
                     conversations, systemPrompt.render(), metrics, config, trace);
             UUID runId = UUID.randomUUID();

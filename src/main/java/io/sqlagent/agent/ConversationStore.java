@@ -33,8 +33,13 @@ import io.vertx.mutiny.sqlclient.Tuple;
 @ApplicationScoped
 public class ConversationStore {
 
+    /**
+     * A conversation with its first question, in one statement (one round trip): the message's foreign key is
+     * checked at the end of the statement, when the conversation is there.
+     */
     private static final String INSERT_CONVERSATION = """
-            INSERT INTO conversation (id, principal, title) VALUES ($1, $2, $3)""";
+            WITH started AS (INSERT INTO conversation (id, principal, title) VALUES ($1, $2, $3))
+            INSERT INTO conversation_message (conversation_id, run_id, role, content) VALUES ($1, $4, 'user', $5)""";
 
     /**
      * Whose conversations these are, as stored: conversations from before owners were recorded
@@ -44,9 +49,6 @@ public class ConversationStore {
 
     private static final String EXISTS = """
             SELECT 1 FROM conversation WHERE id = $1 AND %s = $2""".formatted(OWNER);
-
-    private static final String TOUCH = """
-            UPDATE conversation SET updated_at = now() WHERE id = $1""";
 
     private static final String CONVERSATION = """
             SELECT id, title, created_at, updated_at FROM conversation WHERE id = $1 AND %s = $2""".formatted(OWNER);
@@ -60,11 +62,14 @@ public class ConversationStore {
                 (conversation_id, run_id, role, content, tool_calls, tool_call_id, tool_name, outcome, duration_ms)
             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)""";
 
+    /** A finished run, and the conversation marked as updated, in one statement: atomic, and one round trip. */
     private static final String INSERT_RUN = """
-            INSERT INTO conversation_run
-                (id, conversation_id, question, started_at, duration_ms, iterations, input_tokens, output_tokens, outcome,
-                 error_code)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)""";
+            WITH recorded AS (
+                INSERT INTO conversation_run
+                    (id, conversation_id, question, started_at, duration_ms, iterations, input_tokens, output_tokens,
+                     outcome, error_code)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10))
+            UPDATE conversation SET updated_at = now() WHERE id = $2""";
 
     private static final String MESSAGES = """
             SELECT run_id, role, content, tool_calls, tool_call_id, tool_name, outcome, duration_ms, created_at
@@ -128,10 +133,14 @@ public class ConversationStore {
     /** Longest title: the first question, shortened. */
     static final int TITLE_LENGTH = 80;
 
-    /** Starts a conversation of {@code principal}, titled after its first question. */
-    public Uni<Void> create(UUID id, String firstQuestion, String principal) {
+    /**
+     * Starts a conversation of {@code principal}, titled after its first question, and stores that question as
+     * run {@code runId}'s first message.
+     */
+    public Uni<Void> create(UUID id, UUID runId, String firstQuestion, String principal) {
         String title = Texts.shorten(firstQuestion.strip().replaceAll("\\s+", " "), TITLE_LENGTH - 1);
-        Tuple values = Tuple.of(id, StoredText.clean(principal), StoredText.clean(title));
+        Tuple values = Tuple.of(id, StoredText.clean(principal), StoredText.clean(title), runId,
+                StoredText.clean(firstQuestion));
         return ready().flatMap(ok -> store.preparedQuery(INSERT_CONVERSATION)
                 .execute(values)).replaceWithVoid();
     }
@@ -189,11 +198,8 @@ public class ConversationStore {
                 .addOffsetDateTime(OffsetDateTime.ofInstant(run.startedAt(), java.time.ZoneOffset.UTC))
                 .addLong(run.durationMs()).addInteger(run.iterations()).addLong(run.inputTokens())
                 .addLong(run.outputTokens()).addString(run.outcome()).addString(run.errorCode());
-        return ready().flatMap(ok -> store.withTransaction(connection -> connection
-                .preparedQuery(INSERT_RUN)
-                .execute(values)
-                .flatMap(inserted -> connection.preparedQuery(TOUCH)
-                        .execute(Tuple.of(run.conversationId())))))
+        return ready().flatMap(ok -> store.preparedQuery(INSERT_RUN)
+                .execute(values))
                 .replaceWithVoid();
     }
 

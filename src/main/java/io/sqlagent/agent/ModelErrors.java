@@ -92,12 +92,15 @@ final class ModelErrors {
 
     /**
      * The store's connection went while the run wrote its steps: closed under it, or PostgreSQL
-     * ending it (SQLSTATE class 57P: shutdown, restart; 08: connection exception).
+     * ending it (SQLSTATE class 57P: shutdown, restart; 08: connection exception), or its socket reset
+     * (a write that reached a connection PostgreSQL had just ended, before its goodbye was read). Model
+     * calls' own socket failures are {@link ModelTurn.ModelCallException}s, told apart before this.
      */
     private static boolean storeLost(Throwable failure) {
         for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
             if (cause instanceof io.sqlagent.store.StoreUnavailableException
-                    || cause instanceof io.vertx.sqlclient.ClosedConnectionException) {
+                    || cause instanceof io.vertx.sqlclient.ClosedConnectionException
+                    || cause instanceof java.net.SocketException) {
                 return true;
             }
             if (cause instanceof io.vertx.pgclient.PgException pg && pg.getSqlState() != null

@@ -22,7 +22,8 @@ import io.smallrye.config.common.MapBackedConfigSource;
  * unconfigured: the store when {@code quarkus.datasource.reactive.url} is unset, and source
  * {@code default} (the Chinook demo) when no {@code sqlagent.sources.<name>.url} is set. The server is
  * started here, while the runtime configuration is built, because the reactive datasource reads its
- * URL before any application bean runs. Nothing starts at build time.
+ * URL before any application bean runs. Nothing starts at build time, nor in the run that writes the class-data
+ * archive ({@code quarkus.package.jar.appcds.enabled}), which stops before any datasource is used.
  */
 public class EmbeddedDatabaseConfigSourceFactory implements ConfigSourceFactory {
 
@@ -36,12 +37,15 @@ public class EmbeddedDatabaseConfigSourceFactory implements ConfigSourceFactory 
     /** Below application.properties (250) and everything else: these are fallbacks only. */
     private static final int ORDINAL = 50;
 
+    /** Set on the run of the packaged service that writes its class-data archive (Quarkus' AppCDS build step). */
+    static final String APPCDS_GENERATE = "quarkus.appcds.generate";
+
     /** The name of the configuration source this factory adds (how others tell that the demo source is in use). */
     public static final String CONFIG_SOURCE_NAME = "sqlagent embedded PostgreSQL";
 
     @Override
     public Iterable<ConfigSource> getConfigSources(ConfigSourceContext context) {
-        if (ExecutionMode.current() != ExecutionMode.RUNTIME_INIT) {
+        if (ExecutionMode.current() != ExecutionMode.RUNTIME_INIT || Boolean.getBoolean(APPCDS_GENERATE)) {
             return List.of();
         }
         boolean needStore = isBlank(context.getValue(STORE_URL));

@@ -426,4 +426,45 @@ class AgentChatTest {
             registry.replaceGroup("chat-test", List.of(), List.of());
         }
     }
+
+    /** The description the model was given for {@code tool} in the n-th request, or null when it was not offered. */
+    private String offeredDescription(int request, String tool) {
+        for (JsonNode offered : model.requests().get(request).path("tools")) {
+            if (offered.path("function").path("name").asText().equals(tool)) {
+                return offered.path("function").path("description").asText();
+            }
+        }
+        return null;
+    }
+
+    @Test
+    void theToolsOfferedFollowTheRegistryFromOneChatToTheNext() throws Exception {
+        io.sqlagent.tool.ToolRegistration first = io.sqlagent.tool.ToolRegistration
+                .of(io.sqlagent.tool.FakeTool.returning("chat_test_late", "one"));
+        io.sqlagent.tool.Tool second = io.sqlagent.tool.FakeTool.returning("chat_test_late", "two");
+        io.sqlagent.tool.ToolRegistration replaced = new io.sqlagent.tool.ToolRegistration(new io.sqlagent.tool.ToolDescriptor(
+                "chat_test_late", "The replaced tool.", second.descriptor().parameters(), java.util.Optional.empty(),
+                java.util.Optional.empty(), second.descriptor().metadata()), () -> second);
+        try {
+            model.then(text("Before."));
+            SseClient.chat(chat, ask("Which tools?"));
+            registry.replaceGroup("chat-test-late", List.of(first), List.of());
+            model.then(text("Added."));
+            SseClient.chat(chat, ask("Which tools now?"));
+            registry.replaceGroup("chat-test-late", List.of(replaced), List.of());
+            model.then(text("Replaced."));
+            SseClient.chat(chat, ask("And now?"));
+            registry.replaceGroup("chat-test-late", List.of(), List.of());
+            model.then(text("Removed."));
+            SseClient.chat(chat, ask("And at last?"));
+
+            assertEquals(null, offeredDescription(0, "chat_test_late"));
+            assertEquals("Fake tool chat_test_late. For tests.", offeredDescription(1, "chat_test_late"));
+            assertEquals("The replaced tool.", offeredDescription(2, "chat_test_late"));
+            assertEquals(null, offeredDescription(3, "chat_test_late"));
+            assertTrue(toolNames(model.requests().get(3)).contains("run_sql"));
+        } finally {
+            registry.replaceGroup("chat-test-late", List.of(), List.of());
+        }
+    }
 }

@@ -10,7 +10,7 @@ import java.util.concurrent.TimeoutException;
 
 import org.junit.jupiter.api.Test;
 
-/** Timeouts are told apart by their type, wherever they sit in the cause chain. */
+/** Failures are told apart by their type, wherever they sit in the cause chain. */
 class ModelErrorsTest {
 
     /** A failure whose name says timeout but which is none (the old check matched class names). */
@@ -51,5 +51,17 @@ class ModelErrorsTest {
         assertFalse(ModelErrors.causedBy(new RuntimeException(new NotATimeoutButNamedLikeOne()), TimeoutException.class));
         assertTrue(ModelErrors.causedBy(new RuntimeException(new java.net.SocketTimeoutException()), TimeoutException.class,
                 java.net.SocketTimeoutException.class));
+    }
+
+    @Test
+    void aResetOfTheStoresConnectionIsTheStoreLostButAModelsResetIsTheModels() {
+        AgentEvent.Error store = ModelErrors.describe(new CompletionException(new java.net.SocketException("Connection reset")),
+                Duration.ofSeconds(3));
+        AgentEvent.Error model = ModelErrors.describe(
+                new ModelTurn.ModelCallException(new RuntimeException(new java.net.SocketException("Connection reset"))),
+                Duration.ofSeconds(3));
+
+        assertEquals("store_unavailable", store.code(), store.toString());
+        assertEquals("model_error", model.code(), model.toString());
     }
 }
