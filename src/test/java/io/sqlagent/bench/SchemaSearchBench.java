@@ -86,7 +86,7 @@ public final class SchemaSearchBench {
                 new ColumnPolicy(Optional.empty()), 100_000);
         long indexMillis = (System.nanoTime() - started) / 1_000_000;
         started = System.nanoTime();
-        SchemaIndex index = words.embedded(embeddings);
+        SchemaIndex index = words.embedded(embeddings, null);
         long embeddingMillis = (System.nanoTime() - started) / 1_000_000;
         java.util.Set<String> present = new java.util.HashSet<>();
         index.entries().forEach(entry -> present.add(entry.table()));
