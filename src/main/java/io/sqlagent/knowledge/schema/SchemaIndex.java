@@ -67,10 +67,11 @@ public final class SchemaIndex {
     private static final int BATCH = 64;
 
     private static final String NAME = "name";
+    private static final String SCHEMA = "schema";
     private static final String COLUMNS = "columns";
     private static final String TEXT = "text";
     private static final String POSITION = "position";
-    private static final Map<String, Float> BOOSTS = Map.of(NAME, 3f, COLUMNS, 1f, TEXT, 1f);
+    private static final Map<String, Float> BOOSTS = Map.of(NAME, 3f, SCHEMA, 1f, COLUMNS, 1f, TEXT, 1f);
 
     /**
      * A table as the index holds it.
@@ -218,7 +219,12 @@ public final class SchemaIndex {
                 Entry entry = entries.get(i);
                 Document document = new Document();
                 document.add(new StoredField(POSITION, i));
-                document.add(new TextField(NAME, entry.name(), Field.Store.NO));
+                // The schema's words are shared by every table in it: they count as much as a comment's, not as the
+                // table's own name.
+                int dot = entry.table().indexOf('.');
+                document.add(new TextField(NAME, SchemaText.terms(entry.table().substring(dot + 1)), Field.Store.NO));
+                document.add(new TextField(SCHEMA, SchemaText.terms(entry.table().substring(0, Math.max(0, dot))),
+                        Field.Store.NO));
                 document.add(new TextField(COLUMNS, entry.columns(), Field.Store.NO));
                 document.add(new TextField(TEXT, entry.text(), Field.Store.NO));
                 writer.addDocument(document);
