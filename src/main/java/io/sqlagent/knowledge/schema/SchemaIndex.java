@@ -26,6 +26,7 @@ import org.apache.lucene.search.BooleanClause;
 import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.BoostQuery;
 import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.PhraseQuery;
 import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.store.ByteBuffersDirectory;
@@ -71,6 +72,8 @@ public final class SchemaIndex {
     private static final String COLUMNS = "columns";
     private static final String TEXT = "text";
     private static final String POSITION = "position";
+    /** The weight of two question words in a row matching a column's name. */
+    private static final float PAIR_BOOST = 2f;
     private static final Map<String, Float> BOOSTS = Map.of(NAME, 3f, SCHEMA, 1f, COLUMNS, 1f, TEXT, 1f);
 
     /**
@@ -385,9 +388,16 @@ public final class SchemaIndex {
             return List.of();
         }
         BooleanQuery.Builder any = new BooleanQuery.Builder();
-        for (String word : words.stream().limit(32).toList()) {
+        List<String> terms = words.stream().limit(32).toList();
+        for (String word : terms) {
             BOOSTS.forEach((field, boost) -> any.add(new BoostQuery(new TermQuery(new Term(field, word)), boost),
                     BooleanClause.Occur.SHOULD));
+        }
+        // Two words of the question in a row that are a column's name ("below their reorder point": reorder_point)
+        // point at that table more than the two words apart do.
+        for (int i = 1; i < terms.size(); i++) {
+            any.add(new BoostQuery(new PhraseQuery(COLUMNS, terms.get(i - 1), terms.get(i)), PAIR_BOOST),
+                    BooleanClause.Occur.SHOULD);
         }
         try {
             ScoreDoc[] found = searcher.search(any.build(), WORD_HITS).scoreDocs;

@@ -99,4 +99,12 @@ class SchemaIndexTest {
         assertEquals("sales.customers",
                 tables(changed.search("companies", model.embed("companies that buy"), List.of(), 1)).get(0));
     }
+
+    @Test
+    void twoWordsOfTheQuestionInARowThatNameAColumnPointAtItsTable() {
+        SchemaIndex index = index(List.of(table("inventory.counts", "", List.of(), "reorder_date", "sale_point"),
+                table("inventory.stock_levels", "", List.of(), "reorder_point", "quantity_on_hand_in_units")));
+
+        assertEquals("inventory.stock_levels", tables(index.search("below their reorder point", null, List.of(), 2)).get(0));
+    }
 }
