@@ -4,10 +4,12 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -24,6 +26,7 @@ import org.apache.lucene.search.BooleanClause;
 import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.BoostQuery;
 import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.PhraseQuery;
 import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.store.ByteBuffersDirectory;
@@ -38,38 +41,40 @@ import io.sqlagent.workspace.vector.Embeddings;
  * table's name, column names and comments, and optionally one all-MiniLM-L6-v2 vector per table. A search
  * ranks the tables by words and by meaning and fuses the rankings, with the tables the knowledge base
  * points at, by reciprocal rank fusion (each list adds {@code 1 / (60 + rank)}); the fused score is scaled
- * to 0–1, 1 meaning first in every list. Vectors are compared by exact cosine similarity: a few thousand
- * 384-dimension vectors take well under a millisecond, and an approximate (HNSW) search would only lose
- * recall at this size.
+ * to 0–1, 1 meaning first in every list. Each ranking counts a family of copies ({@code orders},
+ * {@code orders_history}, {@code orders_staging}, see {@link SchemaGraph}) once, for the original, unless the
+ * question asks for the copy; then the tables joined to the best few through foreign keys rank higher. Vectors
+ * are compared by exact cosine similarity: a few thousand 384-dimension vectors take well under a millisecond,
+ * and an approximate (HNSW) search would only lose recall at this size.
  */
 public final class SchemaIndex {
 
     /** The constant of reciprocal rank fusion, as in Cormack et al. (2009) and Elasticsearch's default. */
     static final int RRF_K = 60;
-    /** The factor a derived table's score is multiplied by (see {@link #search}). */
+    /** The factor a copy's score is its original's times, when it is listed after the distinct tables. */
     private static final double DERIVED = 0.5;
-    /**
-     * Words (after {@link SchemaText#words}) that mark a table as a copy or derivative of the table whose name it
-     * extends, as warehouse naming conventions use them; a version ({@code v2}) or a year ({@code 2023}) does too.
-     */
-    private static final Set<String> COPY_MARKERS = Set.of("history", "hist", "archive", "arch", "staging", "stage", "stg",
-            "snapshot", "snap", "backup", "bak", "bkp", "tmp", "temp", "old", "audit", "copy", "summary", "report", "error",
-            "load", "raw", "legacy", "deprecat", "daily", "weekly", "monthly", "quarterly", "yearly", "aggregate", "agg");
-
-    /** Cosine similarity above which a table whose name extends another's is taken for a copy of it. */
-    private static final double COPY_SIMILARITY = 0.85;
     /** What the join path counts for beside a ranking of its own: a hint, not evidence. */
     private static final double JOIN_WEIGHT = 0.5;
-    /** The best tables whose references rank as the join path. */
+    /** The best tables whose foreign-key neighbours rank as the join path. */
     private static final int JOIN_FROM = 3;
-    /** Candidates each ranking contributes before fusion. */
+    /** Candidates (families of copies) each ranking contributes before fusion. */
     private static final int CANDIDATES = 50;
+    /**
+     * Word hits read to find {@link #CANDIDATES} families: on a warehouse where each table has a dozen copies, the
+     * first 50 hits may be four tables.
+     */
+    private static final int WORD_HITS = 400;
+    /** Texts the model embeds at once. */
+    private static final int BATCH = 64;
 
     private static final String NAME = "name";
+    private static final String SCHEMA = "schema";
     private static final String COLUMNS = "columns";
     private static final String TEXT = "text";
     private static final String POSITION = "position";
-    private static final Map<String, Float> BOOSTS = Map.of(NAME, 3f, COLUMNS, 1f, TEXT, 1f);
+    /** The weight of two question words in a row matching a column's name. */
+    private static final float PAIR_BOOST = 2f;
+    private static final Map<String, Float> BOOSTS = Map.of(NAME, 3f, SCHEMA, 1f, COLUMNS, 1f, TEXT, 1f);
 
     /**
      * A table as the index holds it.
@@ -93,25 +98,18 @@ public final class SchemaIndex {
     private final List<Entry> entries;
     private final IndexSearcher searcher;
     private final float[][] vectors;
-    private final Map<String, List<Integer>> byName;
-    private final List<Set<String>> nameWords;
+    private final SchemaGraph graph;
     private final long builtAt;
+    private final int modelCalls;
 
-    private SchemaIndex(List<Entry> entries, IndexSearcher searcher, float[][] vectors, long builtAt) {
+    private SchemaIndex(List<Entry> entries, IndexSearcher searcher, float[][] vectors, SchemaGraph graph, long builtAt,
+            int modelCalls) {
         this.entries = entries;
         this.searcher = searcher;
         this.vectors = vectors;
+        this.graph = graph;
         this.builtAt = builtAt;
-        this.byName = new HashMap<>();
-        this.nameWords = entries.stream().map(entry -> Set.copyOf(List.of(entry.name().split(" ")))).toList();
-        for (int i = 0; i < entries.size(); i++) {
-            String qualified = entries.get(i).table().toLowerCase(Locale.ROOT);
-            byName.computeIfAbsent(qualified, key -> new ArrayList<>()).add(i);
-            String bare = qualified.substring(qualified.indexOf('.') + 1);
-            if (!bare.equals(qualified)) {
-                byName.computeIfAbsent(bare, key -> new ArrayList<>()).add(i);
-            }
-        }
+        this.modelCalls = modelCalls;
     }
 
     /** Characters of a table's text that are embedded; the model reads about 256 word pieces at most. */
@@ -170,15 +168,50 @@ public final class SchemaIndex {
                 List.copyOf(references));
     }
 
-    /** This index with every table embedded by {@code embeddings}; blocking, seconds for thousands of tables. */
-    public SchemaIndex embedded(Embeddings embeddings) {
-        List<float[]> all = new ArrayList<>(entries.size());
-        int batch = 64;
-        for (int from = 0; from < entries.size(); from += batch) {
-            all.addAll(embeddings.embedAll(entries.subList(from, Math.min(entries.size(), from + batch)).stream()
-                    .map(Entry::embedded).toList()));
+    /**
+     * This index with a vector per table, blocking (seconds for thousands of tables). Only tables that are no copy (see
+     * {@link SchemaGraph}) are embedded: a copy shares its original's vector, as it shares its meaning, so a warehouse
+     * of a few hundred tables and their dozen copies each costs a few hundred embeddings. The vector of a text that
+     * {@code previous} (the index this one replaces; may be null) embedded already is reused, so a periodic refresh
+     * embeds only the tables that changed.
+     */
+    public SchemaIndex embedded(Embeddings embeddings, SchemaIndex previous) {
+        Map<String, float[]> known = new HashMap<>();
+        if (previous != null && previous.vectors != null) {
+            for (int i = 0; i < previous.entries.size(); i++) {
+                if (previous.graph.original(i) < 0) {
+                    known.put(previous.entries.get(i).embedded(), previous.vectors[i]);
+                }
+            }
         }
-        return withVectors(all.toArray(float[][]::new));
+        float[][] all = new float[entries.size()][];
+        Map<String, List<Integer>> missing = new LinkedHashMap<>();
+        for (int i = 0; i < entries.size(); i++) {
+            if (graph.original(i) < 0) {
+                all[i] = known.get(entries.get(i).embedded());
+                if (all[i] == null) {
+                    missing.computeIfAbsent(entries.get(i).embedded(), text -> new ArrayList<>()).add(i);
+                }
+            }
+        }
+        List<String> texts = new ArrayList<>(missing.keySet());
+        for (int from = 0; from < texts.size(); from += BATCH) {
+            List<String> batch = texts.subList(from, Math.min(texts.size(), from + BATCH));
+            List<float[]> vectors = embeddings.embedAll(batch);
+            for (int j = 0; j < batch.size(); j++) {
+                for (int i : missing.get(batch.get(j))) {
+                    all[i] = normalised(vectors.get(j));
+                }
+            }
+        }
+        for (int i = 0; i < entries.size(); i++) {
+            int original = i;
+            while (all[original] == null) {
+                original = graph.original(original);
+            }
+            all[i] = all[original];
+        }
+        return new SchemaIndex(entries, searcher, all, graph, builtAt, texts.size());
     }
 
     /** The lexical index of {@code entries}, without vectors. */
@@ -189,7 +222,12 @@ public final class SchemaIndex {
                 Entry entry = entries.get(i);
                 Document document = new Document();
                 document.add(new StoredField(POSITION, i));
-                document.add(new TextField(NAME, entry.name(), Field.Store.NO));
+                // The schema's words are shared by every table in it: they count as much as a comment's, not as the
+                // table's own name.
+                int dot = entry.table().indexOf('.');
+                document.add(new TextField(NAME, SchemaText.terms(entry.table().substring(dot + 1)), Field.Store.NO));
+                document.add(new TextField(SCHEMA, SchemaText.terms(entry.table().substring(0, Math.max(0, dot))),
+                        Field.Store.NO));
                 document.add(new TextField(COLUMNS, entry.columns(), Field.Store.NO));
                 document.add(new TextField(TEXT, entry.text(), Field.Store.NO));
                 writer.addDocument(document);
@@ -197,7 +235,7 @@ public final class SchemaIndex {
             writer.commit();
             // The reader lives as long as this snapshot; it holds only heap memory, released with it.
             return new SchemaIndex(List.copyOf(entries), new IndexSearcher(DirectoryReader.open(directory)), null,
-                    System.currentTimeMillis());
+                    new SchemaGraph(entries), System.currentTimeMillis(), 0);
         } catch (IOException e) {
             throw new UncheckedIOException("The schema index could not be built in memory", e);
         }
@@ -212,7 +250,7 @@ public final class SchemaIndex {
         for (int i = 0; i < vectors.length; i++) {
             normalised[i] = normalised(vectors[i]);
         }
-        return new SchemaIndex(entries, searcher, normalised, builtAt);
+        return new SchemaIndex(entries, searcher, normalised, graph, builtAt, vectors.length);
     }
 
     public List<Entry> entries() {
@@ -221,6 +259,16 @@ public final class SchemaIndex {
 
     public boolean semantic() {
         return vectors != null;
+    }
+
+    /** Texts the model embedded for this snapshot (the others were reused or are copies'). */
+    public int modelCalls() {
+        return modelCalls;
+    }
+
+    /** Tables that are copies of another and share its vector. */
+    public long copies() {
+        return graph.copies();
     }
 
     long builtAt() {
@@ -232,11 +280,14 @@ public final class SchemaIndex {
      * {@code queryVector} is given, and by {@code knowledgeTables} (tables the knowledge base's hits name, best first).
      */
     public List<Hit> search(String query, float[] queryVector, List<String> knowledgeTables, int limit) {
+        Set<String> asked = new HashSet<>(SchemaText.words(query));
+        Set<Integer> copies = new LinkedHashSet<>();
         List<List<Integer>> rankings = new ArrayList<>();
-        rankings.add(lexical(query));
+        rankings.add(families(lexical(query), asked, copies));
         if (vectors != null && queryVector != null) {
-            rankings.add(nearest(normalised(queryVector)));
+            rankings.add(families(nearest(normalised(queryVector)), asked, copies));
         }
+        // A copy the knowledge base names was used on purpose: it stands for itself.
         List<Integer> known = known(knowledgeTables);
         if (!known.isEmpty()) {
             rankings.add(known);
@@ -250,63 +301,106 @@ public final class SchemaIndex {
             }
         }
         List<Integer> ranked = new ArrayList<>(candidates);
-        ranked.sort((a, b) -> fused[a] != fused[b] ? Double.compare(fused[b], fused[a]) : Integer.compare(a, b));
-        // The tables the best few reference are likely joined in: they rank as a list of their own (the join path,
-        // as in schema linking), so "sales per sales rep" brings the employees table with the commissions.
-        List<Integer> joined = new ArrayList<>();
-        for (int i : ranked.subList(0, Math.min(JOIN_FROM, ranked.size()))) {
-            for (String reference : entries.get(i).references()) {
-                for (int target : byName.getOrDefault(reference.toLowerCase(Locale.ROOT), List.of())) {
-                    if (!joined.contains(target)) {
-                        joined.add(target);
-                    }
-                }
+        ranked.sort(byScore(fused));
+        // A table joined in rises at most to just below the table it is joined to: the neighbourhood supports the
+        // best tables, it does not replace them.
+        Map<Integer, Integer> joined = joinPath(ranked, asked);
+        double[] seeds = fused.clone();
+        int rank = 0;
+        for (Map.Entry<Integer, Integer> join : joined.entrySet()) {
+            int table = join.getKey();
+            fused[table] = Math.max(fused[table],
+                    Math.min(fused[table] + JOIN_WEIGHT / (RRF_K + ++rank), seeds[join.getValue()] * (1 - 1e-6)));
+            if (candidates.add(table)) {
+                ranked.add(table);
             }
         }
-        for (int rank = 0; rank < joined.size(); rank++) {
-            fused[joined.get(rank)] += JOIN_WEIGHT / (RRF_K + rank + 1);
-            if (!ranked.contains(joined.get(rank))) {
-                ranked.add(joined.get(rank));
-            }
-        }
-        // A table whose name extends another candidate's with a word warehouses mark copies with (orders_history,
-        // orders_daily_snapshot beside orders), or whose vector is nearly the same, is a copy of it: demoted, so the
-        // distinct tables a question needs come first rather than five variants of one. A child table (order_items)
-        // is neither.
-        double[] adjusted = fused.clone();
-        for (int i : ranked) {
-            Set<String> words = nameWords.get(i);
-            for (int j : ranked) {
-                Set<String> original = nameWords.get(j);
-                if (original.size() < words.size() && words.containsAll(original) && (marksCopy(words, original)
-                        || vectors != null && dot(vectors[i], vectors[j]) >= COPY_SIMILARITY)) {
-                    adjusted[i] = fused[i] * DERIVED;
-                    break;
-                }
-            }
-        }
+        ranked.sort(byScore(fused));
         // Scaled so that first place in every ranking a search could use scores 1.
         double best = (vectors != null && queryVector != null ? 2 : 1) * (1.0 / (RRF_K + 1));
-        return ranked.stream()
-                .sorted((a, b) -> adjusted[a] != adjusted[b] ? Double.compare(adjusted[b], adjusted[a]) : Integer.compare(a, b))
-                .limit(limit)
-                .map(i -> new Hit(entries.get(i).table(), entries.get(i).summary(),
-                        Math.round(Math.min(1, adjusted[i] / best) * 1000) / 1000.0))
-                .toList();
+        List<Hit> hits = new ArrayList<>();
+        for (int i : ranked.subList(0, Math.min(limit, ranked.size()))) {
+            hits.add(hit(i, Math.min(1, fused[i] / best)));
+        }
+        // Copies come after the distinct tables, each below its original.
+        for (int copy : copies) {
+            if (hits.size() == limit) {
+                break;
+            }
+            if (!candidates.contains(copy)) {
+                double original = fused[graph.representative(copy, asked)] / best * DERIVED;
+                hits.add(hit(copy, Math.min(original, hits.isEmpty() ? 1 : hits.get(hits.size() - 1).score())));
+            }
+        }
+        return hits;
     }
 
+    private Hit hit(int i, double score) {
+        return new Hit(entries.get(i).table(), entries.get(i).summary(), Math.round(score * 1000) / 1000.0);
+    }
+
+    private static Comparator<Integer> byScore(double[] scores) {
+        return (a, b) -> scores[a] != scores[b] ? Double.compare(scores[b], scores[a]) : Integer.compare(a, b);
+    }
+
+    /**
+     * {@code ranking} with each copy replaced by the table it stands for (its original, unless {@code asked} asks for
+     * the copy), each table once, at its best place, cut to {@link #CANDIDATES}; the copies replaced go to
+     * {@code copies}.
+     */
+    private List<Integer> families(List<Integer> ranking, Set<String> asked, Set<Integer> copies) {
+        Set<Integer> family = new LinkedHashSet<>();
+        for (int i : ranking) {
+            int shown = graph.representative(i, asked);
+            if (shown != i) {
+                copies.add(i);
+            }
+            family.add(shown);
+            if (family.size() == CANDIDATES) {
+                break;
+            }
+        }
+        return new ArrayList<>(family);
+    }
+
+    /**
+     * The join path, as in schema linking: the tables the best few candidates reference through foreign keys (a
+     * question about commissions per sales rep needs the employees the commissions point at), each with the table it is
+     * joined to, copies standing for their original. Tables referencing the best ones are left out: a central table
+     * such as products is referenced by dozens, and lifting them all buries the tables the words and meaning found.
+     */
+    private Map<Integer, Integer> joinPath(List<Integer> ranked, Set<String> asked) {
+        List<Integer> seeds = ranked.subList(0, Math.min(JOIN_FROM, ranked.size()));
+        Map<Integer, Integer> joined = new LinkedHashMap<>();
+        for (int seed : seeds) {
+            for (int target : graph.references(seed)) {
+                joined.putIfAbsent(graph.representative(target, asked), seed);
+            }
+        }
+        seeds.forEach(joined::remove);
+        return joined;
+    }
+
+    /** The best word hits for {@code query}, best first. */
     private List<Integer> lexical(String query) {
         Set<String> words = new LinkedHashSet<>(SchemaText.words(query));
         if (words.isEmpty()) {
             return List.of();
         }
         BooleanQuery.Builder any = new BooleanQuery.Builder();
-        for (String word : words.stream().limit(32).toList()) {
+        List<String> terms = words.stream().limit(32).toList();
+        for (String word : terms) {
             BOOSTS.forEach((field, boost) -> any.add(new BoostQuery(new TermQuery(new Term(field, word)), boost),
                     BooleanClause.Occur.SHOULD));
         }
+        // Two words of the question in a row that are a column's name ("below their reorder point": reorder_point)
+        // point at that table more than the two words apart do.
+        for (int i = 1; i < terms.size(); i++) {
+            any.add(new BoostQuery(new PhraseQuery(COLUMNS, terms.get(i - 1), terms.get(i)), PAIR_BOOST),
+                    BooleanClause.Occur.SHOULD);
+        }
         try {
-            ScoreDoc[] found = searcher.search(any.build(), CANDIDATES).scoreDocs;
+            ScoreDoc[] found = searcher.search(any.build(), WORD_HITS).scoreDocs;
             List<Integer> ranking = new ArrayList<>(found.length);
             for (ScoreDoc doc : found) {
                 ranking.add(searcher.storedFields().document(doc.doc).getField(POSITION).numericValue().intValue());
@@ -317,6 +411,7 @@ public final class SchemaIndex {
         }
     }
 
+    /** Every table, nearest to {@code query} first. */
     private List<Integer> nearest(float[] query) {
         double[] similarity = new double[vectors.length];
         Integer[] order = new Integer[vectors.length];
@@ -324,27 +419,17 @@ public final class SchemaIndex {
             similarity[i] = dot(query, vectors[i]);
             order[i] = i;
         }
-        Arrays.sort(order, (a, b) -> Double.compare(similarity[b], similarity[a]));
-        return Arrays.asList(order).subList(0, Math.min(CANDIDATES, order.length));
+        Arrays.sort(order, byScore(similarity));
+        return Arrays.asList(order);
     }
 
     /** Entries the knowledge base names, in the order named, each once. */
     private List<Integer> known(List<String> tables) {
         Set<Integer> found = new LinkedHashSet<>();
         for (String table : tables) {
-            found.addAll(byName.getOrDefault(table.trim().toLowerCase(Locale.ROOT), List.of()));
+            found.addAll(graph.named(table));
         }
         return new ArrayList<>(found);
-    }
-
-    /** Whether the words {@code name} adds to {@code original} include one that marks a copy. */
-    private static boolean marksCopy(Set<String> name, Set<String> original) {
-        for (String word : name) {
-            if (!original.contains(word) && (COPY_MARKERS.contains(word) || word.matches("v\\d+|\\d{4}"))) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private static double dot(float[] a, float[] b) {

@@ -127,15 +127,21 @@ public class SchemaSearch {
                 .emitOn(Infrastructure.getDefaultWorkerPool())
                 .map(catalog -> SchemaIndex.build(catalog, tables, columns, config.index().maxTables()))
                 .subscribe().with(index -> {
-                    current.set(index);
+                    // With vectors to add and an index that has them, that one answers until they are in: a refresh
+                    // embeds only what changed, in moments, and searches keep their ranking by meaning meanwhile.
+                    SchemaIndex previous = current.get();
+                    boolean embedding = config.index().semantic() && !index.entries().isEmpty();
+                    if (!embedding || previous == null || !previous.semantic()) {
+                        current.set(index);
+                    }
                     buildMillis = (System.nanoTime() - began) / 1_000_000;
                     error = null;
                     Log.infof("Schema index of source '%s': %d tables indexed by words in %d ms", sql.source(),
                             index.entries().size(), buildMillis);
                     started.words().complete(index);
-                    if (config.index().semantic() && !index.entries().isEmpty()) {
+                    if (embedding) {
                         state = "embedding";
-                        embed(index, started.done());
+                        embed(index, previous, started.done());
                     } else {
                         state = "ready";
                         started.done().complete(index);
@@ -150,19 +156,24 @@ public class SchemaSearch {
         return started;
     }
 
-    /** Adds the vectors on a worker; the word index answers meanwhile. */
-    private void embed(SchemaIndex index, CompletableFuture<SchemaIndex> done) {
+    /**
+     * Adds the vectors on a worker, reusing those of {@code previous} (the index being replaced) for unchanged tables; the
+     * previous index, or the word index, answers meanwhile.
+     */
+    private void embed(SchemaIndex index, SchemaIndex previous, CompletableFuture<SchemaIndex> done) {
         long began = System.nanoTime();
-        Uni.createFrom().item(() -> index.embedded(embeddings()))
+        Uni.createFrom().item(() -> index.embedded(embeddings(), previous))
                 .runSubscriptionOn(Infrastructure.getDefaultWorkerPool())
                 .subscribe().with(embedded -> {
-                    current.compareAndSet(index, embedded);
+                    current.set(embedded);
                     embeddingMillis = (System.nanoTime() - began) / 1_000_000;
                     state = "ready";
-                    Log.infof("Schema index of source '%s': %d tables embedded in %d ms", sql.source(),
-                            index.entries().size(), embeddingMillis);
+                    Log.infof("Schema index of source '%s': %d tables embedded in %d ms (%d texts through the model; %d "
+                            + "copies share their original's vector, unchanged tables keep theirs)", sql.source(),
+                            index.entries().size(), embeddingMillis, embedded.modelCalls(), embedded.copies());
                     done.complete(embedded);
                 }, failure -> {
+                    current.set(index);
                     state = "ready";
                     error = "embedding failed: " + failure.getMessage();
                     Log.warnf(failure, "Schema index of source '%s': tables could not be embedded; searching by words",

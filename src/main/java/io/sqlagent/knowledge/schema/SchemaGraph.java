@@ -1,0 +1,149 @@
+package io.sqlagent.knowledge.schema;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * What the schema index knows about how its tables relate, worked out once per snapshot: which table is a copy of
+ * which (warehouses keep {@code orders_history}, {@code orders_staging}, {@code orders_backup_2023} beside
+ * {@code orders}), and which tables each one's foreign keys reference.
+ *
+ * <p>
+ * A table is a copy of another when its name has every word of the other's and the words it adds all mark copies
+ * ({@code history}, {@code archive}, {@code staging}, {@code snapshot}, {@code backup}, {@code old}, {@code tmp}, a
+ * version such as {@code v2} or a year such as {@code 2023}, …); of several such tables the one with the most words is
+ * its original ({@code orders_history_archive} is a copy of {@code orders_history} if there is one, else of
+ * {@code orders}). A child table such as {@code order_items} adds a word that marks no copy, so it is a table of its
+ * own.
+ */
+final class SchemaGraph {
+
+    /**
+     * Words (after {@link SchemaText#words}) that mark a table as a copy or derivative of the table whose name it
+     * extends, as warehouse naming conventions use them.
+     */
+    private static final Set<String> COPY_MARKERS = Set
+            .of("history", "hist", "archive", "arch", "staging", "stage", "stg", "snapshot", "snap", "backup", "bak", "bkp",
+                    "tmp", "temp", "old", "audit", "copy", "summary", "report", "error", "load", "raw", "legacy",
+                    "deprecated", "daily", "weekly", "monthly", "quarterly", "yearly", "aggregate", "agg", "clone", "dup",
+                    "prev", "previous")
+            .stream().map(SchemaText::stem).collect(Collectors.toUnmodifiableSet());
+    /** Most marker words a copy's name adds (more would make the subsets to try grow too fast). */
+    private static final int MAX_MARKS = 4;
+
+    private final int[] original;
+    private final List<Set<String>> marks;
+    private final Map<String, List<Integer>> byName = new HashMap<>();
+    private final List<List<Integer>> references;
+
+    SchemaGraph(List<SchemaIndex.Entry> entries) {
+        int size = entries.size();
+        List<Set<String>> words = entries.stream().map(entry -> Set.copyOf(List.of(entry.name().split(" ")))).toList();
+        for (int i = 0; i < size; i++) {
+            String qualified = entries.get(i).table().toLowerCase(Locale.ROOT);
+            byName.computeIfAbsent(qualified, key -> new ArrayList<>()).add(i);
+            String bare = qualified.substring(qualified.indexOf('.') + 1);
+            if (!bare.equals(qualified)) {
+                byName.computeIfAbsent(bare, key -> new ArrayList<>()).add(i);
+            }
+        }
+        Map<Set<String>, Integer> byWords = new HashMap<>();
+        for (int i = 0; i < size; i++) {
+            byWords.putIfAbsent(words.get(i), i);
+        }
+        original = new int[size];
+        marks = new ArrayList<>(size);
+        for (int i = 0; i < size; i++) {
+            original[i] = originalOf(words.get(i), byWords);
+            Set<String> added = new HashSet<>(words.get(i));
+            if (original[i] >= 0) {
+                added.removeAll(words.get(original[i]));
+            }
+            // A version or a year alone does not ask for a copy: "orders 2023" means the orders of 2023.
+            Set<String> named = added.stream().filter(COPY_MARKERS::contains).collect(Collectors.toSet());
+            marks.add(original[i] < 0 ? Set.of() : Set.copyOf(named.isEmpty() ? added : named));
+        }
+        references = new ArrayList<>(size);
+        for (int i = 0; i < size; i++) {
+            Set<Integer> targets = new LinkedHashSet<>();
+            for (String reference : entries.get(i).references()) {
+                targets.addAll(named(reference));
+            }
+            targets.remove(i);
+            references.add(List.copyOf(targets));
+        }
+    }
+
+    /** The table whose name {@code name} extends with copy markers alone, the longest such; -1 when none. */
+    private static int originalOf(Set<String> name, Map<Set<String>, Integer> byWords) {
+        List<String> markers = name.stream().filter(SchemaGraph::marksCopy).sorted().toList();
+        if (markers.isEmpty() || markers.size() > MAX_MARKS) {
+            return -1;
+        }
+        int best = -1;
+        int bestSize = -1;
+        // Every non-empty subset of the marker words, removed from the name, may leave an original's name.
+        for (int subset = 1; subset < 1 << markers.size(); subset++) {
+            Set<String> rest = new HashSet<>(name);
+            for (int bit = 0; bit < markers.size(); bit++) {
+                if ((subset & 1 << bit) != 0) {
+                    rest.remove(markers.get(bit));
+                }
+            }
+            Integer found = rest.isEmpty() ? null : byWords.get(rest);
+            if (found != null && rest.size() > bestSize) {
+                best = found;
+                bestSize = rest.size();
+            }
+        }
+        return best;
+    }
+
+    private static boolean marksCopy(String word) {
+        return COPY_MARKERS.contains(word) || word.matches("v\\d+|(19|20)\\d\\d|\\d{6,8}");
+    }
+
+    /** The tables named {@code table} (schema-qualified, or bare in any schema), in index order. */
+    List<Integer> named(String table) {
+        return byName.getOrDefault(table.trim().toLowerCase(Locale.ROOT), List.of());
+    }
+
+    /** The table {@code table} is a copy of; -1 when it is none's. */
+    int original(int table) {
+        return original[table];
+    }
+
+    /**
+     * The table a search shows in place of {@code table}: its original's (or the original's original), unless the
+     * question asks for what makes it a copy ({@code asked} has the words its name adds, versions and years aside: "the
+     * orders history", "the daily snapshot of orders", but not "monthly revenue" for a monthly summary).
+     */
+    int representative(int table, Set<String> asked) {
+        int current = table;
+        for (int steps = 0; steps < original.length && original[current] >= 0; steps++) {
+            if (asked.containsAll(marks.get(current))) {
+                break;
+            }
+            current = original[current];
+        }
+        return current;
+    }
+
+    /** The tables {@code table}'s foreign keys reference. */
+    List<Integer> references(int table) {
+        return references.get(table);
+    }
+
+    /** How many tables are copies of another. */
+    long copies() {
+        return Arrays.stream(original).filter(index -> index >= 0).count();
+    }
+}

@@ -1,0 +1,110 @@
+package io.sqlagent.knowledge.schema;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import org.junit.jupiter.api.Test;
+
+import io.sqlagent.sql.ColumnPolicy;
+import io.sqlagent.sql.SchemaIntrospector.CatalogColumn;
+import io.sqlagent.sql.SchemaIntrospector.CatalogTable;
+import io.sqlagent.sql.SchemaIntrospector.Relation;
+import io.sqlagent.sql.TablePolicy;
+import io.sqlagent.workspace.vector.Embeddings;
+
+/** The ranking of the schema index on a small warehouse: copies behind their original, the join path, vector reuse. */
+class SchemaIndexTest {
+
+    private static CatalogTable table(String qualified, String comment, List<String> references, String... columns) {
+        String schema = qualified.substring(0, qualified.indexOf('.'));
+        List<CatalogColumn> shown = new ArrayList<>();
+        for (String column : columns) {
+            shown.add(new CatalogColumn(column, "text", ""));
+        }
+        return new CatalogTable(new Relation(schema, qualified.substring(schema.length() + 1), "r", 0, comment), shown,
+                references);
+    }
+
+    private static List<CatalogTable> warehouse(String customersComment) {
+        List<CatalogTable> catalog = new ArrayList<>();
+        catalog.add(table("sales.customers", customersComment, List.of(), "name", "email"));
+        catalog.add(table("sales.orders", "Orders placed by customers", List.of("sales.customers"), "order_date", "total"));
+        for (String copy : List.of("history", "archive", "staging", "backup_2023", "daily_snapshot", "v2")) {
+            catalog.add(table("sales.orders_" + copy, "Copy (" + copy + ") of orders placed by customers", List.of(),
+                    "order_date", "total"));
+        }
+        catalog.add(table("sales.order_items", "Lines of an order", List.of("sales.orders"), "quantity", "price"));
+        return catalog;
+    }
+
+    private static SchemaIndex index(List<CatalogTable> catalog) {
+        return SchemaIndex.build(catalog, new TablePolicy(Optional.empty(), Optional.empty()),
+                new ColumnPolicy(Optional.empty()),
+                1000);
+    }
+
+    private static List<String> tables(List<SchemaIndex.Hit> hits) {
+        return hits.stream().map(SchemaIndex.Hit::table).toList();
+    }
+
+    @Test
+    void copiesComeAfterTheDistinctTablesEachBelowItsOriginal() {
+        SchemaIndex index = index(warehouse("People who buy"));
+
+        List<String> found = tables(index.search("orders placed", null, List.of(), 10));
+
+        assertEquals(List.of("sales.orders", "sales.order_items", "sales.customers"), found.subList(0, 3), found.toString());
+        assertTrue(found.subList(3, found.size()).stream().allMatch(table -> table.startsWith("sales.orders_")),
+                found.toString());
+    }
+
+    @Test
+    void aQuestionAskingForACopyFindsItFirst() {
+        SchemaIndex index = index(warehouse("People who buy"));
+
+        assertEquals("sales.orders_history", tables(index.search("orders history", null, List.of(), 3)).get(0));
+        assertEquals("sales.orders_daily_snapshot",
+                tables(index.search("daily snapshot of the orders", null, List.of(), 3)).get(0));
+        // A year alone does not ask for the backup of 2023.
+        assertEquals("sales.orders", tables(index.search("orders of 2023", null, List.of(), 3)).get(0));
+    }
+
+    @Test
+    void theTablesTheBestOnesReferenceJoinInButNeverPassThem() {
+        SchemaIndex index = index(warehouse("People who buy"));
+
+        List<SchemaIndex.Hit> hits = index.search("order lines quantity", null, List.of(), 3);
+
+        assertEquals(List.of("sales.order_items", "sales.orders", "sales.customers"), tables(hits));
+        assertTrue(hits.get(0).score() >= hits.get(1).score() && hits.get(1).score() >= hits.get(2).score(), hits.toString());
+    }
+
+    @Test
+    void copiesShareTheirOriginalsVectorAndARefreshEmbedsOnlyWhatChanged() {
+        Embeddings model = Embeddings.inProcess();
+        SchemaIndex first = index(warehouse("People who buy")).embedded(model, null);
+        // Three tables of their own; the six copies of orders share its vector.
+        assertEquals(3, first.modelCalls());
+        assertEquals(6, first.copies());
+
+        SchemaIndex unchanged = index(warehouse("People who buy")).embedded(model, first);
+        SchemaIndex changed = index(warehouse("People and companies who buy")).embedded(model, unchanged);
+
+        assertEquals(0, unchanged.modelCalls());
+        assertEquals(1, changed.modelCalls());
+        assertEquals("sales.customers",
+                tables(changed.search("companies", model.embed("companies that buy"), List.of(), 1)).get(0));
+    }
+
+    @Test
+    void twoWordsOfTheQuestionInARowThatNameAColumnPointAtItsTable() {
+        SchemaIndex index = index(List.of(table("inventory.counts", "", List.of(), "reorder_date", "sale_point"),
+                table("inventory.stock_levels", "", List.of(), "reorder_point", "quantity_on_hand_in_units")));
+
+        assertEquals("inventory.stock_levels", tables(index.search("below their reorder point", null, List.of(), 2)).get(0));
+    }
+}
