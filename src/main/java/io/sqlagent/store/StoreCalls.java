@@ -32,6 +32,16 @@ public class StoreCalls {
     }
 
     /**
+     * {@link #lookup(Uni)} for a {@code call} that only reads, tried once more when it fails for want
+     * of a connection: after the store restarts, the pool can hand out a connection the server has
+     * just closed, before the pool has heard of the close. (Not for writes: a write whose connection
+     * dropped may have been committed.)
+     */
+    public <T> Uni<T> read(Uni<T> call) {
+        return lookup(call.onFailure(StoreCalls::unreachable).retry().atMost(1));
+    }
+
+    /**
      * Failures that mean the store is out of reach: connection refused or lost (Vert.x reports
      * them as {@link VertxException}s or I/O exceptions) and a schema that could not be migrated
      * because of it. PostgreSQL's own errors ({@code PgException}) are not among them.

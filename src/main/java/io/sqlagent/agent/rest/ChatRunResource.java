@@ -83,7 +83,7 @@ public class ChatRunResource {
         UUID runId = runId(id);
         int after = position(runId, lastEventId);
         Caller caller = store.lookup(callers.of(http)).await().indefinitely();
-        RunEventStore.StoredRun run = store.lookup(streams.find(runId, caller.name())).await().indefinitely()
+        RunEventStore.StoredRun run = store.read(streams.find(runId, caller.name())).await().indefinitely()
                 .orElseThrow(() -> ApiException.notFound("run_not_found", "No chat run of yours has the id " + runId
                         + " (runs are kept for sqlagent.chat.resume.retention)"));
         // A live run's stored events may lag the wire by sqlagent.chat.resume.flush-interval: only an ended run is sure.

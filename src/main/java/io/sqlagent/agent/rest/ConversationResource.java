@@ -81,7 +81,7 @@ public class ConversationResource {
         int pageSize = size;
         Optional<ConversationCursor> from = cursor;
         return callers.of(http)
-                .flatMap(caller -> store.lookup(conversations.list(caller.name(), pageSize, from)))
+                .flatMap(caller -> store.read(conversations.list(caller.name(), pageSize, from)))
                 .map(RestResponse::<Object> ok);
     }
 
@@ -98,7 +98,7 @@ public class ConversationResource {
         UUID uuid = Uuids.parse(id).orElseThrow(() -> ApiException.badRequest("invalid_conversation_id",
                 "A conversation id is a UUID, as the conversation event gave it"));
         return callers.of(http)
-                .flatMap(caller -> store.lookup(conversations.view(uuid, caller.name())))
+                .flatMap(caller -> store.read(conversations.view(uuid, caller.name())))
                 .map(found -> found
                         .<RestResponse<Object>> map(RestResponse::ok)
                         .orElseThrow(
