@@ -1,7 +1,9 @@
 package io.sqlagent.store;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -18,7 +20,11 @@ import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.Test;
 
+import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.test.junit.QuarkusTest;
+import io.smallrye.mutiny.Uni;
+import io.sqlagent.knowledge.Learning;
+import io.sqlagent.knowledge.QueryPattern;
 import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.pgclient.PgBuilder;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -26,9 +32,10 @@ import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.pgclient.PgConnectOptions;
 
 /**
- * A store created by the release before governed learning (scripts V1–V6, with knowledge in it) is
- * upgraded in place by the current scripts: its rows are kept, what it learned stays searchable
- * (approved, never checked), and the new scripts are recorded once.
+ * Stores of earlier releases are upgraded in place: the one before governed learning (scripts V1–V6,
+ * with knowledge in it) by the current scripts, its rows kept, what it learned still searchable
+ * (approved, never checked); the one before checksums (V1–V10, no checksum column) gets its
+ * checksums and its rows read through the knowledge entities. An edited script stops the migration.
  */
 @QuarkusTest
 class StoreUpgradeTest {
@@ -43,6 +50,9 @@ class StoreUpgradeTest {
 
     @Inject
     Vertx vertx;
+
+    @Inject
+    StoreSessions sessions;
 
     private List<Row> rows(Pool pool, String sql) {
         List<Row> rows = new ArrayList<>();
@@ -129,6 +139,14 @@ class StoreUpgradeTest {
         return StoreMigrations.SCRIPTS.stream().map(StoreMigrations.Script::shipped).toList();
     }
 
+    /** {@code read} through the entities, on the store in {@code schema} (the transaction's search_path). */
+    private <T> T inSchema(String schema, java.util.function.Supplier<Uni<T>> read) {
+        return sessions.withTransaction(() -> Panache.getSession()
+                .flatMap(session -> session.createNativeQuery("SET LOCAL search_path TO " + schema).executeUpdate())
+                .flatMap(set -> read.get()))
+                .await().atMost(WAIT);
+    }
+
     @Test
     void aStoreOfTheCurrentReleaseGetsChecksumsAndKeepsItsData() {
         String schema = schemaName();
@@ -141,6 +159,12 @@ class StoreUpgradeTest {
                     """
                             INSERT INTO learning (title, description, category, source, status, proposed_by, asked)
                             VALUES ('Kiwi weights are grams', 'Not kilograms.', 'data_quality', 'agent', 'proposed', 'ann', 'How heavy?')""")
+                    .execute().await().atMost(WAIT);
+            old.query("""
+                    INSERT INTO query_pattern (name, question, sql, summary, tables_used, source, status, result_columns,
+                                               result_rows, check_status)
+                    VALUES ('kiwi_count', 'How many kiwis?', 'SELECT 1', 'Counts kiwis.', '{kiwi,orchard}', 'agent', 'approved',
+                            '[{"name": "n", "type": "int4"}]', 1, 'drifted')""")
                     .execute().await().atMost(WAIT);
 
             // When: this release starts on it.
@@ -161,6 +185,15 @@ class StoreUpgradeTest {
             assertEquals("How heavy?", learning.getString("asked"));
             // A second start checks the recorded checksums and changes nothing.
             assertEquals(0, StoreMigrations.apply(old, shipped()).await().atMost(WAIT));
+            // And the entities read what that release wrote.
+            Learning entity = inSchema(schema, () -> Learning.<Learning> find("title", "Kiwi weights are grams").firstResult());
+            assertEquals("proposed", entity.status);
+            assertEquals("How heavy?", entity.asked);
+            assertNotNull(entity.createdAt);
+            QueryPattern pattern = inSchema(schema, () -> QueryPattern.<QueryPattern> find("name", "kiwi_count").firstResult());
+            assertArrayEquals(new String[] { "kiwi", "orchard" }, pattern.tablesUsed);
+            assertEquals("[{\"name\": \"n\", \"type\": \"int4\"}]", pattern.resultColumns);
+            assertEquals("drifted", pattern.checkStatus);
         } finally {
             dropSchema(old, schema);
         }
