@@ -58,9 +58,17 @@ public class StoreMigrations {
                 script text PRIMARY KEY,
                 applied_at timestamptz NOT NULL DEFAULT now())""";
 
-    /** Stores created before checksums were kept have no such column; their rows get one on the next start. */
+    /**
+     * Stores created before checksums were kept have no such column; their rows get one on the next start.
+     * Checked first: {@code ADD COLUMN IF NOT EXISTS} would log a notice as a warning at every start.
+     */
     private static final String ADD_CHECKSUM = """
-            ALTER TABLE store_schema_version ADD COLUMN IF NOT EXISTS checksum text""";
+            DO $$ BEGIN
+                IF NOT EXISTS (SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema()
+                               AND table_name = 'store_schema_version' AND column_name = 'checksum') THEN
+                    ALTER TABLE store_schema_version ADD COLUMN checksum text;
+                END IF;
+            END $$""";
 
     private static final String APPLIED = """
             SELECT script, checksum FROM store_schema_version""";
