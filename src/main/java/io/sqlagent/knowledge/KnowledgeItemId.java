@@ -36,9 +36,9 @@ public record KnowledgeItemId(String kind, long number) {
         return Optional.of(matcher.group(1).equals("learning") ? learning(number) : query(number));
     }
 
-    /** The table the item lives in. */
-    String table() {
-        return kind.equals(LEARNING) ? "learning" : "query_pattern";
+    /** The entity the item is. */
+    Class<? extends ReviewedItem> entity() {
+        return kind.equals(LEARNING) ? Learning.class : QueryPattern.class;
     }
 
     /** A caller's id as it may be shown in a message: bounded. */

@@ -1,24 +1,26 @@
 package io.sqlagent.knowledge;
 
+import java.time.OffsetDateTime;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.persistence.LockModeType;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import io.quarkus.hibernate.reactive.panache.Panache;
+import io.quarkus.panache.common.Page;
 import io.smallrye.mutiny.Uni;
+import io.sqlagent.store.StoreSessions;
 import io.sqlagent.tool.ToolCallContext;
 import io.sqlagent.tool.ToolJson;
-import io.vertx.core.json.JsonArray;
-import io.vertx.core.json.JsonObject;
-import io.vertx.mutiny.sqlclient.Pool;
-import io.vertx.mutiny.sqlclient.Row;
-import io.vertx.mutiny.sqlclient.Tuple;
 import io.vertx.pgclient.PgException;
 
 /**
@@ -32,51 +34,42 @@ public class KnowledgeReviews {
 
     static final int MAX_REASON = 2000;
 
-    /** Columns that are the store's business, not the reviewer's. */
-    private static final String HIDDEN = " - 'search' - 'embedding' - 'dedup_key'";
+    private static final String PROPOSED = "status = 'proposed' order by createdAt, id";
 
-    private static final String PROPOSALS = """
-            SELECT kind, item FROM (
-                SELECT 'learning' AS kind, id, created_at, to_jsonb(l)%1$s AS item FROM learning l WHERE status = 'proposed'
-                UNION ALL
-                SELECT 'validated_query', id, created_at, to_jsonb(p)%1$s FROM query_pattern p WHERE status = 'proposed') s
-            ORDER BY created_at, kind, id LIMIT $1""".formatted(HIDDEN);
+    private static final String SET_EMBEDDING = """
+            UPDATE learning SET embedding = CAST(CAST(:embedding AS text) AS real[]) WHERE id = :id""";
 
-    private static final String ONE = """
-            SELECT to_jsonb(t)%s AS item FROM %s t WHERE id = $1""";
-
-    private static final String REJECT = """
-            UPDATE %s SET status = 'rejected', reviewed_by = $2, reviewed_at = now(), review_note = $3
-            WHERE id = $1 AND status = 'proposed' RETURNING id""";
-
-    private static final String DELETE = """
-            DELETE FROM %s WHERE id = $1 RETURNING id""";
-
-    private final Pool store;
+    private final StoreSessions sessions;
     private final LearningEmbeddings embeddings;
     private final ValidatedQueries queries;
 
-    KnowledgeReviews(Pool store, LearningEmbeddings embeddings, ValidatedQueries queries) {
-        this.store = store;
+    KnowledgeReviews(StoreSessions sessions, LearningEmbeddings embeddings, ValidatedQueries queries) {
+        this.sessions = sessions;
         this.embeddings = embeddings;
         this.queries = queries;
     }
 
     /** The proposals waiting for a reviewer, oldest first, as {@link #view views}. */
     public Uni<List<Map<String, Object>>> proposals(int limit) {
-        return store.preparedQuery(PROPOSALS).execute(Tuple.of(limit)).map(rows -> {
-            List<Map<String, Object>> items = new ArrayList<>();
-            for (Row row : rows) {
-                items.add(view(row.getString("kind"), json(row.getValue("item"))));
-            }
-            return items;
-        });
+        return sessions.withSession(() -> Learning.<ReviewedItem> find(PROPOSED).page(Page.ofSize(limit)).list()
+                .flatMap(learnings -> QueryPattern.<ReviewedItem> find(PROPOSED).page(Page.ofSize(limit)).list()
+                        .map(patterns -> {
+                            List<ReviewedItem> items = new ArrayList<>(learnings);
+                            items.addAll(patterns);
+                            return items;
+                        })))
+                .map(items -> items.stream()
+                        .sorted(Comparator.comparing((ReviewedItem item) -> item.createdAt)
+                                .thenComparing(item -> item.itemId().kind()).thenComparing(item -> item.id))
+                        .limit(limit)
+                        .map(KnowledgeReviews::view)
+                        .toList());
     }
 
     /** One item by its id (any status); fails with {@code proposal_not_found}. */
     public Uni<Map<String, Object>> item(String id) {
         KnowledgeItemId item = id(id);
-        return stored(item).map(found -> view(item.kind(), found.orElseThrow(() -> ReviewException.notFound(id))));
+        return stored(item).map(found -> view(found.orElseThrow(() -> ReviewException.notFound(id))));
     }
 
     /**
@@ -87,9 +80,14 @@ public class KnowledgeReviews {
         KnowledgeItemId item = id(id);
         return proposal(item, id).flatMap(current -> {
             ProposalEdits parsed = ProposalEdits.parse(item.kind(), edits);
-            return extras(item, current, parsed, reviewer)
-                    .flatMap(extra -> update(item, parsed, extra, reviewer.identity().name()))
-                    .flatMap(updated -> decided(item, id, updated));
+            return extras(current, parsed, reviewer)
+                    .flatMap(extra -> decide(item, id, proposed -> {
+                        parsed.values().forEach((field, value) -> edit(proposed, field, value));
+                        extra.shape().ifPresent(shape -> checked((QueryPattern) proposed, shape));
+                        proposed.status = "approved";
+                        proposed.reviewedBy = reviewer.identity().name();
+                        proposed.reviewedAt = OffsetDateTime.now();
+                    }, extra.embedding()));
         });
     }
 
@@ -99,113 +97,148 @@ public class KnowledgeReviews {
         if (reason != null && reason.length() > MAX_REASON) {
             return Uni.createFrom().failure(ReviewException.invalid("'reason' must be at most " + MAX_REASON + " characters"));
         }
-        return proposal(item, id).flatMap(current -> store.preparedQuery(REJECT.formatted(item.table()))
-                .execute(Tuple.of(item.number(), reviewer, reason == null || reason.isBlank() ? null : reason.strip()))
-                .flatMap(rows -> decided(item, id, rows.size() > 0)));
+        return decide(item, id, proposed -> {
+            proposed.status = "rejected";
+            proposed.reviewedBy = reviewer;
+            proposed.reviewedAt = OffsetDateTime.now();
+            proposed.reviewNote = reason == null || reason.isBlank() ? null : reason.strip();
+        }, Optional.empty());
     }
 
     /** Deletes an item whatever its status; fails with {@code proposal_not_found} when there is none. */
     public Uni<Void> delete(String id) {
         KnowledgeItemId item = id(id);
-        return store.preparedQuery(DELETE.formatted(item.table())).execute(Tuple.of(item.number())).map(rows -> {
-            if (rows.size() == 0) {
-                throw ReviewException.notFound(id);
-            }
-            return null;
-        });
+        return sessions.withTransaction(() -> item.kind().equals(KnowledgeItemId.LEARNING)
+                ? Learning.deleteById(item.number())
+                : QueryPattern.deleteById(item.number()))
+                .map(deleted -> {
+                    if (!deleted) {
+                        throw ReviewException.notFound(id);
+                    }
+                    return null;
+                });
     }
 
     private static KnowledgeItemId id(String id) {
         return KnowledgeItemId.parse(id).orElseThrow(() -> ReviewException.notFound(id));
     }
 
-    private Uni<Optional<JsonNode>> stored(KnowledgeItemId item) {
-        return store.preparedQuery(ONE.formatted(HIDDEN, item.table())).execute(Tuple.of(item.number()))
-                .map(rows -> rows.size() == 0 ? Optional.empty() : Optional.of(json(rows.iterator().next().getValue("item"))));
+    private Uni<Optional<ReviewedItem>> stored(KnowledgeItemId item) {
+        return sessions.withSession(() -> Panache.getSession()
+                .flatMap(session -> session.find(item.entity(), item.number()))
+                .map(Optional::<ReviewedItem> ofNullable));
     }
 
     /** The item, when it is still a proposal; otherwise the failure to answer. */
-    private Uni<JsonNode> proposal(KnowledgeItemId item, String id) {
-        return stored(item).map(found -> {
-            JsonNode current = found.orElseThrow(() -> ReviewException.notFound(id));
-            if (!current.path("status").asText().equals("proposed")) {
-                throw alreadyReviewed(item, current);
-            }
-            return current;
-        });
+    private Uni<ReviewedItem> proposal(KnowledgeItemId item, String id) {
+        return stored(item).map(found -> proposed(found.orElse(null), item, id));
     }
 
-    /** After a guarded write: the item as it is now, or why nothing was written (deleted or decided meanwhile). */
-    private Uni<Map<String, Object>> decided(KnowledgeItemId item, String id, boolean written) {
-        return stored(item).map(found -> {
-            JsonNode current = found.orElseThrow(() -> ReviewException.notFound(id));
-            if (!written) {
-                throw alreadyReviewed(item, current);
-            }
-            return view(item.kind(), current);
-        });
+    private static ReviewedItem proposed(ReviewedItem found, KnowledgeItemId item, String id) {
+        if (found == null) {
+            throw ReviewException.notFound(id);
+        }
+        if (!found.status.equals("proposed")) {
+            throw alreadyReviewed(item, found);
+        }
+        return found;
     }
 
-    private static ReviewException alreadyReviewed(KnowledgeItemId item, JsonNode current) {
-        String by = current.path("reviewed_by").asText("");
+    /**
+     * The guarded decision: in one transaction, the item is locked, checked to be still a proposal
+     * (two reviewers at once: the second finds it decided), changed by {@code decision} and, for a
+     * learning whose text changed, given its new {@code embedding}. Answers the item as it is now.
+     */
+    private Uni<Map<String, Object>> decide(KnowledgeItemId item, String id, Consumer<ReviewedItem> decision,
+            Optional<Float[]> embedding) {
+        return sessions.withTransaction(() -> Panache.getSession()
+                .flatMap(session -> session.find(item.entity(), item.number(), LockModeType.PESSIMISTIC_WRITE)
+                        .map(found -> {
+                            ReviewedItem proposed = proposed(found, item, id);
+                            decision.accept(proposed);
+                            return proposed;
+                        })
+                        .call(decided -> embedding.isEmpty() ? Uni.createFrom().voidItem()
+                                : session.createNativeQuery(SET_EMBEDDING)
+                                        .setParameter("embedding", LearningEmbeddings.literal(embedding.get()))
+                                        .setParameter("id", item.number())
+                                        .executeUpdate())
+                        .call(session::flush)))
+                .map(KnowledgeReviews::view)
+                .onFailure(KnowledgeReviews::duplicate)
+                .transform(failure -> new ReviewException("duplicate", 409, "The edits clash with another item: "
+                        + uniqueViolation(failure).map(PgException::getErrorMessage).orElse("")
+                        + ". Nothing was changed."));
+    }
+
+    private static boolean duplicate(Throwable failure) {
+        return uniqueViolation(failure).isPresent();
+    }
+
+    private static Optional<PgException> uniqueViolation(Throwable failure) {
+        for (Throwable cause = failure; cause != null && cause.getCause() != cause; cause = cause.getCause()) {
+            if (cause instanceof PgException pg && "23505".equals(pg.getSqlState())) {
+                return Optional.of(pg);
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static ReviewException alreadyReviewed(KnowledgeItemId item, ReviewedItem current) {
+        String by = current.reviewedBy == null ? "" : current.reviewedBy;
         return new ReviewException("already_reviewed", 409, "Knowledge item " + item + " is not a proposal: it was "
-                + current.path("status").asText() + (by.isEmpty() ? "" : " by " + by)
-                + (current.path("reviewed_at").isTextual() ? " at " + current.path("reviewed_at").asText() : "")
+                + current.status + (by.isEmpty() ? "" : " by " + by)
+                + (current.reviewedAt == null ? "" : " at " + current.reviewedAt)
                 + ". Nothing was changed.");
     }
 
-    /** Columns an edit implies besides the edited ones: a learning's new embedding, a query's new result shape. */
-    private Uni<Map<String, Object>> extras(KnowledgeItemId item, JsonNode current, ProposalEdits edits,
-            ToolCallContext reviewer) {
-        Map<String, Object> extra = new LinkedHashMap<>();
-        if (item.kind().equals(KnowledgeItemId.LEARNING)) {
+    /** What an edit implies besides the edited fields: a learning's new embedding, a query's new result shape. */
+    private record Extras(Optional<Float[]> embedding, Optional<ResultShape> shape) {
+    }
+
+    private Uni<Extras> extras(ReviewedItem current, ProposalEdits edits, ToolCallContext reviewer) {
+        if (current instanceof Learning learning) {
             if (!edits.values().containsKey("title") && !edits.values().containsKey("description")) {
-                return Uni.createFrom().item(extra);
+                return Uni.createFrom().item(new Extras(Optional.empty(), Optional.empty()));
             }
-            String title = (String) edits.values().getOrDefault("title", current.path("title").asText());
-            String description = (String) edits.values().getOrDefault("description", current.path("description").asText());
-            return embeddings.embed(LearningEmbeddings.text(title, description)).map(vector -> {
-                extra.put("embedding", vector);
-                return extra;
-            });
+            String title = (String) edits.values().getOrDefault("title", learning.title);
+            String description = (String) edits.values().getOrDefault("description", learning.description);
+            return embeddings.embed(LearningEmbeddings.text(title, description))
+                    .map(vector -> new Extras(Optional.of(vector), Optional.empty()));
         }
         if (edits.sql().isEmpty()) {
-            return Uni.createFrom().item(extra);
+            return Uni.createFrom().item(new Extras(Optional.empty(), Optional.empty()));
         }
-        return queries.run(edits.sql().get(), reviewer).map(shape -> {
-            extra.put("result_columns", new JsonArray(shape.columns().toString()));
-            extra.put("result_rows", shape.rows());
-            extra.put("result_digest", shape.digest());
-            extra.put("check_status", "ok");
-            return extra;
-        });
+        return queries.run(edits.sql().get(), reviewer).map(shape -> new Extras(Optional.empty(), Optional.of(shape)));
     }
 
-    /** The guarded approval: only a row that is still proposed is changed. Whether it was. */
-    private Uni<Boolean> update(KnowledgeItemId item, ProposalEdits edits, Map<String, Object> extra, String reviewer) {
-        StringBuilder sql = new StringBuilder("UPDATE ").append(item.table())
-                .append(" SET status = 'approved', reviewed_by = $2, reviewed_at = now()");
-        Tuple values = Tuple.tuple().addLong(item.number()).addString(reviewer);
-        Map<String, Object> columns = new LinkedHashMap<>(edits.values());
-        columns.putAll(extra);
-        // Column names come from ProposalEdits' fixed lists and from extras above, never from the request.
-        columns.forEach((column, value) -> {
-            values.addValue(value);
-            sql.append(", ").append(column).append(" = $").append(values.size());
-        });
-        sql.append(" WHERE id = $1 AND status = 'proposed' RETURNING id");
-        return store.preparedQuery(sql.toString()).execute(values).map(rows -> rows.size() > 0)
-                .onFailure(PgException.class).transform(failure -> "23505".equals(((PgException) failure).getSqlState())
-                        ? new ReviewException("duplicate", 409, "The edits clash with another item: "
-                                + ((PgException) failure).getErrorMessage() + ". Nothing was changed.")
-                        : failure);
+    private static void checked(QueryPattern pattern, ResultShape shape) {
+        pattern.resultColumns = shape.columns().toString();
+        pattern.resultRows = shape.rows();
+        pattern.resultDigest = shape.digest();
+        pattern.checkStatus = "ok";
     }
 
-    private static JsonNode json(Object value) {
-        try {
-            return ToolJson.MAPPER.readTree(value instanceof JsonObject object ? object.encode() : String.valueOf(value));
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new IllegalStateException("The store returned an item that is not JSON", e);
+    /** Sets one field {@link ProposalEdits} allows (its names are the columns'). */
+    private static void edit(ReviewedItem item, String field, Object value) {
+        if (field.equals("sql")) {
+            item.sql = (String) value;
+        } else if (item instanceof Learning learning) {
+            switch (field) {
+                case "title" -> learning.title = (String) value;
+                case "description" -> learning.description = (String) value;
+                case "category" -> learning.category = (String) value;
+                default -> throw new IllegalArgumentException("not an editable field of a learning: " + field);
+            }
+        } else if (item instanceof QueryPattern pattern) {
+            switch (field) {
+                case "name" -> pattern.name = (String) value;
+                case "question" -> pattern.question = (String) value;
+                case "summary" -> pattern.summary = (String) value;
+                case "tables_used" -> pattern.tablesUsed = (String[]) value;
+                case "data_quality_notes" -> pattern.dataQualityNotes = (String) value;
+                default -> throw new IllegalArgumentException("not an editable field of a validated query: " + field);
+            }
         }
     }
 
@@ -214,44 +247,57 @@ public class KnowledgeReviews {
      * from which conversation and question, who reviewed it, when and why); a validated query also
      * the shape of its result and its last check.
      */
-    static Map<String, Object> view(String kind, JsonNode row) {
+    static Map<String, Object> view(ReviewedItem item) {
         Map<String, Object> view = new LinkedHashMap<>();
-        boolean learning = kind.equals(KnowledgeItemId.LEARNING);
-        long number = row.path("id").asLong();
-        view.put("id", (learning ? KnowledgeItemId.learning(number) : KnowledgeItemId.query(number)).toString());
-        view.put("kind", kind);
-        view.put("status", text(row, "status"));
-        List<String> fields = learning ? List.of("title", "description", "category", "sql")
-                : List.of("name", "question", "sql", "summary", "tables_used", "data_quality_notes");
-        fields.forEach(field -> view.put(field, row.path(field).isArray() ? row.get(field) : text(row, field)));
-        if (!learning) {
+        view.put("id", item.itemId().toString());
+        view.put("kind", item.itemId().kind());
+        view.put("status", item.status);
+        if (item instanceof Learning learning) {
+            view.put("title", learning.title);
+            view.put("description", learning.description);
+            view.put("category", learning.category);
+            view.put("sql", learning.sql);
+        } else if (item instanceof QueryPattern pattern) {
+            view.put("name", pattern.name);
+            view.put("question", pattern.question);
+            view.put("sql", pattern.sql);
+            view.put("summary", pattern.summary);
+            view.put("tables_used", pattern.tablesUsed == null ? List.of() : List.of(pattern.tablesUsed));
+            view.put("data_quality_notes", pattern.dataQualityNotes);
             Map<String, Object> result = new LinkedHashMap<>();
-            result.put("columns", row.path("result_columns").isArray() ? row.get("result_columns") : null);
-            result.put("row_count", row.path("result_rows").isNumber() ? row.get("result_rows").asInt() : null);
-            result.put("digest", text(row, "result_digest"));
-            result.put("check_status", text(row, "check_status"));
-            result.put("check_message", text(row, "check_message"));
-            result.put("checked_at", text(row, "checked_at"));
+            result.put("columns", pattern.resultColumns == null ? null : json(pattern.resultColumns));
+            result.put("row_count", pattern.resultRows);
+            result.put("digest", pattern.resultDigest);
+            result.put("check_status", pattern.checkStatus);
+            result.put("check_message", pattern.checkMessage);
+            result.put("checked_at", text(pattern.checkedAt));
             view.put("result", result);
         }
         Map<String, Object> provenance = new LinkedHashMap<>();
-        provenance.put("source", text(row, "source"));
-        if (!learning) {
-            provenance.put("source_file", text(row, "source_file"));
+        provenance.put("source", item.source);
+        if (item instanceof QueryPattern pattern) {
+            provenance.put("source_file", pattern.sourceFile);
         }
-        provenance.put("conversation_id", text(row, "conversation_id"));
-        provenance.put("question", text(row, "asked"));
-        provenance.put("proposed_by", text(row, "proposed_by"));
-        provenance.put("proposed_at", text(row, "created_at"));
-        provenance.put("reviewed_by", text(row, "reviewed_by"));
-        provenance.put("reviewed_at", text(row, "reviewed_at"));
-        provenance.put("review_note", text(row, "review_note"));
+        provenance.put("conversation_id", item.conversationId);
+        provenance.put("question", item.asked);
+        provenance.put("proposed_by", item.proposedBy);
+        provenance.put("proposed_at", text(item.createdAt));
+        provenance.put("reviewed_by", item.reviewedBy);
+        provenance.put("reviewed_at", text(item.reviewedAt));
+        provenance.put("review_note", item.reviewNote);
         view.put("provenance", provenance);
         return view;
     }
 
-    private static String text(JsonNode row, String field) {
-        JsonNode value = row.path(field);
-        return value.isNull() || value.isMissingNode() ? null : value.asText();
+    private static String text(OffsetDateTime time) {
+        return time == null ? null : time.toString();
+    }
+
+    private static JsonNode json(String value) {
+        try {
+            return ToolJson.MAPPER.readTree(value);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException("The store holds result columns that are not JSON", e);
+        }
     }
 }

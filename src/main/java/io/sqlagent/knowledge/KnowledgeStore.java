@@ -1,23 +1,23 @@
 package io.sqlagent.knowledge;
 
-import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 import io.sqlagent.store.StoreMigrations;
+import io.sqlagent.store.StoreSessions;
 import io.sqlagent.tool.ToolException;
+import io.sqlagent.tool.ToolJson;
 import io.vertx.core.json.JsonArray;
-import io.vertx.mutiny.sqlclient.Pool;
-import io.vertx.mutiny.sqlclient.Row;
-import io.vertx.mutiny.sqlclient.RowSet;
-import io.vertx.mutiny.sqlclient.Tuple;
 
 /**
  * The knowledge base in the store ({@code query_pattern}, {@code learning}, {@code knowledge_doc}),
@@ -31,74 +31,79 @@ public class KnowledgeStore {
     static final int MAX_QUERY_WORDS = 32;
 
     private static final String SEARCH_PATTERNS = """
-            SELECT name, question, sql, summary, tables_used, r AS rank, round(r::numeric, 2)::float8 AS score
+            SELECT name, question, sql, summary, CAST(array_to_json(tables_used) AS text) AS tables,
+                   round(CAST(r AS numeric), 2) AS score, CAST(r AS float8) AS rank
             FROM (SELECT p.*, ts_rank_cd(p.search, q) AS r
-                  FROM query_pattern p, to_tsquery('english', $1) q
+                  FROM query_pattern p, to_tsquery('english', :query) q
                   WHERE p.search @@ q AND p.status = 'approved' AND p.check_status IS DISTINCT FROM 'failed'
                       AND p.check_status IS DISTINCT FROM 'drifted') found
-            ORDER BY r DESC, id LIMIT $2""";
+            ORDER BY r DESC, id LIMIT :limit""";
 
     /** Table notes and rules as learnings; {@code %s} is {@link #SAVED_LEARNINGS} or nothing. */
     private static final String SEARCH_LEARNINGS = """
-            SELECT title, description, category, sql, r AS rank, round(r::numeric, 2)::float8 AS score
+            SELECT title, description, category, sql, round(CAST(r AS numeric), 2) AS score, CAST(r AS float8) AS rank
             FROM (%s
                   SELECT d.id, 1 AS part, name AS title, body AS description,
-                         CASE kind WHEN 'rule' THEN 'business_logic' ELSE 'data_quality' END AS category, NULL::text AS sql,
+                         CASE kind WHEN 'rule' THEN 'business_logic' ELSE 'data_quality' END AS category, CAST(NULL AS text) AS sql,
                          ts_rank_cd(search, q) AS r
-                  FROM knowledge_doc d, to_tsquery('english', $1) q WHERE search @@ q) found
-            ORDER BY r DESC, part, id LIMIT $2""";
+                  FROM knowledge_doc d, to_tsquery('english', :query) q WHERE search @@ q) found
+            ORDER BY r DESC, part, id LIMIT :limit""";
 
     private static final String SAVED_LEARNINGS = """
             SELECT l.id, 0 AS part, title, description, category, sql, ts_rank_cd(search, q) AS r
-                  FROM learning l, to_tsquery('english', $1) q WHERE search @@ q AND status = 'approved'
+                  FROM learning l, to_tsquery('english', :query) q WHERE search @@ q AND status = 'approved'
                   UNION ALL""";
 
-    /** The latest question of a conversation ({@code $n}, a uuid or null): the provenance's {@code asked}. */
+    /** The latest question of a conversation (a uuid or null): the provenance's {@code asked}. */
     private static final String ASKED = """
-            (SELECT content FROM conversation_message WHERE conversation_id = $%d AND role = 'user' ORDER BY id DESC LIMIT 1)""";
+            (SELECT content FROM conversation_message WHERE conversation_id = CAST(CAST(:conversation AS text) AS uuid) AND role = 'user'
+             ORDER BY id DESC LIMIT 1)""";
+
+    /** The same title (ignoring case and surrounding blanks) in the same category: what {@code dedup_key} keeps unique. */
+    private static final String SAME_LEARNING = "lower(trim(title)) = lower(?1) and category = ?2";
 
     private static final String INSERT_LEARNING = """
             INSERT INTO learning (title, description, category, sql, source, conversation_id, status, proposed_by, embedding, asked)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, %s) ON CONFLICT (dedup_key) DO NOTHING RETURNING id"""
-            .formatted(ASKED.formatted(10));
-
-    private static final String SAME_LEARNING = """
-            SELECT id, title, status FROM learning WHERE dedup_key = md5(lower(btrim($1)) || '|' || $2)""";
+            VALUES (:title, :description, :category, :sql, :source, :conversationId, :status, :proposedBy,
+                    CAST(CAST(:embedding AS text) AS real[]), %s)
+            ON CONFLICT (dedup_key) DO NOTHING"""
+            .formatted(ASKED);
 
     private static final String INSERT_AGENT_PATTERN = """
             INSERT INTO query_pattern
                 (name, question, sql, summary, tables_used, data_quality_notes, source, source_file, conversation_id,
                  status, proposed_by, result_columns, result_rows, result_digest, check_status, checked_at, asked)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, 'ok', now(), %s)
-            ON CONFLICT DO NOTHING RETURNING id""".formatted(ASKED.formatted(15));
+            VALUES (:name, :question, :sql, :summary, %s, :dataQualityNotes, :source, :sourceFile, :conversationId,
+                    :status, :proposedBy, CAST(CAST(:resultColumns AS text) AS jsonb), :resultRows, :resultDigest, 'ok', now(), %s)
+            ON CONFLICT DO NOTHING""";
 
-    private static final String SAME_PATTERN = """
-            SELECT id, name, lower(btrim(question)) = lower(btrim($2)) AS same_question
-            FROM query_pattern WHERE name = $1 OR lower(btrim(question)) = lower(btrim($2))
-            ORDER BY same_question DESC LIMIT 1""";
+    /** {@code tables_used} from a JSON array of names: a text parameter, so no array binding is needed. */
+    private static final String TABLES = "ARRAY(SELECT json_array_elements_text(CAST(CAST(:tablesUsed AS text) AS json)))";
+
+    private static final String SAME_PATTERN = "name = ?1 or lower(trim(question)) = lower(?2)";
 
     private static final String UPSERT_FILE_PATTERN = """
             INSERT INTO query_pattern
                 (name, question, sql, summary, tables_used, data_quality_notes, source, source_file, conversation_id)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+            VALUES (:name, :question, :sql, :summary, %s, :dataQualityNotes, :source, :sourceFile, :conversationId)
             ON CONFLICT (name) DO UPDATE SET question = excluded.question, sql = excluded.sql, summary = excluded.summary,
                 tables_used = excluded.tables_used, data_quality_notes = excluded.data_quality_notes,
                 source_file = excluded.source_file
-            WHERE query_pattern.source = 'file' RETURNING id""";
+            WHERE query_pattern.source = 'file'""".formatted(TABLES);
 
     private static final String UPSERT_DOC = """
-            INSERT INTO knowledge_doc (kind, name, body, source_file) VALUES ($1, $2, $3, $4)
+            INSERT INTO knowledge_doc (kind, name, body, source_file) VALUES (:kind, :name, :body, :sourceFile)
             ON CONFLICT (kind, name) DO UPDATE SET body = excluded.body, source_file = excluded.source_file""";
 
-    private final Pool store;
+    private final StoreSessions sessions;
     private final StoreMigrations migrations;
     private final MeterRegistry meters;
     private final LearningConfig learning;
     private final LearningEmbeddings embeddings;
 
-    KnowledgeStore(Pool store, StoreMigrations migrations, MeterRegistry meters, LearningConfig learning,
+    KnowledgeStore(StoreSessions sessions, StoreMigrations migrations, MeterRegistry meters, LearningConfig learning,
             LearningEmbeddings embeddings) {
-        this.store = store;
+        this.sessions = sessions;
         this.migrations = migrations;
         this.meters = meters;
         this.learning = learning;
@@ -144,18 +149,9 @@ public class KnowledgeStore {
 
     /** Query patterns matching any word of {@code tsquery}, best first. */
     public Uni<List<PatternHit>> searchPatterns(String tsquery, int limit) {
-        return ready().flatMap(ok -> store.preparedQuery(SEARCH_PATTERNS)
-                .execute(Tuple.of(tsquery, limit)))
-                .map(rows -> {
-                    List<PatternHit> hits = new ArrayList<>();
-                    for (Row row : rows) {
-                        String[] tables = row.getArrayOfStrings("tables_used");
-                        hits.add(new PatternHit(row.getString("name"), row.getString("question"), row.getString("sql"),
-                                row.getString("summary"), tables == null ? List.of() : List.of(tables),
-                                row.getDouble("score"), row.getDouble("rank")));
-                    }
-                    return hits;
-                });
+        return ready().flatMap(ok -> search(SEARCH_PATTERNS, tsquery, limit))
+                .map(rows -> rows.stream().map(row -> new PatternHit((String) row[0], (String) row[1], (String) row[2],
+                        (String) row[3], names((String) row[4]), number(row[5]), number(row[6]))).toList());
     }
 
     /**
@@ -165,16 +161,30 @@ public class KnowledgeStore {
      */
     public Uni<List<LearningHit>> searchLearnings(String tsquery, int limit, boolean includeSaved) {
         String sql = SEARCH_LEARNINGS.formatted(includeSaved ? SAVED_LEARNINGS : "");
-        return ready().flatMap(ok -> store.preparedQuery(sql).execute(Tuple.of(tsquery, limit)))
-                .map(rows -> {
-                    List<LearningHit> hits = new ArrayList<>();
-                    for (Row row : rows) {
-                        hits.add(new LearningHit(row.getString("title"), row.getString("description"),
-                                row.getString("category"), row.getString("sql"), row.getDouble("score"),
-                                row.getDouble("rank")));
-                    }
-                    return hits;
-                });
+        return ready().flatMap(ok -> search(sql, tsquery, limit))
+                .map(rows -> rows.stream().map(row -> new LearningHit((String) row[0], (String) row[1], (String) row[2],
+                        (String) row[3], number(row[4]), number(row[5]))).toList());
+    }
+
+    /** A full-text search: PostgreSQL's ranking ({@code ts_rank_cd}) is not JPQL, so it is a native query. */
+    private Uni<List<Object[]>> search(String sql, String tsquery, int limit) {
+        return sessions.withSession(() -> Panache.getSession()
+                .flatMap(session -> session.createNativeQuery(sql, Object[].class)
+                        .setParameter("query", tsquery)
+                        .setParameter("limit", limit)
+                        .getResultList()));
+    }
+
+    private static double number(Object value) {
+        return ((Number) value).doubleValue();
+    }
+
+    private static List<String> names(String json) {
+        try {
+            return json == null ? List.of() : List.of(ToolJson.MAPPER.readValue(json, String[].class));
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException("The store returned table names that are not JSON", e);
+        }
     }
 
     /**
@@ -184,10 +194,10 @@ public class KnowledgeStore {
      * when a stored learning says the same in other words ({@code sqlagent.learning.duplicate-similarity}).
      */
     public Uni<Saved> saveLearning(String title, String description, String category, String sql, Provenance provenance) {
-        return ready().flatMap(ok -> store.preparedQuery(SAME_LEARNING).execute(Tuple.of(title, category)))
+        return ready().flatMap(ok -> sameLearning(title, category))
                 .flatMap(same -> {
-                    if (same.size() > 0) {
-                        return Uni.createFrom().failure(alreadyKnown(same.iterator().next(), category));
+                    if (same != null) {
+                        return Uni.createFrom().failure(alreadyKnown(same, category));
                     }
                     return embeddings.embed(LearningEmbeddings.text(title, description))
                             .flatMap(vector -> embeddings.nearest(vector, learning.duplicateSimilarity())
@@ -199,27 +209,49 @@ public class KnowledgeStore {
                 });
     }
 
+    private Uni<Learning> sameLearning(String title, String category) {
+        return sessions.withSession(() -> Learning.<Learning> find(SAME_LEARNING, trimmed(title), category).firstResult());
+    }
+
+    /**
+     * Inserts the learning unless its {@code dedup_key} is taken ({@code ON CONFLICT}, which JPQL cannot say, so
+     * two agents saving the same learning at once store it once), then reads it back as an entity.
+     */
     private Uni<Saved> insertLearning(String title, String description, String category, String sql, Provenance provenance,
             Float[] vector) {
         String status = newStatus();
-        Tuple values = Tuple.tuple().addString(title).addString(description).addString(category).addString(sql)
-                .addString(provenance.source()).addString(provenance.conversationId().orElse(null)).addString(status)
-                .addString(provenance.principal()).addArrayOfFloat(vector).addUUID(provenance.conversation().orElse(null));
-        return store.preparedQuery(INSERT_LEARNING).execute(values)
-                .flatMap(rows -> rows.size() > 0
-                        ? Uni.createFrom().<Saved> item(new Saved.Stored(rows.iterator().next().getLong("id"), status))
-                                .invoke(id -> countSaved("learning", category))
-                        // Saved by someone else since the look-up: the same learning, stored once.
-                        : store.preparedQuery(SAME_LEARNING).execute(Tuple.of(title, category))
-                                .map(found -> {
-                                    throw alreadyKnown(found.iterator().next(), category);
-                                }));
+        Map<String, Object> values = new LinkedHashMap<>();
+        values.put("title", title);
+        values.put("description", description);
+        values.put("category", category);
+        values.put("sql", sql);
+        values.put("source", provenance.source());
+        values.put("conversationId", provenance.conversationId().orElse(null));
+        values.put("status", status);
+        values.put("proposedBy", provenance.principal());
+        values.put("embedding", LearningEmbeddings.literal(vector));
+        values.put("conversation", provenance.conversation().map(Object::toString).orElse(null));
+        return sessions.withTransaction(() -> execute(INSERT_LEARNING, values)
+                .flatMap(inserted -> Learning.<Learning> find(SAME_LEARNING, trimmed(title), category).firstResult()
+                        .map(stored -> {
+                            if (inserted == 0) {
+                                // Saved by someone else since the look-up: the same learning, stored once.
+                                throw alreadyKnown(stored, category);
+                            }
+                            return stored;
+                        })))
+                .map(stored -> (Saved) new Saved.Stored(stored.id, status))
+                .invoke(saved -> countSaved("learning", category));
     }
 
-    private static ToolException alreadyKnown(Row row, String category) {
-        String status = row.getString("status");
-        return new ToolException("This learning is already known: '" + row.getString("title") + "' (" + category + ", id "
-                + row.getLong("id") + (status.equals("approved") ? "" : ", " + status) + "); it was not saved again.");
+    /** {@code text} without surrounding spaces, as PostgreSQL's {@code btrim} (and JPQL's {@code trim}) leave it. */
+    private static String trimmed(String text) {
+        return text.replaceAll("^ +| +$", "");
+    }
+
+    private static ToolException alreadyKnown(Learning same, String category) {
+        return new ToolException("This learning is already known: '" + same.title + "' (" + category + ", id " + same.id
+                + (same.status.equals("approved") ? "" : ", " + same.status) + "); it was not saved again.");
     }
 
     /**
@@ -229,30 +261,39 @@ public class KnowledgeStore {
      */
     public Uni<Saved> saveAgentPattern(KnowledgeFile.Pattern pattern, Provenance provenance, ResultShape shape) {
         String status = newStatus();
-        Tuple values = patternValues(pattern, "agent", null, provenance.conversationId().orElse(null))
-                .addString(status).addString(provenance.principal()).addValue(new JsonArray(shape.columns().toString()))
-                .addInteger(shape.rows()).addString(shape.digest()).addUUID(provenance.conversation().orElse(null));
-        return ready().flatMap(ok -> store.preparedQuery(INSERT_AGENT_PATTERN).execute(values))
-                .flatMap(rows -> rows.size() > 0
-                        ? Uni.createFrom().<Saved> item(new Saved.Stored(rows.iterator().next().getLong("id"), status))
-                                .invoke(id -> countSaved("query_pattern", "validated_query"))
-                        : store.preparedQuery(SAME_PATTERN)
-                                .execute(Tuple.of(pattern.name(), pattern.question()))
-                                .map(KnowledgeStore::duplicatePattern));
+        Map<String, Object> values = patternValues(pattern, "agent", null, provenance.conversationId().orElse(null));
+        values.put("status", status);
+        values.put("proposedBy", provenance.principal());
+        values.put("resultColumns", shape.columns().toString());
+        values.put("resultRows", shape.rows());
+        values.put("resultDigest", shape.digest());
+        values.put("conversation", provenance.conversation().map(Object::toString).orElse(null));
+        return ready().flatMap(ok -> sessions.withTransaction(() -> execute(
+                INSERT_AGENT_PATTERN.formatted(TABLES, ASKED), values)
+                .flatMap(inserted -> QueryPattern.<QueryPattern> find(SAME_PATTERN, pattern.name(), trimmed(pattern.question()))
+                        .list()
+                        .map(same -> inserted == 0 ? duplicatePattern(same, pattern)
+                                : same.stream().filter(found -> found.name.equals(pattern.name())).findFirst()
+                                        .orElseThrow()))))
+                .map(stored -> (Saved) new Saved.Stored(stored.id, status))
+                .invoke(saved -> countSaved("query_pattern", "validated_query"));
     }
 
-    private static Saved duplicatePattern(RowSet<Row> found) {
-        if (found.size() == 0) {
+    private static QueryPattern duplicatePattern(List<QueryPattern> found, KnowledgeFile.Pattern pattern) {
+        if (found.isEmpty()) {
             // Deleted between the insert and the look-up: rare, and a retry will do.
             throw new ToolException("The query pattern could not be saved because of a concurrent change; try again.");
         }
-        Row row = found.iterator().next();
-        if (row.getBoolean("same_question")) {
-            throw new ToolException("A validated query for this question already exists: '" + row.getString("name")
-                    + "' (id " + row.getLong("id") + ")");
+        String question = trimmed(pattern.question()).toLowerCase(Locale.ROOT);
+        for (QueryPattern same : found) {
+            if (trimmed(same.question).toLowerCase(Locale.ROOT).equals(question)) {
+                throw new ToolException("A validated query for this question already exists: '" + same.name + "' (id "
+                        + same.id + ")");
+            }
         }
-        throw new ToolException("A query pattern named '" + row.getString("name") + "' already exists (id "
-                + row.getLong("id") + "); choose another name.");
+        QueryPattern same = found.get(0);
+        throw new ToolException("A query pattern named '" + same.name + "' already exists (id " + same.id
+                + "); choose another name.");
     }
 
     /**
@@ -260,22 +301,42 @@ public class KnowledgeStore {
      * name belongs to a pattern the agent saved, which a file does not overwrite.
      */
     public Uni<Boolean> upsertFilePattern(KnowledgeFile.Pattern pattern, String sourceFile) {
-        return store.preparedQuery(UPSERT_FILE_PATTERN)
-                .execute(patternValues(pattern, "file", sourceFile, null))
-                .map(rows -> rows.size() > 0);
+        return sessions.withTransaction(() -> execute(UPSERT_FILE_PATTERN, patternValues(pattern, "file", sourceFile, null)))
+                .map(rows -> rows > 0);
     }
 
     /** Inserts or updates a table note ({@code table}) or business rule ({@code rule}) from a knowledge file. */
     public Uni<Void> upsertDoc(String kind, String name, String body, String sourceFile) {
-        return store.preparedQuery(UPSERT_DOC)
-                .execute(Tuple.of(kind, name, body, sourceFile))
-                .replaceWithVoid();
+        Map<String, Object> values = new LinkedHashMap<>();
+        values.put("kind", kind);
+        values.put("name", name);
+        values.put("body", body);
+        values.put("sourceFile", sourceFile);
+        return sessions.withTransaction(() -> execute(UPSERT_DOC, values)).replaceWithVoid();
     }
 
-    private static Tuple patternValues(KnowledgeFile.Pattern pattern, String source, String sourceFile, String conversationId) {
-        return Tuple.tuple().addString(pattern.name()).addString(pattern.question()).addString(pattern.sql())
-                .addString(pattern.summary()).addArrayOfString(pattern.tablesUsed().toArray(String[]::new))
-                .addString(pattern.dataQualityNotes()).addString(source).addString(sourceFile).addString(conversationId);
+    /** A native statement in the current session ({@code INSERT ... ON CONFLICT}, which JPQL cannot say); rows changed. */
+    private static Uni<Integer> execute(String sql, Map<String, Object> values) {
+        return Panache.getSession().flatMap(session -> {
+            var statement = session.createNativeQuery(sql);
+            values.forEach(statement::setParameter);
+            return statement.executeUpdate();
+        });
+    }
+
+    private static Map<String, Object> patternValues(KnowledgeFile.Pattern pattern, String source, String sourceFile,
+            String conversationId) {
+        Map<String, Object> values = new LinkedHashMap<>();
+        values.put("name", pattern.name());
+        values.put("question", pattern.question());
+        values.put("sql", pattern.sql());
+        values.put("summary", pattern.summary());
+        values.put("tablesUsed", new JsonArray(List.copyOf(pattern.tablesUsed())).encode());
+        values.put("dataQualityNotes", pattern.dataQualityNotes());
+        values.put("source", source);
+        values.put("sourceFile", sourceFile);
+        values.put("conversationId", conversationId);
+        return values;
     }
 
     private Uni<Boolean> ready() {

@@ -4,13 +4,11 @@ import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
+import io.sqlagent.store.StoreSessions;
 import io.sqlagent.workspace.vector.Embeddings;
-import io.vertx.mutiny.sqlclient.Pool;
-import io.vertx.mutiny.sqlclient.Row;
-import io.vertx.mutiny.sqlclient.RowSet;
-import io.vertx.mutiny.sqlclient.Tuple;
 
 /**
  * Finds a learning that says the same as a new one in other words: title and description are
@@ -28,16 +26,16 @@ public class LearningEmbeddings {
      */
     private static final String NEAREST = """
             SELECT id, title, status, similarity FROM (
-                SELECT id, title, status, (SELECT sum(a::float8 * b::float8) FROM unnest(embedding, $1::real[]) AS t(a, b)) AS similarity
+                SELECT id, title, status, (SELECT sum(a::float8 * b::float8) FROM unnest(embedding, CAST(CAST(:vector AS text) AS real[])) AS t(a, b)) AS similarity
                 FROM learning WHERE embedding IS NOT NULL) scored
-            WHERE similarity >= $2 ORDER BY similarity DESC, id LIMIT 1""";
+            WHERE similarity >= :threshold ORDER BY similarity DESC, id LIMIT 1""";
 
-    private final Pool store;
+    private final StoreSessions sessions;
     /** The in-process model of the vector tools (langchain4j stays behind workspace.vector), loaded on first use. */
     private final Embeddings model = Embeddings.inProcess();
 
-    LearningEmbeddings(Pool store) {
-        this.store = store;
+    LearningEmbeddings(StoreSessions sessions) {
+        this.sessions = sessions;
     }
 
     /** A stored learning close in meaning to a new one. */
@@ -60,16 +58,25 @@ public class LearningEmbeddings {
         if (threshold >= 1) {
             return Uni.createFrom().item(Optional.empty());
         }
-        return store.preparedQuery(NEAREST).execute(Tuple.of(vector, threshold)).map(LearningEmbeddings::first);
+        return sessions.withSession(() -> Panache.getSession()
+                .flatMap(session -> session.createNativeQuery(NEAREST, Object[].class)
+                        .setParameter("vector", literal(vector))
+                        .setParameter("threshold", threshold)
+                        .getResultList()))
+                .map(rows -> rows.stream().findFirst().map(row -> new Near(((Number) row[0]).longValue(), (String) row[1],
+                        (String) row[2], ((Number) row[3]).doubleValue())));
     }
 
-    private static Optional<Near> first(RowSet<Row> rows) {
-        if (rows.size() == 0) {
-            return Optional.empty();
+    /**
+     * {@code vector} as a PostgreSQL array literal, cast to {@code real[]} in the statement: the
+     * store's {@code embedding} column is not mapped on {@link Learning}, so it is written as text.
+     */
+    static String literal(Float[] vector) {
+        StringBuilder text = new StringBuilder("{");
+        for (int i = 0; i < vector.length; i++) {
+            text.append(i == 0 ? "" : ",").append(vector[i]);
         }
-        Row row = rows.iterator().next();
-        return Optional.of(new Near(row.getLong("id"), row.getString("title"), row.getString("status"),
-                row.getDouble("similarity")));
+        return text.append('}').toString();
     }
 
     private static Float[] unit(float[] vector) {

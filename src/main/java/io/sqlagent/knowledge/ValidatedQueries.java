@@ -1,6 +1,6 @@
 package io.sqlagent.knowledge;
 
-import java.util.ArrayList;
+import java.time.OffsetDateTime;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -8,8 +8,10 @@ import java.util.UUID;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import io.quarkus.panache.common.Page;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
+import io.sqlagent.store.StoreSessions;
 import io.sqlagent.tool.ToolCall;
 import io.sqlagent.tool.ToolCallContext;
 import io.sqlagent.tool.ToolException;
@@ -20,9 +22,6 @@ import io.sqlagent.tool.ToolJson;
 import io.sqlagent.tool.ToolRefusedException;
 import io.sqlagent.tool.ToolResult;
 import io.sqlagent.tool.ToolUnavailableException;
-import io.vertx.mutiny.sqlclient.Pool;
-import io.vertx.mutiny.sqlclient.Row;
-import io.vertx.mutiny.sqlclient.Tuple;
 
 /**
  * Runs validated queries the way {@code run_sql} does — through the tool executor, so the guard, the
@@ -37,22 +36,12 @@ public class ValidatedQueries {
     /** At most this many queries are checked in one request, oldest check first. */
     static final int MAX_CHECKED = 1000;
 
-    private static final String TO_CHECK = """
-            SELECT id, name, sql, result_digest FROM query_pattern WHERE status <> 'rejected'
-            ORDER BY checked_at NULLS FIRST, id LIMIT $1""";
-
-    private static final String RECORD_CHECK = """
-            UPDATE query_pattern SET check_status = $2, check_message = $3, checked_at = now(),
-                result_digest = coalesce(result_digest, $4), result_columns = coalesce(result_columns, $5),
-                result_rows = coalesce(result_rows, $6)
-            WHERE id = $1""";
-
     private final ToolExecutor executor;
-    private final Pool store;
+    private final StoreSessions sessions;
 
-    ValidatedQueries(ToolExecutor executor, Pool store) {
+    ValidatedQueries(ToolExecutor executor, StoreSessions sessions) {
         this.executor = executor;
-        this.store = store;
+        this.sessions = sessions;
     }
 
     /**
@@ -89,22 +78,20 @@ public class ValidatedQueries {
      * Runs every validated query that is not rejected (at most {@link #MAX_CHECKED}), records and returns what each came to.
      */
     public Uni<List<Check>> checkAll(ToolCallContext context) {
-        return store.preparedQuery(TO_CHECK).execute(Tuple.of(MAX_CHECKED))
-                .map(rows -> {
-                    List<Row> list = new ArrayList<>();
-                    rows.forEach(list::add);
-                    return list;
-                })
-                .flatMap(rows -> Multi.createFrom().iterable(rows)
-                        .onItem().transformToUniAndConcatenate(row -> check(row, context))
+        return sessions.withSession(() -> QueryPattern.<QueryPattern> find(
+                "status <> 'rejected' order by checkedAt nulls first, id")
+                .page(Page.ofSize(MAX_CHECKED))
+                .list())
+                .flatMap(patterns -> Multi.createFrom().iterable(patterns)
+                        .onItem().transformToUniAndConcatenate(pattern -> check(pattern, context))
                         .collect().asList());
     }
 
-    private Uni<Check> check(Row row, ToolCallContext context) {
-        long id = row.getLong("id");
-        String name = row.getString("name");
-        String stored = row.getString("result_digest");
-        return run(row.getString("sql"), context)
+    private Uni<Check> check(QueryPattern pattern, ToolCallContext context) {
+        long id = pattern.id;
+        String name = pattern.name;
+        String stored = pattern.resultDigest;
+        return run(pattern.sql, context)
                 .flatMap(shape -> {
                     boolean drifted = stored != null && !stored.equals(shape.digest());
                     String status = drifted ? "drifted" : "ok";
@@ -121,12 +108,23 @@ public class ValidatedQueries {
                         .replaceWith(new Check(KnowledgeItemId.query(id).toString(), name, "failed", failure.getMessage())));
     }
 
+    /** Records a check; a query that had no result shape yet (one saved before checks) keeps this one's. */
     private Uni<Void> record(long id, String status, String message, ResultShape shape) {
-        Tuple values = Tuple.tuple().addLong(id).addString(status).addString(message)
-                .addString(shape == null ? null : shape.digest())
-                .addValue(shape == null ? null : new io.vertx.core.json.JsonArray(shape.columns().toString()))
-                .addValue(shape == null ? null : shape.rows());
-        return store.preparedQuery(RECORD_CHECK).execute(values).replaceWithVoid();
+        return sessions.withTransaction(() -> QueryPattern.<QueryPattern> findById(id)
+                .invoke(pattern -> {
+                    if (pattern == null) {
+                        return; // deleted meanwhile: nothing to record
+                    }
+                    pattern.checkStatus = status;
+                    pattern.checkMessage = message;
+                    pattern.checkedAt = OffsetDateTime.now();
+                    if (shape != null && pattern.resultDigest == null) {
+                        pattern.resultDigest = shape.digest();
+                        pattern.resultColumns = shape.columns().toString();
+                        pattern.resultRows = shape.rows();
+                    }
+                }))
+                .replaceWithVoid();
     }
 
     /** The answer of a check: counts by status and the queries that are not {@code ok}. */

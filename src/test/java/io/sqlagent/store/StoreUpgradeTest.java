@@ -1,20 +1,30 @@
 package io.sqlagent.store;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
+import java.util.stream.Collectors;
 
 import jakarta.inject.Inject;
 
 import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.Test;
 
+import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.test.junit.QuarkusTest;
+import io.smallrye.mutiny.Uni;
+import io.sqlagent.knowledge.Learning;
+import io.sqlagent.knowledge.QueryPattern;
 import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.pgclient.PgBuilder;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -22,9 +32,10 @@ import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.pgclient.PgConnectOptions;
 
 /**
- * A store created by the release before governed learning (scripts V1–V6, with knowledge in it) is
- * upgraded in place by the current scripts: its rows are kept, what it learned stays searchable
- * (approved, never checked), and the new scripts are recorded once.
+ * Stores of earlier releases are upgraded in place: the one before governed learning (scripts V1–V6,
+ * with knowledge in it) by the current scripts, its rows kept, what it learned still searchable
+ * (approved, never checked); the one before checksums (V1–V10, no checksum column) gets its
+ * checksums and its rows read through the knowledge entities. An edited script stops the migration.
  */
 @QuarkusTest
 class StoreUpgradeTest {
@@ -39,6 +50,9 @@ class StoreUpgradeTest {
 
     @Inject
     Vertx vertx;
+
+    @Inject
+    StoreSessions sessions;
 
     private List<Row> rows(Pool pool, String sql) {
         List<Row> rows = new ArrayList<>();
@@ -96,6 +110,126 @@ class StoreUpgradeTest {
         } finally {
             old.close().await().atMost(WAIT);
             store.query("DROP DATABASE IF EXISTS " + database).execute().await().atMost(WAIT);
+        }
+    }
+
+    /** A pool on a new, empty schema of the store's database (every connection's search_path), for a store of its own. */
+    private Pool schemaPool(String schema) {
+        store.query("CREATE SCHEMA " + schema).execute().await().atMost(WAIT);
+        String url = ConfigProvider.getConfig().getValue("quarkus.datasource.reactive.url", String.class);
+        PgConnectOptions options = PgConnectOptions.fromUri(url.startsWith("vertx-reactive:") ? url.substring(15) : url)
+                .setUser(ConfigProvider.getConfig().getOptionalValue("quarkus.datasource.username", String.class)
+                        .orElse("postgres"));
+        ConfigProvider.getConfig().getOptionalValue("quarkus.datasource.password", String.class)
+                .ifPresent(options::setPassword);
+        options.addProperty("search_path", schema);
+        return PgBuilder.pool().connectingTo(options).using(vertx).build();
+    }
+
+    private void dropSchema(Pool pool, String schema) {
+        pool.close().await().atMost(WAIT);
+        store.query("DROP SCHEMA IF EXISTS " + schema + " CASCADE").execute().await().atMost(WAIT);
+    }
+
+    private static String schemaName() {
+        return "upgrade_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+    }
+
+    private static List<StoreMigrations.Script> shipped() {
+        return StoreMigrations.SCRIPTS.stream().map(StoreMigrations.Script::shipped).toList();
+    }
+
+    /** {@code read} through the entities, on the store in {@code schema} (the transaction's search_path). */
+    private <T> T inSchema(String schema, java.util.function.Supplier<Uni<T>> read) {
+        return sessions.withTransaction(() -> Panache.getSession()
+                .flatMap(session -> session.createNativeQuery("SET LOCAL search_path TO " + schema).executeUpdate())
+                .flatMap(set -> read.get()))
+                .await().atMost(WAIT);
+    }
+
+    @Test
+    void aStoreOfTheCurrentReleaseGetsChecksumsAndKeepsItsData() {
+        String schema = schemaName();
+        Pool old = schemaPool(schema);
+        try {
+            // Given: a store as the release before checksums left it (no checksum column), with knowledge in it.
+            StoreMigrations.apply(old, shipped()).await().atMost(WAIT);
+            old.query("ALTER TABLE store_schema_version DROP COLUMN checksum").execute().await().atMost(WAIT);
+            old.query(
+                    """
+                            INSERT INTO learning (title, description, category, source, status, proposed_by, asked)
+                            VALUES ('Kiwi weights are grams', 'Not kilograms.', 'data_quality', 'agent', 'proposed', 'ann', 'How heavy?')""")
+                    .execute().await().atMost(WAIT);
+            old.query("""
+                    INSERT INTO query_pattern (name, question, sql, summary, tables_used, source, status, result_columns,
+                                               result_rows, check_status)
+                    VALUES ('kiwi_count', 'How many kiwis?', 'SELECT 1', 'Counts kiwis.', '{kiwi,orchard}', 'agent', 'approved',
+                            '[{"name": "n", "type": "int4"}]', 1, 'drifted')""")
+                    .execute().await().atMost(WAIT);
+
+            // When: this release starts on it.
+            int applied = StoreMigrations.apply(old, shipped()).await().atMost(WAIT);
+
+            // Then: nothing ran again, every script has its checksum, the rows are as they were.
+            assertEquals(0, applied);
+            List<Row> versions = rows(old, "SELECT script, checksum FROM store_schema_version ORDER BY script");
+            assertEquals(StoreMigrations.SCRIPTS.size(), versions.size());
+            Map<String, String> expected = shipped().stream()
+                    .collect(Collectors.toMap(StoreMigrations.Script::name, StoreMigrations.Script::checksum));
+            versions.forEach(row -> assertEquals(expected.get(row.getString("script")), row.getString("checksum"),
+                    row.getString("script")));
+            Row learning = rows(old, "SELECT title, status, proposed_by, asked FROM learning").get(0);
+            assertEquals("Kiwi weights are grams", learning.getString("title"));
+            assertEquals("proposed", learning.getString("status"));
+            assertEquals("ann", learning.getString("proposed_by"));
+            assertEquals("How heavy?", learning.getString("asked"));
+            // A second start checks the recorded checksums and changes nothing.
+            assertEquals(0, StoreMigrations.apply(old, shipped()).await().atMost(WAIT));
+            // And the entities read what that release wrote.
+            Learning entity = inSchema(schema, () -> Learning.<Learning> find("title", "Kiwi weights are grams").firstResult());
+            assertEquals("proposed", entity.status);
+            assertEquals("How heavy?", entity.asked);
+            assertNotNull(entity.createdAt);
+            QueryPattern pattern = inSchema(schema, () -> QueryPattern.<QueryPattern> find("name", "kiwi_count").firstResult());
+            assertArrayEquals(new String[] { "kiwi", "orchard" }, pattern.tablesUsed);
+            assertEquals("[{\"name\": \"n\", \"type\": \"int4\"}]", pattern.resultColumns);
+            assertEquals("drifted", pattern.checkStatus);
+        } finally {
+            dropSchema(old, schema);
+        }
+    }
+
+    @Test
+    void anEditedScriptStopsTheMigrationNamingItAndNothingIsApplied() {
+        String schema = schemaName();
+        Pool pool = schemaPool(schema);
+        try {
+            // Given: a store of this release; then V2 is edited and a new script is added.
+            StoreMigrations.apply(pool, shipped()).await().atMost(WAIT);
+            List<StoreMigrations.Script> edited = new ArrayList<>(shipped().stream()
+                    .map(script -> script.name().equals("V2__knowledge.sql")
+                            ? new StoreMigrations.Script(script.name(), script.text() + "\nCREATE TABLE sneaky (id int);\n")
+                            : script)
+                    .toList());
+            edited.add(new StoreMigrations.Script("V99__next.sql", "CREATE TABLE next_thing (id int);"));
+
+            // When: the service starts with them.
+            StoreScriptEditedException refused = assertThrows(StoreScriptEditedException.class,
+                    () -> StoreMigrations.apply(pool, edited).await().atMost(WAIT));
+
+            // Then: the error names the edited script, and neither it nor the new script ran.
+            assertTrue(refused.getMessage().contains("V2__knowledge.sql"), refused.getMessage());
+            assertFalse(refused.getMessage().contains("V1__"), refused.getMessage());
+            assertEquals(0, rows(pool, """
+                    SELECT 1 FROM pg_tables WHERE schemaname = current_schema() AND tablename IN ('sneaky', 'next_thing')""")
+                    .size());
+            assertEquals(0, rows(pool, "SELECT 1 FROM store_schema_version WHERE script = 'V99__next.sql'").size());
+            // A CRLF checkout of the same text is not an edit.
+            List<StoreMigrations.Script> crlf = shipped().stream()
+                    .map(script -> new StoreMigrations.Script(script.name(), script.text().replace("\n", "\r\n"))).toList();
+            assertEquals(0, StoreMigrations.apply(pool, crlf).await().atMost(WAIT));
+        } finally {
+            dropSchema(pool, schema);
         }
     }
 }
