@@ -40,7 +40,7 @@ public final class JsonBodies {
             }
         } catch (JsonProcessingException e) {
             throw new BadBody(ErrorBody.of("malformed_json",
-                    "The body is not valid JSON: " + e.getOriginalMessage() + where(e.getLocation())));
+                    "The body is not valid JSON: " + withoutSource(e.getOriginalMessage()) + where(e.getLocation())));
         } catch (java.io.IOException e) {
             throw new BadBody(ErrorBody.of("malformed_json", "The body could not be read as JSON"));
         }
@@ -52,6 +52,15 @@ public final class JsonBodies {
                     "The body must be " + expected + ", not " + article(parsed.getNodeType().name().toLowerCase(Locale.ROOT))));
         }
         return (ObjectNode) parsed;
+    }
+
+    /**
+     * Jackson's message without the description of its input it embeds in a nested location
+     * ("start marker at [Source: REDACTED (`StreamReadFeature…` disabled); line: 1, column: 1]"): the
+     * caller sent the body and needs only the line and column.
+     */
+    private static String withoutSource(String message) {
+        return message == null ? "" : message.replaceAll("\\[Source: [^;\\]]*; ", "[");
     }
 
     private static String where(JsonLocation location) {
