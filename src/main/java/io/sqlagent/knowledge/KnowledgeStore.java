@@ -21,8 +21,10 @@ import io.vertx.core.json.JsonArray;
 
 /**
  * The knowledge base in the store ({@code query_pattern}, {@code learning}, {@code knowledge_doc}),
- * in plain SQL over the reactive pool. Duplicates are caught by the tables' unique indexes, not by
- * a read before the write, so two agents saving the same thing at once still store it once.
+ * through the Panache entities where JPQL can say it and native queries in the same Hibernate Reactive
+ * session where it cannot (full-text ranking, {@code INSERT … ON CONFLICT}). Duplicates are caught by
+ * the tables' unique indexes, not by a read before the write, so two agents saving the same thing at
+ * once still store it once.
  */
 @ApplicationScoped
 public class KnowledgeStore {
