@@ -223,7 +223,11 @@ class GovernedLearningTest {
                 .body("message", containsString("at most 100 characters"));
         review("POST", path + "/approve", "{\"title\": ", REVIEWER).statusCode(400).body("error", is("malformed_json"));
         review("POST", path + "/approve", "[]", REVIEWER).statusCode(400).body("error", is("invalid_body"));
-        review("POST", path + "/reject", "{\"because\": \"no\"}", REVIEWER).statusCode(400).body("error", is("invalid_body"));
+        review("POST", path + "/reject", "{\"because\": \"no\"}", REVIEWER).statusCode(400).body("error", is("invalid_body"))
+                .body("message", is("Unknown field 'because': a rejection takes only \"reason\""));
+        // A long unknown name is quoted shortened, never whole.
+        review("POST", path + "/reject", "{\"" + "x".repeat(500) + "\": 1}", REVIEWER).statusCode(400)
+                .body("message", is("Unknown field '" + "x".repeat(40) + "…': a rejection takes only \"reason\""));
         review("POST", path + "/reject", "{\"reason\": \"" + "x".repeat(2001) + "\"}", REVIEWER).statusCode(400);
         // Without scope knowledge:review: 403, for every endpoint.
         for (String[] request : List.of(new String[] { "GET", "proposals" }, new String[] { "GET", "items/learning-" + id },

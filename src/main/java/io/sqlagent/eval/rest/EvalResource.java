@@ -219,7 +219,7 @@ public class EvalResource {
         for (Iterator<String> names = object.fieldNames(); names.hasNext();) {
             String name = names.next();
             if (!FIELDS.contains(name)) {
-                throw bad("unknown_field", "Unknown field '" + (name.length() > 64 ? name.substring(0, 64) + "…" : name)
+                throw bad("unknown_field", "Unknown field '" + Texts.shorten(name, 64)
                         + "'; the body takes " + FIELDS.stream().sorted().toList());
             }
         }

@@ -31,6 +31,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.smallrye.mutiny.Uni;
+import io.sqlagent.Texts;
 import io.sqlagent.knowledge.KnowledgeReviews;
 import io.sqlagent.knowledge.ReviewException;
 import io.sqlagent.knowledge.ValidatedQueries;
@@ -152,7 +153,7 @@ public class KnowledgeResource {
                 String name = names.next();
                 if (!name.equals("reason")) {
                     throw new ReviewException("invalid_body", 400,
-                            "Unknown field '" + (name.length() > 40 ? name.substring(0, 40) + "…" : name)
+                            "Unknown field '" + Texts.shorten(name, 40)
                                     + "': a rejection takes only \"reason\"");
                 }
             }

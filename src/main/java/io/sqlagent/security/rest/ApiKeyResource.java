@@ -33,6 +33,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.quarkus.security.identity.SecurityIdentity;
 import io.smallrye.mutiny.Uni;
+import io.sqlagent.Texts;
 import io.sqlagent.rest.ErrorBody;
 import io.sqlagent.rest.JsonBodies;
 import io.sqlagent.security.ApiKeyIdentityProvider;
@@ -219,7 +220,7 @@ public class ApiKeyResource {
     }
 
     private static String shorten(String text) {
-        return text.length() <= 64 ? text : text.substring(0, 64) + "…";
+        return Texts.shorten(text, 64);
     }
 
     /** A body that is JSON but not a valid key request. */
