@@ -444,19 +444,31 @@ public class QueryRunner {
     private Uni<QueryResult> read(SqlConnection connection, String sql, Tuple params, Reading reading) {
         // statementBody is empty for anything that does not start as a query, an EXPLAIN included.
         Optional<String> body = reading.readOnly() ? SqlGuard.statementBody(sql) : Optional.empty();
+        Gathered gathered = new Gathered();
         if (body.isEmpty()) {
-            return connection.prepare(sql)
+            Uni<RowSet<Row>> first = connection.prepare(sql)
                     .onFailure(PgException.class).transform(failure -> translate((PgException) failure, sql))
-                    .flatMap(statement -> readRows(statement.cursor(params), null, reading, sql, 0));
+                    .flatMap(statement -> firstRead(statement, params, reading, gathered));
+            return readRows(first, null, reading, gathered, sql, 0);
         }
-        // Both are sent at once (the client pipelines them on the connection): one round trip, not two.
+        // The column names, the rows statement's preparation (kept on the connection: usually no message at all)
+        // and its first read go to PostgreSQL together (the client pipelines them on the connection): one round trip.
+        int shift = -ROWS_PREFIX.length();
         Uni<List<ResultColumn>> described = describe(connection, sql, body.get(), params);
-        Uni<PreparedStatement> prepared = connection.prepare(ROWS_PREFIX + body.get() + ROWS_SUFFIX)
-                .onFailure(PgException.class)
-                .transform(failure -> translate((PgException) failure, sql, -ROWS_PREFIX.length()));
-        return Uni.combine().all().unis(described, prepared).asTuple()
-                .flatMap(both -> readRows(both.getItem2().cursor(params), both.getItem1(), reading, sql,
-                        -ROWS_PREFIX.length()));
+        Uni<RowSet<Row>> first = connection.prepare(ROWS_PREFIX + body.get() + ROWS_SUFFIX)
+                .onFailure(PgException.class).transform(failure -> translate((PgException) failure, sql, shift))
+                .flatMap(statement -> firstRead(statement, params, reading, gathered));
+        return readRows(first, described, reading, gathered, sql, shift);
+    }
+
+    /**
+     * Opens the cursor of {@code statement}, kept in {@code gathered} to be closed, and reads its first rows: a
+     * few ({@link #FIRST_BATCH}), since their size is not known yet.
+     */
+    private static Uni<RowSet<Row>> firstRead(PreparedStatement statement, Tuple params, Reading reading,
+            Gathered gathered) {
+        gathered.cursor = statement.cursor(params);
+        return gathered.cursor.read(Math.min(FIRST_BATCH, Math.min(reading.maxRows() + 1, reading.maxBatch())));
     }
 
     private static final String NAMES_PREFIX = "SELECT * FROM (";
@@ -542,40 +554,75 @@ public class QueryRunner {
         private boolean full;
         /** Whether the rows are PostgreSQL's JSON of them (else the driver's values). */
         private boolean rendered;
+        /** The cursor the rows come from, once it is open. */
+        private Cursor cursor;
     }
 
     /**
      * Reads rows in batches, each value rendered and cut as it arrives, so a result never holds more
-     * than one batch of whole rows: the first read takes a few rows, later reads as many as fit in
-     * {@link #BATCH_CHARS} at the size seen so far. Reading stops one row past the row limit, or once
-     * the result-size cap is reached.
+     * than one batch of whole rows: the first read ({@code first}) takes a few rows, later reads as many
+     * as fit in {@link #BATCH_CHARS} at the size seen so far. Reading stops one row past the row limit,
+     * or once the result-size cap is reached. {@code described} gives the columns of rendered rows
+     * (null: the driver's columns); it and the first read are sent together.
      */
-    private Uni<QueryResult> readRows(Cursor cursor, List<ResultColumn> columns, Reading reading, String sql, int shift) {
-        Gathered gathered = new Gathered();
-        gathered.columns = columns;
-        gathered.rendered = columns != null;
-        return readBatch(cursor, reading, gathered)
+    private Uni<QueryResult> readRows(Uni<RowSet<Row>> first, Uni<List<ResultColumn>> described, Reading reading,
+            Gathered gathered, String sql, int shift) {
+        gathered.rendered = described != null;
+        Uni<RowSet<Row>> firstRows = described == null
+                ? first
+                // Both are waited for, failed or not, before anything else goes to the connection; the
+                // column query's failure is the one reported when both fail (it was sent first).
+                : Uni.combine().all().unis(settled(described), settled(first)).asTuple().flatMap(both -> {
+                    if (both.getItem1().failure() != null) {
+                        return Uni.createFrom().failure(both.getItem1().failure());
+                    }
+                    if (both.getItem2().failure() != null) {
+                        return Uni.createFrom().failure(both.getItem2().failure());
+                    }
+                    gathered.columns = both.getItem1().item();
+                    return Uni.createFrom().item(both.getItem2().item());
+                });
+        return firstRows
+                .flatMap(rowSet -> afterRead(rowSet, reading, gathered))
                 .onFailure(PgException.class).transform(failure -> translate((PgException) failure, sql, shift))
-                .eventually(cursor::close);
+                // Not waited for: the transaction's end, sent right after it, closes the cursor anyway, so
+                // the close and the ROLLBACK share a round trip; the connection keeps them in order.
+                .eventually(() -> closeQuietly(gathered.cursor));
     }
 
-    private Uni<QueryResult> readBatch(Cursor cursor, Reading reading, Gathered gathered) {
+    /** What a {@code Uni} ended with: its item, or its failure. */
+    private record Settled<T>(T item, Throwable failure) {
+    }
+
+    private static <T> Uni<Settled<T>> settled(Uni<T> uni) {
+        return uni.onItemOrFailure().transform(Settled::new);
+    }
+
+    private static void closeQuietly(Cursor cursor) {
+        if (cursor != null) {
+            cursor.close().subscribe().with(closed -> {
+            }, failure -> Log.debugf("A cursor could not be closed: %s", failure.toString()));
+        }
+    }
+
+    private Uni<QueryResult> readBatch(Reading reading, Gathered gathered) {
         int wanted = reading.maxRows() + 1 - gathered.seen;
-        int batch = gathered.seen == 0
-                ? FIRST_BATCH
-                : (int) Math.max(1,
-                        Math.min(reading.maxBatch(), BATCH_CHARS / Math.max(1, gathered.readChars / gathered.seen)));
-        return cursor.read(Math.min(wanted, Math.min(batch, reading.maxBatch())))
-                .flatMap(rowSet -> {
-                    keep(rowSet, reading, gathered);
-                    if (!gathered.full && gathered.seen <= reading.maxRows() && cursor.hasMore()) {
-                        return readBatch(cursor, reading, gathered);
-                    }
-                    boolean truncated = gathered.full || gathered.seen > reading.maxRows();
-                    List<ResultColumn> columns = gathered.columns == null ? List.of() : gathered.columns;
-                    return Uni.createFrom()
-                            .item(new QueryResult(columns, gathered.rows, gathered.rows.size(), gathered.seen, truncated));
-                });
+        int batch = (int) Math.max(1,
+                Math.min(reading.maxBatch(), BATCH_CHARS / Math.max(1, gathered.readChars / gathered.seen)));
+        return gathered.cursor.read(Math.min(wanted, Math.min(batch, reading.maxBatch())))
+                .flatMap(rowSet -> afterRead(rowSet, reading, gathered));
+    }
+
+    /** Keeps what {@code rowSet} brought, then reads on or ends the result. */
+    private Uni<QueryResult> afterRead(RowSet<Row> rowSet, Reading reading, Gathered gathered) {
+        keep(rowSet, reading, gathered);
+        if (!gathered.full && gathered.seen <= reading.maxRows() && gathered.cursor.hasMore()) {
+            return readBatch(reading, gathered);
+        }
+        boolean truncated = gathered.full || gathered.seen > reading.maxRows();
+        List<ResultColumn> columns = gathered.columns == null ? List.of() : gathered.columns;
+        return Uni.createFrom()
+                .item(new QueryResult(columns, gathered.rows, gathered.rows.size(), gathered.seen, truncated));
     }
 
     private void keep(RowSet<Row> rowSet, Reading reading, Gathered gathered) {

@@ -80,10 +80,14 @@ public record Source(String name, String displayUrl, Optional<Pool> pool, Option
                     emitter.fail(acquired.cause());
                 }
             }))
+                    .onFailure().transform(this::busyOr)
                     // Runs only when cancelled before the connection was passed on (onCancellation
-                    // and the item are mutually exclusive), so nobody else will ever close it.
+                    // and the item are mutually exclusive), so nobody else will ever close it. It is
+                    // the last step on purpose: a Mutiny step after it would drop a connection that
+                    // passed it just as the cancel came (a step drops items once cancelled), and the
+                    // connection would stay checked out for good.
                     .onCancellation().invoke(() -> acquiring.onSuccess(io.vertx.sqlclient.SqlConnection::close));
-        }).onFailure().transform(this::busyOr);
+        });
     }
 
     /** A {@link #BUSY_METRIC} reason: the wait queue was full. */
