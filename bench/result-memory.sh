@@ -46,9 +46,12 @@ python3 -c 'import json; print(json.dumps({"sql": "SELECT * FROM track"}))' >"$w
 python3 -c 'import json; print(json.dumps({"sql": "SELECT count(*) FROM track"}))' >"$work/count.json"
 curl -fs -H 'Content-Type: application/json' --data-binary "@$work/rows.json" "$url/api/tools/run_sql" >"$work/answer.json"
 # One result in flight: the JSON answer (the service writes a result's JSON once and sends those bytes), and
-# its rows as Jackson nodes before that. The nodes' sizes are the 64-bit JVM's with compressed references:
-# a TextNode 16 B + its String 24 B + the bytes (Latin-1 compact strings, 16 B header, 8-byte aligned), an
-# IntNode 16 B, a DecimalNode 16 B + its BigDecimal 40 B, a row's ArrayList 24 B + its array 16 B + 4 B a value.
+# its rows as Jackson nodes before that, twice over: each row a list of values (QueryRunner) and, sharing
+# those values, a row object keyed by column (QueryResult.toJson, the tool's result). The sizes are the
+# 64-bit JVM's with compressed references: a TextNode 16 B + its String 24 B + the bytes (Latin-1 compact
+# strings, 16 B header, 8-byte aligned), a number (ExactNumberNode) 24 B + its BigDecimal 40 B, a row's
+# ArrayList 24 B + its array 16 B + 4 B a value; a row object 16 B + its LinkedHashMap 56 B + its table
+# (16 B + 4 B a slot, a power of two at least 4/3 of the values) + 40 B an entry.
 result_bytes="$(python3 - "$work/answer.json" <<'PY'
 import json, sys
 raw = open(sys.argv[1], "rb").read()
@@ -58,17 +61,19 @@ align = lambda n: (n + 7) // 8 * 8
 def node(v):
     if v is None or isinstance(v, bool):
         return 0  # shared instances
-    if isinstance(v, int):
-        return 16
-    if isinstance(v, float):
-        return 56
+    if isinstance(v, (int, float)):
+        return 24 + 40
     s = v if isinstance(v, str) else json.dumps(v)
     return 16 + 24 + align(16 + len(s.encode("latin-1", "replace")) * (1 if s.isascii() else 2))
 rows = result["rows"]
 objects = 0
 for row in rows:
     values = row.values() if isinstance(row, dict) else row
+    slots = 16
+    while slots * 3 < len(values) * 4:
+        slots *= 2
     objects += 24 + align(16 + 4 * len(values)) + sum(node(v) for v in values)
+    objects += 16 + 56 + align(16 + 4 * slots) + 40 * len(values)
 print(len(raw), objects)
 PY
 )"
