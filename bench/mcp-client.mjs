@@ -2,9 +2,12 @@
 // the reference server over stdio (the only transport it has: one JSON message per line) and the
 // service over streamable HTTP (POST /mcp, one keep-alive connection per call in flight). It keeps N
 // tools/call requests in flight for a fixed time, alternating the two servers round by round, and
-// prints one line per measurement: round, statement, calls in flight, side, calls/s.
+// prints one line per measurement: round, statement, calls in flight, side, calls/s, then the CPU
+// milliseconds per call of the server measured (server=), PostgreSQL (postgres=) and this client (client=),
+// read through bench/lib/cpu.py. After the warm-up it loads the service until its JIT compilers settle
+// (--settle-max seconds at most, 0 not at all; see bench/lib/external-service.sh, settle_jit).
 // No SDK on purpose: an SDK's own cost would be counted against both sides; this is the least a client does.
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import http from "node:http";
 import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
@@ -19,6 +22,7 @@ const rounds = Number(options.rounds);
 const seconds = Number(options.seconds);
 const warmup = Number(options.warmup);
 const serviceUrl = new URL(options.service);
+const settleMax = Number(options["settle-max"] ?? 0);
 
 const initialize = {
   protocolVersion: "2025-03-26",
@@ -110,7 +114,7 @@ async function load(call, side, inFlight, forSeconds) {
   };
   const start = performance.now();
   await Promise.all(Array.from({ length: inFlight }, worker));
-  return calls / ((performance.now() - start) / 1000);
+  return { rate: calls / ((performance.now() - start) / 1000), calls };
 }
 
 const reference = stdioServer(options["reference-command"], JSON.parse(options["reference-args"]));
@@ -130,14 +134,46 @@ for (const [name, sql] of Object.entries(statements)) {
     await load(sides[side](sql), side, 8, warmup);
   }
 }
+if (settleMax > 0) {
+  // The service, every statement in turn, 8 in flight, until bench/lib/cpu.py settle has seen its JIT idle.
+  const settler = spawn("python3", ["bench/lib/cpu.py", "settle", options["service-pid"], "--max", String(settleMax)], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  let verdict = "";
+  settler.stdout.on("data", (chunk) => (verdict += chunk));
+  let settled = false;
+  const exited = new Promise((resolve) => settler.on("exit", resolve)).then(() => (settled = true));
+  while (!settled) {
+    for (const sql of Object.values(statements)) {
+      await load(sides.service(sql), "service", 8, 1);
+    }
+  }
+  await exited;
+  console.log(`# ${verdict.trim()}`);
+  console.error(verdict.trim());
+} else {
+  console.log("# JIT settling off: measured after the fixed warm-up alone");
+}
 console.log(`# reference ready (initialize answered) in ${referenceReadyMs.toFixed(0)} ms; RSS after start ${rssAfterStart} kB`);
+// CPU seconds so far of the server measured and PostgreSQL (bench/lib/cpu.py snapshot), and of this client.
+function cpu(side) {
+  const server = side === "service" ? options["service-pid"] : String(reference.child.pid);
+  const trees = JSON.parse(
+    execFileSync("python3", ["bench/lib/cpu.py", "snapshot", `server=${server}`, `postgres=${options["postgres-pid"]}`]),
+  );
+  const own = process.cpuUsage();
+  return { ...trees, client: (own.user + own.system) / 1e6 };
+}
 for (let round = 1; round <= rounds; round++) {
   for (const [name, sql] of Object.entries(statements)) {
     for (const inFlight of clients) {
       const order = round % 2 === 1 ? ["service", "reference"] : ["reference", "service"];
       for (const side of order) {
-        const rate = await load(sides[side](sql), side, inFlight, seconds);
-        console.log(`${round}\t${name}\t${inFlight}\t${side}\t${rate.toFixed(1)}`);
+        const before = cpu(side);
+        const { rate, calls } = await load(sides[side](sql), side, inFlight, seconds);
+        const after = cpu(side);
+        const perCall = Object.keys(after).map((k) => `\t${k}=${(((after[k] - before[k]) * 1000) / calls).toFixed(3)}`);
+        console.log(`${round}\t${name}\t${inFlight}\t${side}\t${rate.toFixed(1)}${perCall.join("")}`);
       }
     }
   }

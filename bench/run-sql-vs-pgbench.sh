@@ -9,9 +9,14 @@
 #   bench/run-sql-vs-pgbench.sh --quick --check       # CI's regression check: count(*) and the join, fails under the floors
 #
 # Options: --rounds N (3), --seconds S per measurement (5), --warmup S per statement (10), --clients "1 8",
-# --quick (count and join, 3 rounds of 2 s), --check (exit 3 when a ratio is below its floor: half the goal),
+# --settle-max S (180): after the warm-up, load the service until its JIT compilers are idle, at most S
+# seconds (--settle-max 0 or --no-settle: not at all, as before), --quick (count and join, 3 rounds of 2 s,
+# warm-up 5 s, settle at most 60 s), --check (exit 3 when a ratio is below its floor: half the goal),
 # --service-opt -Dname=value (repeatable), --out FILE (target/run-sql-vs-pgbench.txt), --app DIR (another
 # packaged service, for example an older build's quarkus-app, to measure it the same way).
+#
+# A second table gives the CPU per call of each process: the service, PostgreSQL (the postmaster and all its
+# backends, also those that exited) and the load generator (hey, pgbench), where a ratio's limit lies.
 #
 # Needs PostgreSQL's server binaries and pgbench (Debian: postgresql; found under /usr/lib/postgresql/*/bin)
 # and hey (Debian: hey), the HTTP load generator for the service. A throwaway cluster is made under
@@ -26,10 +31,11 @@ out=target/run-sql-vs-pgbench.txt
 common_options "$@"
 for option in "${rest[@]}"; do
   case "$option" in
-    --quick) statements="count join"; rounds=3; seconds=2; warmup=5 ;;
+    --quick) statements="count join"; rounds=3; seconds=2; warmup=5; settle_max="${settle_max:-60}" ;;
     *) echo "unknown option $option" >&2; exit 2 ;;
   esac
 done
+settle_max="${settle_max:-180}"
 
 if ! command -v hey >/dev/null 2>&1; then
   echo "hey is missing (apt-get install hey)" >&2
@@ -75,34 +81,36 @@ if result["row_count"] != expected or result["truncated"]:
     sys.exit("%s: %d rows (truncated: %s), expected %d" % (sys.argv[1], result["row_count"], result["truncated"], expected))
 ' "$1"
 }
-# CPU seconds (user + system) the service's process has used so far.
-service_cpu() {
-  awk -v hz="$(getconf CLK_TCK)" '{print ($14 + $15) / hz}' "/proc/$service_pid/stat"
+# One measurement: SIDE's calls/s, then the CPU milliseconds per call of the service (its side only),
+# PostgreSQL and the load generator, as "name=ms" fields.
+measured_cpu() {
+  python3 bench/lib/cpu.py measure "$work/cpu" "${@}"
+}
+per_call() { # CALLS: the CPU seconds in $work/cpu as milliseconds per call
+  tr ' ' '\n' <"$work/cpu" | awk -F= -v calls="$1" '{printf "\t%s=%.3f", $1, $2 * 1000 / calls}'
 }
 service_rate() {
-  local report cpu_before cpu_after
-  cpu_before="$(service_cpu)"
-  report="$(hey -z "${seconds}s" -c "$2" -m POST -T application/json -D "$work/$1.json" "$url/api/tools/run_sql")"
+  local report
+  report="$(measured_cpu service="$service_pid" postgres="$postgres_pid" -- \
+    hey -z "${seconds}s" -c "$2" -m POST -T application/json -D "$work/$1.json" "$url/api/tools/run_sql")"
   if ! grep -qE '^\s+\[200\]' <<<"$report" || grep -qE '^\s+\[[013-9][0-9]*\]|Error distribution' <<<"$report"; then
     echo "the service answered other than 200:" >&2
     echo "$report" >&2
     exit 1
   fi
-  cpu_after="$(service_cpu)"
-  # calls/s, then the service's CPU milliseconds per call
-  awk -v before="$cpu_before" -v after="$cpu_after" '
-    /Requests\/sec/ {rate = $2}
-    /^  \[200\]/ {calls = $2}
-    END {printf "%s\t%.3f\n", rate, (after - before) * 1000 / calls}' <<<"$report"
+  awk '/Requests\/sec/ {printf "%s", $2}' <<<"$report"
+  per_call "$(awk '/^  \[200\]/ {print $2}' <<<"$report")"
 }
 pgbench_rate() {
   local report
-  report="$("$pgbin/pgbench" -n -M prepared -T "$seconds" -c "$2" -j "$(( $2 < 2 ? $2 : 2 ))" -f "$3" chinook 2>&1)"
+  report="$(measured_cpu postgres="$postgres_pid" -- \
+    "$pgbin/pgbench" -n -M prepared -T "$seconds" -c "$2" -j "$(( $2 < 2 ? $2 : 2 ))" -f "$3" chinook 2>&1)"
   if grep -q 'number of failed transactions: [1-9]' <<<"$report"; then
     echo "$report" >&2
     exit 1
   fi
-  awk '/^tps = / {print $3}' <<<"$report"
+  awk '/^tps = / {printf "%s", $3}' <<<"$report"
+  per_call "$(awk '/number of transactions actually processed/ {print $NF}' <<<"$report")"
 }
 
 for s in $statements; do check_answer "$s"; done
@@ -110,6 +118,15 @@ for s in $statements; do check_answer "$s"; done
 for s in $statements; do
   hey -z "${warmup}s" -c 8 -m POST -T application/json -D "$work/$s.json" "$url/api/tools/run_sql" >/dev/null
 done
+# Then every statement in turn, 8 clients, until the JIT has settled (bench/lib/external-service.sh, settle_jit).
+load_until_stopped() {
+  while [ ! -e "$work/load.stop" ]; do
+    for s in $statements; do
+      hey -z 1s -c 8 -m POST -T application/json -D "$work/$s.json" "$url/api/tools/run_sql" >/dev/null
+    done
+  done
+}
+settle_jit load_until_stopped
 
 results="$work/results.tsv"
 : >"$results"
@@ -125,7 +142,7 @@ for round in $(seq 1 "$rounds"); do
       esac
       for side in $order; do
         case $side in
-          service) rate="$(service_rate "$s" "$c")" ;; # "calls/s<TAB>CPU ms per call"
+          service) rate="$(service_rate "$s" "$c")" ;; # "calls/s<TAB>name=CPU ms per call..."
           plain) rate="$(pgbench_rate "$s" "$c" "$work/$s.plain.sql")" ;;
           wrapped) rate="$(pgbench_rate "$s" "$c" "$work/$s.wrapped.sql")" ;;
         esac
@@ -142,11 +159,13 @@ check_flag=()
 if [ "$check" = true ]; then check_flag=(--check); fi
 python3 bench/lib/ratio-table.py "$results" --clients "$clients" "${check_flag[@]}" \
   --note "commit $(measured "$app"); $rounds rounds of $seconds s per side; loadavg before $load_before, after $load_after" \
+  --note "$settle_note" \
   --note "start to ready $(awk -v ms="$ready_ms" 'BEGIN {printf "%.2f", ms / 1000}') s; RSS after start $((rss_kb / 1024)) MB" \
   --statement count="SELECT count(*) FROM track" --statement join="a top-10 join" \
   --statement rows1000="1,000 rows" --statement rows3503="3,503 rows" \
   --baseline plain="÷ pgbench -M prepared" \
   --baseline wrapped="÷ pgbench in the read-only transaction wrapping" \
+  --cpu service=service --cpu postgres=PostgreSQL --cpu client="client (hey, pgbench)" --service "REST run_sql" \
   --row "REST run_sql {baseline}, {statement}" \
   --goal wrapped:count=0.8 --goal wrapped:join=0.8 --goal wrapped:rows1000=0.6 --goal plain:count=0.5 \
   | tee "$out"

@@ -57,4 +57,32 @@ class ResultMemoryIT {
             assertFalse(service.logText().contains("OutOfMemoryError"), service.logText());
         }
     }
+
+    /**
+     * The audit log keeps a call's result size, not its result: with records waiting for an hour-long
+     * flush, 300 results of about 1 MB each on the heap (rows, their JSON) against a 128 MB heap are all
+     * answered. Before, every queued record held its result until the flush, and the service ran out of
+     * memory after about a hundred.
+     */
+    @Test
+    void resultsWaitingForTheAuditLogAreNotHeld() throws Exception {
+        try (ServiceProcess service = ServiceProcess.startWithJvmOptions(workDir,
+                Map.of("SQLAGENT_SCHEMA_INDEX_BUILD_AT_START", "false", "SQLAGENT_AUDIT_FLUSH_INTERVAL", "1h"),
+                List.of("-Xmx128m"))) {
+            service.awaitStatus("/q/health/ready", 200, Duration.ofSeconds(90));
+
+            // 1,000 rows of about 220 characters: under the 256K result cap, whole.
+            String sql = "{\"sql\":\"SELECT g, repeat('x', 200) AS t FROM generate_series(1, 1000) g\"}";
+            for (int call = 1; call <= 300; call++) {
+                HttpResponse<String> answer = service.postJson("/api/tools/run_sql", sql, Duration.ofSeconds(30));
+                assertEquals(200, answer.statusCode(), "call " + call + ": " + answer.body());
+                if (call == 1) {
+                    JsonNode result = JSON.readTree(answer.body()).get("result");
+                    assertEquals(1000, result.get("row_count").asInt(), answer.body().substring(0, 300));
+                    assertFalse(result.get("truncated").asBoolean());
+                }
+            }
+            assertFalse(service.logText().contains("OutOfMemoryError"), service.logText());
+        }
+    }
 }

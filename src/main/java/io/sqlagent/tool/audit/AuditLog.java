@@ -22,7 +22,6 @@ import io.sqlagent.store.StoreMigrations;
 import io.sqlagent.tool.ToolCallListener;
 import io.sqlagent.tool.ToolExecution;
 import io.sqlagent.tool.ToolRegistry;
-import io.sqlagent.tool.ToolResult;
 import io.vertx.core.json.JsonObject;
 import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -192,14 +191,10 @@ public class AuditLog implements ToolCallListener {
                 .addValue(StoredText.clean(record.tool()))
                 .addValue(StoredText.clean(record.outcome()))
                 .addValue(record.durationMicros())
-                .addValue(sizeOf(record.result()))
+                .addValue(record.resultBytes())
                 .addValue(StoredText.clean(record.message()))
                 .addValue(record.arguments() == null ? null : new JsonObject(StoredText.clean(record.arguments()).toString()))
                 .addValue(record.traceId());
-    }
-
-    private static int sizeOf(ToolResult.Success result) {
-        return result == null ? 0 : result.json().length;
     }
 
     /**

@@ -82,7 +82,8 @@ public final class AuditQueue {
 
     private AuditRecord recordOf(ToolExecution execution) {
         ToolResult result = execution.result();
-        ToolResult.Success value = result instanceof ToolResult.Success success ? success : null;
+        // Its size only (the JSON is written once and kept by the result, for the answer): see AuditRecord.
+        int resultBytes = result instanceof ToolResult.Success success ? success.json().length : 0;
         String message = null;
         if (result instanceof ToolResult.Failure failure) {
             message = failure.message();
@@ -94,7 +95,7 @@ public final class AuditQueue {
         return new AuditRecord(execution.startedAt(), execution.context().caller(),
                 execution.context().principal().orElse(null),
                 execution.context().conversationId().orElse(null), execution.call().id(), execution.call().name(),
-                execution.outcome().tag(), execution.duration().toNanos() / 1000, value, message,
+                execution.outcome().tag(), execution.duration().toNanos() / 1000, resultBytes, message,
                 withArguments ? execution.call().arguments() : null, Tracing.currentTraceId());
     }
 }

@@ -4,15 +4,13 @@ import java.time.Instant;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import io.sqlagent.tool.ToolResult;
-
 /**
- * /**
- * One row of the audit log, queued by the call and written later. The result is kept as the call's
- * success and measured when written, from the JSON the REST or MCP answer already wrote (written
- * then only if nobody did), so no result is serialised only to be measured. {@code traceId} is the
- * trace the call belonged to, {@code null} when OpenTelemetry is disabled.
+ * One row of the audit log, queued by the call and written later. It holds the size of the call's result
+ * ({@code resultBytes}, its JSON's length; the answer reuses that JSON), never the result itself: records
+ * wait up to a flush interval (and more while the store is slow), and a queue of results would hold as
+ * many results as calls in that time, not as many as are in flight. {@code traceId} is the trace the call
+ * belonged to, {@code null} when OpenTelemetry is disabled.
  */
 public record AuditRecord(Instant calledAt, String caller, String principal, String conversationId, String callId, String tool,
-        String outcome, long durationMicros, ToolResult.Success result, String message, JsonNode arguments, String traceId) {
+        String outcome, long durationMicros, int resultBytes, String message, JsonNode arguments, String traceId) {
 }
