@@ -38,6 +38,9 @@ import io.vertx.mutiny.core.Vertx;
  * request threads: first the word index, in milliseconds, then the vectors, which take seconds for
  * thousands of tables. Each finished step replaces the index atomically, so a search always uses a
  * complete index, the previous one during a rebuild, and never waits for one unless none was ever built.
+ * The vectors are added once they are wanted: at start only with {@code sqlagent.schema.index.embed-at-start},
+ * otherwise from the first search (or refresh on demand) on, so a replica nobody searches never loads the
+ * embedding model (about 400 MB of RSS); searches until the vectors are in rank by words.
  * The knowledge base is read at search time through {@link KnowledgeStore}, so what it holds (and which of
  * it may be searched) is always current: tables its patterns use and its notes name rank higher.
  */
@@ -72,6 +75,8 @@ public class SchemaSearch {
     private volatile Long buildMillis;
     private volatile Long embeddingMillis;
     private volatile Embeddings embeddings;
+    /** Whether builds add the vectors: from the start with embed-at-start, else from the first search on. */
+    private volatile boolean vectorsWanted;
     private long timer = -1;
 
     SchemaSearch(SchemaIntrospector introspector, SourceRegistry sources, SqlConfig sql, TablePolicy tables,
@@ -87,16 +92,17 @@ public class SchemaSearch {
         this.configuredEmbeddings = embeddings;
         this.config = config;
         this.vertx = vertx;
+        this.vectorsWanted = config.index().embedAtStart();
     }
 
     void onStart(@Observes StartupEvent event) {
         if (config.index().buildAtStart()) {
             // In the background: readiness never waits for the index.
-            refresh();
+            rebuild();
         }
         long interval = config.index().refreshInterval().toMillis();
         if (interval > 0) {
-            timer = vertx.setPeriodic(interval, id -> refresh());
+            timer = vertx.setPeriodic(interval, id -> rebuild());
         }
     }
 
@@ -114,8 +120,17 @@ public class SchemaSearch {
     public record Build(CompletableFuture<SchemaIndex> words, CompletableFuture<SchemaIndex> done) {
     }
 
-    /** Starts rebuilding the index from the catalog, unless a rebuild is under way: then that one. */
-    public synchronized Build refresh() {
+    /**
+     * Starts rebuilding the index from the catalog, vectors included (when semantic), unless a rebuild is under way: then
+     * that one.
+     */
+    public Build refresh() {
+        vectorsWanted = true;
+        return rebuild();
+    }
+
+    /** Starts a rebuild, with vectors once they are wanted, unless one is under way: then that one. */
+    private synchronized Build rebuild() {
         if (building != null && !building.done().isDone()) {
             return building;
         }
@@ -130,7 +145,7 @@ public class SchemaSearch {
                     // With vectors to add and an index that has them, that one answers until they are in: a refresh
                     // embeds only what changed, in moments, and searches keep their ranking by meaning meanwhile.
                     SchemaIndex previous = current.get();
-                    boolean embedding = config.index().semantic() && !index.entries().isEmpty();
+                    boolean embedding = config.index().semantic() && vectorsWanted && !index.entries().isEmpty();
                     if (!embedding || previous == null || !previous.semantic()) {
                         current.set(index);
                     }
@@ -203,13 +218,23 @@ public class SchemaSearch {
         if (index != null) {
             return Uni.createFrom().item(index);
         }
-        return Uni.createFrom().completionStage(refresh().words())
+        return Uni.createFrom().completionStage(rebuild().words())
                 .onFailure().transform(failure -> new ToolException(
                         "The schema index of source '" + sql.source() + "' could not be built: " + failure.getMessage()));
     }
 
-    /** The best {@code limit} tables for {@code query}, best first. */
+    /**
+     * The best {@code limit} tables for {@code query}, best first. The first search of a word index starts adding the
+     * vectors in the background; it and those until they are in rank by words.
+     */
     public Uni<List<SchemaIndex.Hit>> search(String query, int limit) {
+        if (config.index().semantic() && !vectorsWanted) {
+            vectorsWanted = true;
+            SchemaIndex index = current.get();
+            if (index != null && !index.semantic()) {
+                rebuild();
+            }
+        }
         return index().flatMap(index -> knowledgeTables(query)
                 .flatMap(known -> Uni.createFrom()
                         .item(() -> index.search(query, index.semantic() ? embeddings().embed(query) : null, known, limit))

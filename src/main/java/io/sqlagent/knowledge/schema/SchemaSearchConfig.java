@@ -28,6 +28,14 @@ public interface SchemaSearchConfig {
         @WithDefault("true")
         boolean buildAtStart();
 
+        /**
+         * Add the vectors as soon as the word index is built; when false they are added from the first search on (that
+         * search and those until the vectors are in rank by words), so a replica nobody searches does not hold the
+         * in-process embedding model (about 400 MB of RSS).
+         */
+        @WithDefault("false")
+        boolean embedAtStart();
+
         /** How often the index is rebuilt from the catalog (and the knowledge base); 0 turns the schedule off. */
         @WithDefault("10m")
         Duration refreshInterval();
