@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -19,11 +20,13 @@ import io.opentelemetry.context.Scope;
 import io.quarkus.arc.All;
 import io.quarkus.logging.Log;
 import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.subscription.Cancellable;
 import io.sqlagent.ErrorIds;
 import io.sqlagent.Redaction;
 import io.sqlagent.Texts;
 import io.sqlagent.tool.schema.Violation;
 import io.sqlagent.trace.Tracing;
+import io.vertx.core.Vertx;
 
 /**
  * Runs tool calls through one lifecycle, for every caller: look up the tool; check the caller's
@@ -181,9 +184,45 @@ public class ToolExecutor {
     private Uni<ToolResult> invoke(ToolRegistry.Entry entry, ToolCall call, ToolCallContext context, ExecutorOptions options,
             Context traced) {
         // Started with the call's span current: what the tool starts (a statement's span) is its child.
-        return Tracing.within(traced, Uni.createFrom().deferred(() -> entry.tool().invoke(call, context.withTrace(traced))))
-                .ifNoItem().after(options.timeout()).failWith(TimeoutException::new)
+        return failAfter(
+                Tracing.within(traced, Uni.createFrom().deferred(() -> entry.tool().invoke(call, context.withTrace(traced)))),
+                options.timeout())
                 .onFailure().recoverWithItem(failure -> resultOf(call.name(), failure, options));
+    }
+
+    /**
+     * {@code work}, cancelled and failed with a {@link TimeoutException} when it has no item within
+     * {@code timeout}. Subscribed on a Vert.x thread (a REST or MCP call), the timer is one of that
+     * event loop's, set and cancelled there; Mutiny's own ({@code ifNoItem()}) lives on its scheduler
+     * thread, which every call would wake, and keeps each cancelled timer until it would have fired.
+     */
+    private static <T> Uni<T> failAfter(Uni<T> work, Duration timeout) {
+        return Uni.createFrom().deferred(() -> {
+            io.vertx.core.Context context = Vertx.currentContext();
+            if (context == null) {
+                return work.ifNoItem().after(timeout).failWith(TimeoutException::new);
+            }
+            Vertx vertx = context.owner();
+            return Uni.createFrom().<T> emitter(emitter -> {
+                AtomicReference<Cancellable> upstream = new AtomicReference<>();
+                long timer = vertx.setTimer(Math.max(1, timeout.toMillis()), id -> {
+                    cancel(upstream);
+                    emitter.fail(new TimeoutException());
+                });
+                emitter.onTermination(() -> {
+                    vertx.cancelTimer(timer);
+                    cancel(upstream);
+                });
+                upstream.set(work.subscribe().with(emitter::complete, emitter::fail));
+            });
+        });
+    }
+
+    private static void cancel(AtomicReference<Cancellable> upstream) {
+        Cancellable subscription = upstream.get();
+        if (subscription != null) {
+            subscription.cancel();
+        }
     }
 
     private static ToolResult resultOf(String tool, Throwable failure, ExecutorOptions options) {
