@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -20,13 +19,13 @@ import io.opentelemetry.context.Scope;
 import io.quarkus.arc.All;
 import io.quarkus.logging.Log;
 import io.smallrye.mutiny.Uni;
-import io.smallrye.mutiny.subscription.Cancellable;
 import io.sqlagent.ErrorIds;
 import io.sqlagent.Redaction;
 import io.sqlagent.Texts;
 import io.sqlagent.tool.schema.Violation;
 import io.sqlagent.trace.Tracing;
 import io.vertx.core.Vertx;
+import io.vertx.core.impl.ContextInternal;
 
 /**
  * Runs tool calls through one lifecycle, for every caller: look up the tool; check the caller's
@@ -192,37 +191,17 @@ public class ToolExecutor {
 
     /**
      * {@code work}, cancelled and failed with a {@link TimeoutException} when it has no item within
-     * {@code timeout}. Subscribed on a Vert.x thread (a REST or MCP call), the timer is one of that
-     * event loop's, set and cancelled there; Mutiny's own ({@code ifNoItem()}) lives on its scheduler
-     * thread, which every call would wake, and keeps each cancelled timer until it would have fired.
+     * {@code timeout}. Subscribed on a Vert.x event loop (a REST or MCP call), the timer is one of that
+     * event loop's own scheduled tasks, set and cancelled on it; Mutiny's default scheduler is a thread
+     * of its own, which would be handed every call's timer.
      */
     private static <T> Uni<T> failAfter(Uni<T> work, Duration timeout) {
         return Uni.createFrom().deferred(() -> {
-            io.vertx.core.Context context = Vertx.currentContext();
-            if (context == null) {
-                return work.ifNoItem().after(timeout).failWith(TimeoutException::new);
-            }
-            Vertx vertx = context.owner();
-            return Uni.createFrom().<T> emitter(emitter -> {
-                AtomicReference<Cancellable> upstream = new AtomicReference<>();
-                long timer = vertx.setTimer(Math.max(1, timeout.toMillis()), id -> {
-                    cancel(upstream);
-                    emitter.fail(new TimeoutException());
-                });
-                emitter.onTermination(() -> {
-                    vertx.cancelTimer(timer);
-                    cancel(upstream);
-                });
-                upstream.set(work.subscribe().with(emitter::complete, emitter::fail));
-            });
+            ContextInternal context = (ContextInternal) Vertx.currentContext();
+            return context != null && context.isEventLoopContext()
+                    ? work.ifNoItem().after(timeout).on(context.nettyEventLoop()).failWith(TimeoutException::new)
+                    : work.ifNoItem().after(timeout).failWith(TimeoutException::new);
         });
-    }
-
-    private static void cancel(AtomicReference<Cancellable> upstream) {
-        Cancellable subscription = upstream.get();
-        if (subscription != null) {
-            subscription.cancel();
-        }
     }
 
     private static ToolResult resultOf(String tool, Throwable failure, ExecutorOptions options) {
