@@ -22,7 +22,6 @@ import io.quarkiverse.mcp.server.ToolResponse;
 import io.quarkus.arc.Arc;
 import io.quarkus.logging.Log;
 import io.quarkus.vertx.http.runtime.CurrentVertxRequest;
-import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.sqlagent.ErrorIds;
 import io.sqlagent.rest.ErrorBody;
@@ -116,9 +115,8 @@ public class McpToolCalls {
      */
     private static Uni<ToolResponse> abandoned(ToolArguments arguments, HttpServerRequest request) {
         ClientConnections.keepReading(request);
-        return Multi.createFrom().ticks().every(ClientConnections.POLL)
-                .filter(tick -> arguments.cancellation().check().isRequested() || ClientConnections.gone(request))
-                .toUni()
+        return ClientConnections
+                .once(request, () -> arguments.cancellation().check().isRequested() || ClientConnections.gone(request))
                 .flatMap(tick -> Uni.createFrom().<ToolResponse> failure(new Cancellation.OperationCancellationException()));
     }
 
