@@ -6,7 +6,6 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 
 import io.smallrye.mutiny.Uni;
-import io.smallrye.mutiny.infrastructure.Infrastructure;
 import io.smallrye.mutiny.subscription.Cancellable;
 import io.smallrye.mutiny.subscription.UniSubscriber;
 import io.smallrye.mutiny.subscription.UniSubscription;
@@ -57,28 +56,6 @@ public final class CancelSafe {
                     subscription.cancel();
                 }
             };
-            // Decorated as subscribe().with(...) decorates its callbacks: they run with the context of
-            // the caller (its trace among others) on whichever thread the item comes.
-            Consumer<T> onItem = Infrastructure.decorate((Consumer<T>) item -> {
-                if (cancelled.get()) {
-                    dropped.accept(item);
-                    return;
-                }
-                Uni<? extends R> next;
-                try {
-                    next = mapper.apply(item);
-                } catch (RuntimeException e) {
-                    emitter.fail(e);
-                    return;
-                }
-                Cancellable inner = next.subscribe().with(emitter::complete, emitter::fail);
-                current.set(inner);
-                // The caller may have gone between the check above and now: then nobody else cancels it.
-                if (cancelled.get()) {
-                    inner.cancel();
-                }
-            });
-            Consumer<Throwable> onFailure = Infrastructure.decorate((Consumer<Throwable>) emitter::fail);
             upstream.subscribe().withSubscriber(new UniSubscriber<T>() {
                 @Override
                 public void onSubscribe(UniSubscription subscription) {
@@ -90,12 +67,28 @@ public final class CancelSafe {
 
                 @Override
                 public void onItem(T item) {
-                    onItem.accept(item);
+                    if (cancelled.get()) {
+                        dropped.accept(item);
+                        return;
+                    }
+                    Uni<? extends R> next;
+                    try {
+                        next = mapper.apply(item);
+                    } catch (RuntimeException e) {
+                        emitter.fail(e);
+                        return;
+                    }
+                    Cancellable inner = next.subscribe().with(emitter::complete, emitter::fail);
+                    current.set(inner);
+                    // The caller may have gone between the check above and now: then nobody else cancels it.
+                    if (cancelled.get()) {
+                        inner.cancel();
+                    }
                 }
 
                 @Override
                 public void onFailure(Throwable failure) {
-                    onFailure.accept(failure);
+                    emitter.fail(failure);
                 }
             });
             // Unless the item came at once and its work is what runs now.
