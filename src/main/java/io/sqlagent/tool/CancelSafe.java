@@ -7,8 +7,6 @@ import java.util.function.Function;
 
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.subscription.Cancellable;
-import io.smallrye.mutiny.subscription.UniSubscriber;
-import io.smallrye.mutiny.subscription.UniSubscription;
 
 /**
  * {@code flatMap} that never loses a cancellation. Mutiny's own {@code flatMap} drops a cancel that
@@ -44,53 +42,25 @@ public final class CancelSafe {
                     running.cancel();
                 }
             });
-            // Not subscribe().with(...): its subscriber ignores an item that arrives after its cancel, and
-            // cancel and item can cross (the cancel on the caller's thread, the item on an event loop).
-            // An item lost that way was a pooled connection nobody closed: DisconnectChaosTest saw the
-            // pool's active count stay up after a thousand vanishing callers. This subscriber takes the
-            // item whenever it comes, and hands one that arrives after the cancel to dropped.
-            AtomicReference<UniSubscription> upstreamSubscription = new AtomicReference<>();
-            Cancellable first = () -> {
-                UniSubscription subscription = upstreamSubscription.get();
-                if (subscription != null) {
-                    subscription.cancel();
+            Cancellable first = upstream.subscribe().with(item -> {
+                if (cancelled.get()) {
+                    dropped.accept(item);
+                    return;
                 }
-            };
-            upstream.subscribe().withSubscriber(new UniSubscriber<T>() {
-                @Override
-                public void onSubscribe(UniSubscription subscription) {
-                    upstreamSubscription.set(subscription);
-                    if (cancelled.get()) {
-                        subscription.cancel();
-                    }
+                Uni<? extends R> next;
+                try {
+                    next = mapper.apply(item);
+                } catch (RuntimeException e) {
+                    emitter.fail(e);
+                    return;
                 }
-
-                @Override
-                public void onItem(T item) {
-                    if (cancelled.get()) {
-                        dropped.accept(item);
-                        return;
-                    }
-                    Uni<? extends R> next;
-                    try {
-                        next = mapper.apply(item);
-                    } catch (RuntimeException e) {
-                        emitter.fail(e);
-                        return;
-                    }
-                    Cancellable inner = next.subscribe().with(emitter::complete, emitter::fail);
-                    current.set(inner);
-                    // The caller may have gone between the check above and now: then nobody else cancels it.
-                    if (cancelled.get()) {
-                        inner.cancel();
-                    }
+                Cancellable inner = next.subscribe().with(emitter::complete, emitter::fail);
+                current.set(inner);
+                // The caller may have gone between the check above and now: then nobody else cancels it.
+                if (cancelled.get()) {
+                    inner.cancel();
                 }
-
-                @Override
-                public void onFailure(Throwable failure) {
-                    emitter.fail(failure);
-                }
-            });
+            }, emitter::fail);
             // Unless the item came at once and its work is what runs now.
             current.compareAndSet(null, first);
             if (cancelled.get()) {
