@@ -22,6 +22,7 @@ import io.quarkiverse.mcp.server.ToolResponse;
 import io.quarkus.arc.Arc;
 import io.quarkus.logging.Log;
 import io.quarkus.vertx.http.runtime.CurrentVertxRequest;
+import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.sqlagent.ErrorIds;
 import io.sqlagent.rest.ErrorBody;
@@ -115,8 +116,9 @@ public class McpToolCalls {
      */
     private static Uni<ToolResponse> abandoned(ToolArguments arguments, HttpServerRequest request) {
         ClientConnections.keepReading(request);
-        return ClientConnections
-                .once(request, () -> arguments.cancellation().check().isRequested() || ClientConnections.gone(request))
+        return Multi.createFrom().ticks().every(ClientConnections.POLL)
+                .filter(tick -> arguments.cancellation().check().isRequested() || ClientConnections.gone(request))
+                .toUni()
                 .flatMap(tick -> Uni.createFrom().<ToolResponse> failure(new Cancellation.OperationCancellationException()));
     }
 

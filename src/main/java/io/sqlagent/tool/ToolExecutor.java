@@ -24,8 +24,6 @@ import io.sqlagent.Redaction;
 import io.sqlagent.Texts;
 import io.sqlagent.tool.schema.Violation;
 import io.sqlagent.trace.Tracing;
-import io.vertx.core.Vertx;
-import io.vertx.core.impl.ContextInternal;
 
 /**
  * Runs tool calls through one lifecycle, for every caller: look up the tool; check the caller's
@@ -183,25 +181,9 @@ public class ToolExecutor {
     private Uni<ToolResult> invoke(ToolRegistry.Entry entry, ToolCall call, ToolCallContext context, ExecutorOptions options,
             Context traced) {
         // Started with the call's span current: what the tool starts (a statement's span) is its child.
-        return failAfter(
-                Tracing.within(traced, Uni.createFrom().deferred(() -> entry.tool().invoke(call, context.withTrace(traced)))),
-                options.timeout())
+        return Tracing.within(traced, Uni.createFrom().deferred(() -> entry.tool().invoke(call, context.withTrace(traced))))
+                .ifNoItem().after(options.timeout()).failWith(TimeoutException::new)
                 .onFailure().recoverWithItem(failure -> resultOf(call.name(), failure, options));
-    }
-
-    /**
-     * {@code work}, cancelled and failed with a {@link TimeoutException} when it has no item within
-     * {@code timeout}. Subscribed on a Vert.x event loop (a REST or MCP call), the timer is one of that
-     * event loop's own scheduled tasks, set and cancelled on it; Mutiny's default scheduler is a thread
-     * of its own, which would be handed every call's timer.
-     */
-    private static <T> Uni<T> failAfter(Uni<T> work, Duration timeout) {
-        return Uni.createFrom().deferred(() -> {
-            ContextInternal context = (ContextInternal) Vertx.currentContext();
-            return context != null && context.isEventLoopContext()
-                    ? work.ifNoItem().after(timeout).on(context.nettyEventLoop()).failWith(TimeoutException::new)
-                    : work.ifNoItem().after(timeout).failWith(TimeoutException::new);
-        });
     }
 
     private static ToolResult resultOf(String tool, Throwable failure, ExecutorOptions options) {

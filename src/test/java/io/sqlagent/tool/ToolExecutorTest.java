@@ -13,7 +13,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -25,8 +24,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
 import io.sqlagent.tool.schema.Violation;
-import io.vertx.core.Context;
-import io.vertx.core.Vertx;
 
 class ToolExecutorTest {
 
@@ -72,21 +69,6 @@ class ToolExecutorTest {
 
     private ToolExecutor executor() {
         return executor(List.of(), List.of());
-    }
-
-    /** Registers a tool named {@code name} whose invocation is {@code invoke}'s. */
-    private void registerInvoking(String name, java.util.function.Supplier<Uni<ToolResult>> invoke) {
-        registry.register(new Tool() {
-            @Override
-            public ToolDescriptor descriptor() {
-                return FakeTool.returning(name, 0).descriptor();
-            }
-
-            @Override
-            public Uni<ToolResult> invoke(ToolCall call, ToolCallContext context) {
-                return invoke.get();
-            }
-        });
     }
 
     private static ToolCall call(String name, String arguments) {
@@ -189,8 +171,16 @@ class ToolExecutorTest {
 
     @Test
     void aToolThatThrowsBeforeReturningAUniIsAFailureToo() {
-        registerInvoking("eager", () -> {
-            throw new ToolException("refused at once");
+        registry.register(new Tool() {
+            @Override
+            public ToolDescriptor descriptor() {
+                return FakeTool.returning("eager", 0).descriptor();
+            }
+
+            @Override
+            public Uni<ToolResult> invoke(ToolCall call, ToolCallContext context) {
+                throw new ToolException("refused at once");
+            }
         });
 
         ToolExecution execution = executor().execute(call("eager", "{}"), CONTEXT).await().atMost(WAIT);
@@ -208,35 +198,6 @@ class ToolExecutorTest {
 
         assertEquals(Outcome.FAILURE, execution.outcome());
         assertTrue(((ToolResult.Failure) execution.result()).message().contains("did not finish within 100 ms"));
-    }
-
-    @Test
-    void aToolThatNeverAnswersOnAnEventLoopTimesOutThereAndIsCancelled() throws Exception {
-        // Given a tool that never answers, called from a Vert.x event loop (as REST and MCP calls are)
-        AtomicInteger cancelled = new AtomicInteger();
-        registerInvoking("silent",
-                () -> Uni.createFrom().<ToolResult> nothing().onCancellation().invoke(cancelled::incrementAndGet));
-        ToolExecutor executor = new ToolExecutor(registry, List.of(), List.of(), List.of(recorder),
-                ExecutorOptions.defaults().withTimeout(Duration.ofMillis(100)));
-        Vertx vertx = Vertx.vertx();
-        try {
-            CompletableFuture<ToolExecution> answer = new CompletableFuture<>();
-            CompletableFuture<Boolean> onEventLoop = new CompletableFuture<>();
-            vertx.getOrCreateContext().runOnContext(ignored -> executor.execute(call("silent", "{}"), CONTEXT)
-                    .subscribe().with(execution -> {
-                        onEventLoop.complete(Context.isOnEventLoopThread());
-                        answer.complete(execution);
-                    }, answer::completeExceptionally));
-
-            // Then the call fails with the timeout's message, from a timer of the event loop itself, and the tool is cancelled
-            ToolExecution execution = answer.get(WAIT.toSeconds(), TimeUnit.SECONDS);
-            assertEquals(Outcome.FAILURE, execution.outcome());
-            assertTrue(((ToolResult.Failure) execution.result()).message().contains("did not finish within 100 ms"));
-            assertTrue(onEventLoop.get(WAIT.toSeconds(), TimeUnit.SECONDS));
-            assertEquals(1, cancelled.get());
-        } finally {
-            vertx.close().toCompletionStage().toCompletableFuture().get(WAIT.toSeconds(), TimeUnit.SECONDS);
-        }
     }
 
     @Test

@@ -1,17 +1,12 @@
 package io.sqlagent.tool.rest;
 
 import java.time.Duration;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.BooleanSupplier;
 
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
-import io.smallrye.mutiny.infrastructure.Infrastructure;
 import io.smallrye.mutiny.subscription.Cancellable;
-import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServerRequest;
-import io.vertx.core.impl.ContextInternal;
 import io.vertx.core.net.impl.ConnectionBase;
 
 /**
@@ -21,9 +16,7 @@ import io.vertx.core.net.impl.ConnectionBase;
  * calls rely on {@link #gone} alone; for REST and chat this is a safety net. Setting a close
  * handler of our own would replace the one Quarkus REST sets (Vert.x keeps one), so the
  * connection's state is polled instead: every {@link #POLL} per request in flight, cheap next to
- * the work it guards. The poll is a scheduled task of the connection's own event loop
- * ({@link #once}), so a call that ends within {@link #POLL} costs one task set and cancelled on the
- * thread that serves it, and the connection's state is read on that thread.
+ * the work it guards.
  */
 public final class ClientConnections {
 
@@ -91,35 +84,11 @@ public final class ClientConnections {
     /** Runs {@code cancel} once the connection is gone; cancel the returned watcher to stop watching. */
     private static Cancellable whenGone(HttpServerRequest request, Runnable cancel) {
         keepReading(request);
-        // Mutiny's ticks, not once(...): a chat's event stream watched with once(...) lost its trace (the
-        // agent's span started as a root; TracingTest), which was not understood in time; REST and chat
-        // keep the watch they had, MCP calls use once(...).
         return Multi.createFrom().ticks().every(POLL)
                 .filter(tick -> gone(request))
                 .toUni()
                 .subscribe().with(tick -> cancel.run(), failure -> {
                 });
-    }
-
-    /**
-     * Completes once {@code condition} holds, checked every {@link #POLL} (the first time one
-     * {@link #POLL} after the subscription); cancelling it stops the checks. They run on the event
-     * loop of {@code request}'s connection (or of the subscriber's Vert.x context), as its own
-     * scheduled tasks. Mutiny's {@code ticks()} left to itself would tick at once, on its scheduler
-     * thread and then on a worker: two threads woken for every call, however short.
-     */
-    public static Uni<Void> once(HttpServerRequest request, BooleanSupplier condition) {
-        return Uni.createFrom().deferred(() -> {
-            ContextInternal context = request != null && request.connection() instanceof ConnectionBase connection
-                    ? connection.getContext()
-                    : (ContextInternal) Vertx.currentContext();
-            ScheduledExecutorService timers = context == null ? Infrastructure.getDefaultWorkerPool()
-                    : context.nettyEventLoop();
-            return Multi.createFrom().ticks().startingAfter(POLL).onExecutor(timers).every(POLL)
-                    .filter(tick -> condition.getAsBoolean())
-                    .toUni()
-                    .replaceWithVoid();
-        });
     }
 
     private static void stop(AtomicReference<Cancellable> watcher) {
