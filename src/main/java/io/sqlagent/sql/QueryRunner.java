@@ -202,6 +202,9 @@ public class QueryRunner {
             Optional<SessionIdentity.Settings> identity, Supplier<Uni<T>> work) {
         // BEGIN is part of the settings' text, so that both take one round trip; the transaction is
         // then ended here as connection.begin()'s would be: always rolled back when read-only.
+        if (readOnly && identity.isEmpty()) {
+            return inReadOnlyTransactionPipelined(connection, timeout, work);
+        }
         return open(connection, readOnly, timeout, identity)
                 .onFailure().call(failure -> end(connection, "ROLLBACK"))
                 .flatMap(opened -> {
@@ -212,6 +215,33 @@ public class QueryRunner {
                     return done.call(result -> connection.query("COMMIT").execute())
                             .onFailure().call(failure -> end(connection, "ROLLBACK"));
                 });
+    }
+
+    /**
+     * A read-only transaction whose opening goes to PostgreSQL together with the work's first statements
+     * (the client pipelines them on the connection): one round trip less per call. Safe because the
+     * source's connections are read-only by default ({@link SourceRegistry#SESSION_DEFAULTS}): if the
+     * opening failed (a cancel arriving before {@code BEGIN} ran), a statement behind it would run in a
+     * transaction of its own that is read-only all the same, and with the string syntax the guard
+     * assumes. Whatever the work did, a failed opening fails the call, and both answers are waited for
+     * before the {@code ROLLBACK}. Not for a caller with an identity: its role is set by a statement of
+     * its own, which must have succeeded before anything runs under it.
+     */
+    private static <T> Uni<T> inReadOnlyTransactionPipelined(SqlConnection connection, Duration timeout,
+            Supplier<Uni<T>> work) {
+        Uni<RowSet<Row>> opened = connection.query(sessionSettings(true, timeout)).execute();
+        // Subscribed in this order, so the opening is queued on the connection before the work's statements.
+        return Uni.combine().all().unis(settled(opened), settled(Uni.createFrom().<T> deferred(work::get))).asTuple()
+                .flatMap(both -> {
+                    if (both.getItem1().failure() != null) {
+                        return Uni.createFrom().<T> failure(both.getItem1().failure());
+                    }
+                    if (both.getItem2().failure() != null) {
+                        return Uni.createFrom().<T> failure(both.getItem2().failure());
+                    }
+                    return Uni.createFrom().item(both.getItem2().item());
+                })
+                .eventually(() -> end(connection, "ROLLBACK"));
     }
 
     /** Ends the transaction, if one is open; never fails (a broken connection is dropped by the pool). */
