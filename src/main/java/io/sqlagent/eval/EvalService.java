@@ -233,7 +233,7 @@ public class EvalService {
         if (index == statements.size()) {
             return Uni.createFrom().voidItem();
         }
-        return sources.find(sql.source()).orElseThrow().requirePool().query(statements.get(index)).execute()
+        return sources.find(sql.source()).orElseThrow().executeWriting(statements.get(index))
                 .ifNoItem().after(FIXTURE_TIMEOUT).fail()
                 .flatMap(done -> statements(statements, index + 1));
     }

@@ -202,6 +202,9 @@ public class QueryRunner {
             Optional<SessionIdentity.Settings> identity, Supplier<Uni<T>> work) {
         // BEGIN is part of the settings' text, so that both take one round trip; the transaction is
         // then ended here as connection.begin()'s would be: always rolled back when read-only.
+        if (readOnly && identity.isEmpty()) {
+            return inReadOnlyTransactionPipelined(connection, timeout, work);
+        }
         return open(connection, readOnly, timeout, identity)
                 .onFailure().call(failure -> end(connection, "ROLLBACK"))
                 .flatMap(opened -> {
@@ -212,6 +215,33 @@ public class QueryRunner {
                     return done.call(result -> connection.query("COMMIT").execute())
                             .onFailure().call(failure -> end(connection, "ROLLBACK"));
                 });
+    }
+
+    /**
+     * A read-only transaction whose opening goes to PostgreSQL together with the work's first statements
+     * (the client pipelines them on the connection): one round trip less per call. Safe because the
+     * source's connections are read-only by default ({@link SourceRegistry#SESSION_DEFAULTS}): if the
+     * opening failed (a cancel arriving before {@code BEGIN} ran), a statement behind it would run in a
+     * transaction of its own that is read-only all the same, and with the string syntax the guard
+     * assumes. Whatever the work did, a failed opening fails the call, and both answers are waited for
+     * before the {@code ROLLBACK}. Not for a caller with an identity: its role is set by a statement of
+     * its own, which must have succeeded before anything runs under it.
+     */
+    private static <T> Uni<T> inReadOnlyTransactionPipelined(SqlConnection connection, Duration timeout,
+            Supplier<Uni<T>> work) {
+        Uni<RowSet<Row>> opened = connection.query(sessionSettings(true, timeout)).execute();
+        // Subscribed in this order, so the opening is queued on the connection before the work's statements.
+        return Uni.combine().all().unis(settled(opened), settled(Uni.createFrom().<T> deferred(work::get))).asTuple()
+                .flatMap(both -> {
+                    if (both.getItem1().failure() != null) {
+                        return Uni.createFrom().<T> failure(both.getItem1().failure());
+                    }
+                    if (both.getItem2().failure() != null) {
+                        return Uni.createFrom().<T> failure(both.getItem2().failure());
+                    }
+                    return Uni.createFrom().item(both.getItem2().item());
+                })
+                .eventually(() -> end(connection, "ROLLBACK"));
     }
 
     /** Ends the transaction, if one is open; never fails (a broken connection is dropped by the pool). */
@@ -436,7 +466,8 @@ public class QueryRunner {
     /**
      * Reads a statement's result. A read-only statement is run as a subquery whose rows PostgreSQL
      * itself renders as JSON ({@code to_json}), after a cheap statement that learns its column
-     * names and types ({@code LIMIT 0}; {@code pg_typeof} for types the driver does not know); see {@link ResultValues} for why
+     * names and types (an empty run, {@code WHERE false}; {@code pg_typeof} for types the driver does not know); see
+     * {@link ResultValues} for why
      * the
      * driver's own decoding is not used. An EXPLAIN (its plan is text or JSON already) and a
      * statement that writes (it cannot be a subquery) are read through the driver's values.
@@ -472,7 +503,11 @@ public class QueryRunner {
     }
 
     private static final String NAMES_PREFIX = "SELECT * FROM (";
-    private static final String NAMES_SUFFIX = "\n) AS q LIMIT 0";
+    // WHERE false, not LIMIT 0: both return no rows and the statement's own columns, but PostgreSQL plans
+    // the statement in full under a LIMIT 0, while a constant false condition lets it skip planning the
+    // joins and starting them (PostgreSQL 15, a top-10 join over three tables, warm: 0.13-0.15 ms of
+    // planning against 0.012 ms).
+    private static final String NAMES_SUFFIX = "\n) AS q WHERE false";
     // q.* names the whole row even when the statement has a column named q (a bare q would be that column).
     private static final String ROWS_PREFIX = "SELECT to_json(q.*)::text FROM (";
 
@@ -498,7 +533,10 @@ public class QueryRunner {
     /** About how many characters of rows one read may bring, once their size is known. */
     private static final long BATCH_CHARS = 4_000_000;
 
-    /** The statement's columns: names from a {@code LIMIT 0} run, types from {@code pg_typeof} over an empty outer join. */
+    /**
+     * The statement's columns: names from an empty run ({@code WHERE false}), types from {@code pg_typeof} over an empty outer
+     * join.
+     */
     private static Uni<List<ResultColumn>> describe(SqlConnection connection, String sql, String body, Tuple params) {
         return connection.preparedQuery(NAMES_PREFIX + body + NAMES_SUFFIX).execute(params)
                 .onFailure(PgException.class)
@@ -517,7 +555,7 @@ public class QueryRunner {
     /**
      * The names of the types the driver does not know (enums, composite and range types, …), from
      * {@code pg_typeof} over an empty outer join: one row whatever the statement returns, and the
-     * statement itself does not run ({@code LIMIT 0}). Only asked when such a column is there.
+     * statement itself does not run ({@code WHERE false}). Only asked when such a column is there.
      */
     private static Uni<List<ResultColumn>> typesOfUnknown(SqlConnection connection, String sql, String body, Tuple params,
             List<String> names, List<String> types) {
@@ -529,7 +567,7 @@ public class QueryRunner {
         }
         prefix.append("]::text[] FROM (SELECT 1) AS o LEFT JOIN (SELECT * FROM (");
         int shift = -prefix.length();
-        String query = prefix + body + "\n) AS s LIMIT 0) AS q(" + aliases + ") ON true";
+        String query = prefix + body + "\n) AS s WHERE false) AS q(" + aliases + ") ON true";
         return connection.preparedQuery(query).execute(params)
                 .onFailure(PgException.class).transform(failure -> translate((PgException) failure, sql, shift))
                 .map(rows -> {

@@ -13,6 +13,7 @@ import io.vertx.core.Future;
 import io.vertx.core.http.ConnectionPoolTooBusyException;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.RowSet;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 
 /**
@@ -57,6 +58,25 @@ public record Source(String name, String displayUrl, Optional<Pool> pool, Option
         return pool.orElseThrow(() -> new IllegalStateException(
                 "source '" + name + "' is misconfigured: " + configurationProblem.orElse("no pool")));
     }
+
+    /**
+     * Runs an operator's statements that may write (an evaluation suite's fixture, which can create and
+     * drop schemas) on a pooled connection, outside any transaction as given. The source's connections
+     * are read-only by default ({@link SourceRegistry#SESSION_DEFAULTS}); that default is lifted for this
+     * text only and set again before the connection goes back to the pool, whether the text succeeded or
+     * not. Never for SQL from a model or a caller.
+     */
+    public Uni<RowSet<Row>> executeWriting(String sql) {
+        Uni<RowSet<Row>> written = requirePool().withConnection(connection -> connection.query(READ_WRITE_DEFAULT).execute()
+                .flatMap(ignored -> connection.query(sql).execute())
+                .eventually(() -> connection.query(READ_ONLY_DEFAULT).execute()));
+        // A caller that stops waiting (a timeout) does not cut this short: the default must be set
+        // again before the connection is back in the pool.
+        return Uni.createFrom().emitter(emitter -> written.subscribe().with(emitter::complete, emitter::fail));
+    }
+
+    private static final String READ_WRITE_DEFAULT = "SET SESSION default_transaction_read_only = off";
+    private static final String READ_ONLY_DEFAULT = "SET SESSION default_transaction_read_only = on";
 
     /**
      * A connection of its own from the pool, for the caller to close. A caller that goes away

@@ -156,6 +156,17 @@ public class SourceRegistry {
         }
     }
 
+    /**
+     * Set on every new source connection before the pool hands it out: transactions are read-only unless
+     * one asks otherwise ({@code BEGIN TRANSACTION READ WRITE}, as a declared tool that writes does), and
+     * strings are read as the guard reads them. Every statement already runs in a transaction that sets
+     * both; these defaults are what holds if that opening failed while the statement behind it was on its
+     * way (QueryRunner sends them together). Session settings, not startup parameters, which
+     * connection poolers such as PgBouncer refuse.
+     */
+    static final String SESSION_DEFAULTS = "SET SESSION default_transaction_read_only = on; "
+            + "SET SESSION standard_conforming_strings = on";
+
     private static Source build(String name, SourcesConfig.Source settings, Vertx vertx) {
         settings.password().ifPresent(Redaction::secret);
         Redaction.secret(Redaction.urlPassword(settings.url()));
@@ -183,6 +194,13 @@ public class SourceRegistry {
             io.vertx.sqlclient.Pool pool = PgBuilder.pool()
                     .with(poolOptions)
                     .connectingTo(options)
+                    .withConnectHandler(connection -> connection.query(SESSION_DEFAULTS).execute().onComplete(set -> {
+                        if (set.failed()) {
+                            Log.warnf("Source '%s': a new connection's session defaults could not be set: %s", name,
+                                    set.cause().toString());
+                        }
+                        connection.close();
+                    }))
                     .using(vertx.getDelegate())
                     .build();
             return new Source(name, displayUrl, Optional.of(Pool.newInstance(pool)), Optional.empty(), limits,

@@ -48,7 +48,7 @@ class HiddenColumnsToolsTest {
     }
 
     private void execute(String sql) {
-        chinook().query(sql).execute().await().atMost(Duration.ofSeconds(10));
+        sources.find("default").orElseThrow().executeWriting(sql).await().atMost(Duration.ofSeconds(10));
     }
 
     @BeforeEach

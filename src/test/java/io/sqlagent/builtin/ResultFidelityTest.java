@@ -126,7 +126,7 @@ class ResultFidelityTest {
                 "CREATE TYPE fidelity.mood AS ENUM ('sad', 'happy')", "CREATE TYPE fidelity.pair AS (a int, b text)",
                 "CREATE DOMAIN fidelity.positive_int AS int CHECK (VALUE > 0)", table.toString(),
                 "INSERT INTO fidelity.all_types VALUES " + rows())) {
-            pool().query(statement).execute().await().atMost(WAIT);
+            sources.find("default").orElseThrow().executeWriting(statement).await().atMost(WAIT);
         }
     }
 
@@ -144,7 +144,7 @@ class ResultFidelityTest {
 
     @AfterAll
     void dropTheTable() {
-        pool().query("DROP SCHEMA IF EXISTS fidelity CASCADE").execute().await().atMost(WAIT);
+        sources.find("default").orElseThrow().executeWriting("DROP SCHEMA IF EXISTS fidelity CASCADE").await().atMost(WAIT);
     }
 
     /** Reads numbers as a careful client does: every digit and the scale kept. */

@@ -116,7 +116,7 @@ class ChinookSuiteTest {
     }
 
     private void fixture(List<String> statements) {
-        var pool = sources.find("default").orElseThrow().requirePool();
-        statements.forEach(statement -> pool.query(statement).execute().await().atMost(WAIT));
+        var source = sources.find("default").orElseThrow();
+        statements.forEach(statement -> source.executeWriting(statement).await().atMost(WAIT));
     }
 }

@@ -130,7 +130,7 @@ class GovernedLearningTest {
     }
 
     private void chinook(String sql) {
-        sources.find("default").orElseThrow().requirePool().query(sql).execute().await().atMost(Duration.ofSeconds(10));
+        sources.find("default").orElseThrow().executeWriting(sql).await().atMost(Duration.ofSeconds(10));
     }
 
     @Test

@@ -77,7 +77,7 @@ class AccessTest {
     void reset() {
         model = ScriptedModelResource.server;
         model.reset();
-        DatabaseRolesTest.representativeRoles(sources.find("default").orElseThrow().requirePool());
+        DatabaseRolesTest.representativeRoles(sources.find("default").orElseThrow());
     }
 
     /**

@@ -28,6 +28,7 @@ import io.restassured.path.json.JsonPath;
 import io.sqlagent.agent.ScriptedModelResource;
 import io.sqlagent.agent.ScriptedOpenAiServer;
 import io.sqlagent.agent.SseClient;
+import io.sqlagent.sql.Source;
 import io.sqlagent.sql.SourceRegistry;
 import io.vertx.mutiny.sqlclient.Pool;
 
@@ -56,7 +57,7 @@ class DatabaseRolesTest {
     }
 
     private void sql(String statement) {
-        chinook().query(statement).execute().await().atMost(Duration.ofSeconds(30));
+        sources.find("default").orElseThrow().executeWriting(statement).await().atMost(Duration.ofSeconds(30));
     }
 
     /**
@@ -66,7 +67,7 @@ class DatabaseRolesTest {
      */
     @BeforeEach
     void rowLevelSecurity() {
-        representativeRoles(chinook());
+        representativeRoles(sources.find("default").orElseThrow());
         sql("DROP POLICY IF EXISTS own_customers ON customer");
         sql("DROP POLICY IF EXISTS everyone_else ON customer");
         sql("CREATE POLICY own_customers ON customer USING "
@@ -76,14 +77,14 @@ class DatabaseRolesTest {
     }
 
     /** The roles of representatives 3, 4 and 5, each allowed to read Chinook (idempotent: the embedded server is shared). */
-    static void representativeRoles(Pool chinook) {
+    static void representativeRoles(Source chinook) {
         for (int rep : new int[] { 3, 4, 5 }) {
             for (String statement : List.of(
                     "DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'support_rep_" + rep + "') THEN "
                             + "CREATE ROLE support_rep_" + rep + " NOLOGIN; END IF; END $$",
                     "GRANT USAGE ON SCHEMA public TO support_rep_" + rep,
                     "GRANT SELECT ON ALL TABLES IN SCHEMA public TO support_rep_" + rep)) {
-                chinook.query(statement).execute().await().atMost(Duration.ofSeconds(30));
+                chinook.executeWriting(statement).await().atMost(Duration.ofSeconds(30));
             }
         }
     }

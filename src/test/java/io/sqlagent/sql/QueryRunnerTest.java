@@ -81,12 +81,14 @@ class QueryRunnerTest {
     }
 
     private void execute(String sql) {
-        chinook().requirePool().query(sql).execute().await().atMost(WAIT);
+        chinook().executeWriting(sql).await().atMost(WAIT);
     }
 
     @Test
     void aHugeResultStopsAtTheRowLimitAtOnce() {
-        QueryResult result = run("SELECT g FROM generate_series(1, 50000000) g");
+        // In the select list, so PostgreSQL streams the rows: in FROM it first materialises all fifty
+        // million (seconds, the same with or without a row limit), which under load outlasted the wait.
+        QueryResult result = run("SELECT generate_series(1, 50000000) AS g");
 
         assertTrue(result.truncated());
         assertEquals(1000, result.rowCount());
@@ -118,6 +120,27 @@ class QueryRunnerTest {
         assertEquals(3503, count("SELECT count(*) FROM track"));
         assertEquals(2240, count("SELECT count(*) FROM invoice_line"));
         assertEquals(0, count("SELECT count(*) FROM pg_class WHERE relname = 'intruder'"));
+    }
+
+    @Test
+    void theSourcesConnectionsAreReadOnlyEvenOutsideTheServicesTransactions() {
+        // Given the source's pooled connections as the service set them up
+        QueryResult defaults = run("SELECT current_setting('default_transaction_read_only') AS read_only, "
+                + "current_setting('standard_conforming_strings') AS strings");
+
+        // When a write reaches one without the service's transaction (as one would if its opening had failed)
+        io.vertx.pgclient.PgException refused = assertThrows(io.vertx.pgclient.PgException.class,
+                () -> chinook().requirePool().query("CREATE TABLE intruder_outside (a int)").execute().await().atMost(WAIT));
+
+        // Then it is refused, while an operator's fixture may still write, and the default is back after it
+        assertEquals("on", defaults.rows().get(0).get(0).asText());
+        assertEquals("on", defaults.rows().get(0).get(1).asText());
+        assertEquals("25006", refused.getSqlState());
+        execute("CREATE TABLE IF NOT EXISTS fixture_written (a int); DROP TABLE fixture_written");
+        for (int i = 0; i < 10; i++) {
+            assertEquals("on", run("SELECT current_setting('default_transaction_read_only')").rows().get(0).get(0).asText());
+        }
+        assertEquals(0, count("SELECT count(*) FROM pg_class WHERE relname IN ('intruder_outside', 'fixture_written')"));
     }
 
     @Test
