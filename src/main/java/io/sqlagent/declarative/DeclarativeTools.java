@@ -1,5 +1,6 @@
 package io.sqlagent.declarative;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -56,6 +57,8 @@ public class DeclarativeTools {
     private final SourceRegistry sources;
     private final QueryRunner runner;
     private final SqlGuard guard;
+    /** How long checking one declared statement may take ({@link SqlGuard#withParseTimeout}). */
+    static final Duration FILE_PARSE_TIMEOUT = Duration.ofSeconds(30);
     private final SqlConfig sqlConfig;
     private final Vertx vertx;
     private volatile Set<String> current = Set.of();
@@ -68,7 +71,8 @@ public class DeclarativeTools {
         this.registry = registry;
         this.sources = sources;
         this.runner = runner;
-        this.guard = guard;
+        // The files are the operator's and are checked once per load: a budget for a cold parser on a busy start.
+        this.guard = guard.withParseTimeout(FILE_PARSE_TIMEOUT);
         this.sqlConfig = sqlConfig;
         this.vertx = vertx;
     }

@@ -98,6 +98,27 @@ public final class SqlGuard {
     }
 
     /**
+     * This guard's policy (statement kinds, length limit, functions) with another parse budget: for SQL
+     * the operator wrote into the service's own files, checked once as they load, where the default
+     * budget is about callers' SQL. At start the parser's classes are cold and the CPU is shared with
+     * everything else starting: at load average 27 on 2 cores, two of the demo's declared tools took
+     * over 2 s to check and the service refused to start.
+     */
+    public SqlGuard withParseTimeout(Duration timeout) {
+        return new SqlGuard(this, timeout);
+    }
+
+    private SqlGuard(SqlGuard policy, Duration parseTimeout) {
+        if (parseTimeout == null || parseTimeout.isNegative() || parseTimeout.isZero()) {
+            throw new IllegalArgumentException("parseTimeout must be positive, was " + parseTimeout);
+        }
+        this.allowed = policy.allowed;
+        this.maxLength = policy.maxLength;
+        this.denied = policy.denied;
+        this.parseTimeout = parseTimeout;
+    }
+
+    /**
      * {@link #check} on a worker thread: parsing usually takes well under a millisecond but may take
      * up to the parse budget, and must never hold an event-loop thread.
      */

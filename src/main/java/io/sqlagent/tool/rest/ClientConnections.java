@@ -81,10 +81,14 @@ public final class ClientConnections {
         }
     }
 
-    /** Runs {@code cancel} once the connection is gone; cancel the returned watcher to stop watching. */
+    /**
+     * Runs {@code cancel} once the connection is gone; cancel the returned watcher to stop watching. The
+     * first look is one {@link #POLL} after the start, not at once: most calls end before, and then cost
+     * a timer set and cancelled instead of a tick run straight away.
+     */
     private static Cancellable whenGone(HttpServerRequest request, Runnable cancel) {
         keepReading(request);
-        return Multi.createFrom().ticks().every(POLL)
+        return Multi.createFrom().ticks().startingAfter(POLL).every(POLL)
                 .filter(tick -> gone(request))
                 .toUni()
                 .subscribe().with(tick -> cancel.run(), failure -> {

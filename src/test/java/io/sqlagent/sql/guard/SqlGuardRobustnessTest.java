@@ -4,6 +4,7 @@ import static io.sqlagent.sql.guard.GuardAssertions.GUARD;
 import static io.sqlagent.sql.guard.GuardAssertions.assertAllowed;
 import static io.sqlagent.sql.guard.GuardAssertions.assertRefused;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -115,6 +116,22 @@ class SqlGuardRobustnessTest {
 
         assertTrue(millis < 2_000, "took " + millis + " ms");
         assertTrue(guard.check("SELECT 1").allowed(), "the guard still works afterwards");
+    }
+
+    @Test
+    void aGuardWithAnotherParseBudgetKeepsThePolicy() {
+        SqlGuard strict = new SqlGuard(EnumSet.of(StatementKind.SELECT), 1_000, Set.of("audit_*"), Duration.ofMillis(500));
+        String sql = "SELECT " + "ARRAY[".repeat(24) + "1" + "]".repeat(24);
+
+        SqlGuard other = strict.withParseTimeout(Duration.ofMillis(100));
+
+        assertRefused(other, sql,
+                "The SQL took too long to check (over 100 ms); simplify it, for example with less nesting");
+        assertFalse(other.check("SELECT audit_log()").allowed(), "its extra denied functions");
+        assertFalse(other.check("DELETE FROM track").allowed(), "its statement kinds");
+        assertFalse(other.check("SELECT '" + "x".repeat(1_000) + "'").allowed(), "its length limit");
+        assertTrue(other.check("SELECT 1").allowed());
+        assertThrows(IllegalArgumentException.class, () -> strict.withParseTimeout(Duration.ZERO));
     }
 
     @Test
