@@ -93,7 +93,10 @@ public class McpToolCalls {
                                 ? Uni.createFrom()
                                         .failure(new McpException("rate_limited: " + refused.get().message(), RATE_LIMITED))
                                 : execute(call, caller, traced)));
-        return McpCallSpan.ending(span, Uni.combine().any().of(execution, abandoned(arguments, currentRequest())));
+        // The first of the two to end wins and cancels the other. Uni.join().first() rather than
+        // Uni.combine().any(): the latter goes through CompletableFutures, whose every stage captures and
+        // restores the call's context (request scope, trace) again, a cost each MCP call paid for nothing.
+        return McpCallSpan.ending(span, Uni.join().first(execution, abandoned(arguments, currentRequest())).toTerminate());
     }
 
     private Uni<ToolResponse> execute(ToolCall call, Caller caller, Context traced) {
@@ -112,11 +115,13 @@ public class McpToolCalls {
      * {@code notifications/cancelled} or closes the HTTP connection that waits for the result;
      * winning the race cancels the execution, and with it a statement running in the database.
      * quarkus-mcp-server only records a cancellation for the tool to ask about ({@link Cancellation#check()}),
-     * and does nothing when a streamable HTTP client goes away, so both are polled here.
+     * and does nothing when a streamable HTTP client goes away, so both are polled here, the first time
+     * one {@link ClientConnections#POLL} after the call starts: most calls are answered before, and
+     * cost one timer set and cancelled rather than a check straight away.
      */
     private static Uni<ToolResponse> abandoned(ToolArguments arguments, HttpServerRequest request) {
         ClientConnections.keepReading(request);
-        return Multi.createFrom().ticks().every(ClientConnections.POLL)
+        return Multi.createFrom().ticks().startingAfter(ClientConnections.POLL).every(ClientConnections.POLL)
                 .filter(tick -> arguments.cancellation().check().isRequested() || ClientConnections.gone(request))
                 .toUni()
                 .flatMap(tick -> Uni.createFrom().<ToolResponse> failure(new Cancellation.OperationCancellationException()));
