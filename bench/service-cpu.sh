@@ -9,7 +9,8 @@
 #
 # Needs hey (Debian: hey) and PostgreSQL's server binaries.
 set -euo pipefail
-app="$1"
+# Not $app: bench/lib/external-service.sh sets that one to "" (its scripts take --app).
+app_dir="$1"
 shift
 cd "$(dirname "$0")/.."
 . bench/lib/external-service.sh
@@ -17,7 +18,7 @@ start_databases
 sql="${SQL:-SELECT count(*) FROM track}"
 body="$work/body.json"
 python3 -c 'import json,sys; print(json.dumps({"sql": sys.argv[1]}))' "$sql" >"$body"
-start_service "$(service_jar "$app")" "$@"
+start_service "$(service_jar "$app_dir")" "$@"
 ticks() {
   python3 -c '
 import sys; s=open(f"/proc/{sys.argv[1]}/stat").read(); r=s[s.rindex(")")+2:].split(); print(int(r[11])+int(r[12]))' "$service_pid"

@@ -9,9 +9,11 @@
 #   bench/startup.sh                                   # 5 starts of this tree's build (with its class-data archive) and the reference
 #   bench/startup.sh --runs 9 --app /tmp/before/quarkus-app --app target/quarkus-app
 #   bench/startup.sh --without-cds                     # each build also without its class-data archive
+#   bench/startup.sh --jvm-variant "-XX:CompileThresholdScaling=4"   # each build also with these JVM options
 #
 # Options: --runs N (5), --app DIR (repeatable: several builds measured in the same run, interleaved; default
-# this tree's target/quarkus-app, built when src/main or pom.xml is newer), --without-cds, --no-reference,
+# this tree's target/quarkus-app, built when src/main or pom.xml is newer), --without-cds, --jvm-variant "OPTS"
+# (repeatable: each build is also started with these JVM options, separated by spaces), --no-reference,
 # --settle S (5: seconds after ready for the second RSS reading), --service-opt -Dname=value (repeatable, for
 # every build), --out FILE (target/startup.txt).
 #
@@ -28,6 +30,7 @@ runs=5
 settle=5
 apps=()
 without_cds=false
+jvm_variants=()
 reference_too=true
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -35,6 +38,7 @@ while [ $# -gt 0 ]; do
     --app) apps+=("$2"); shift 2 ;;
     --settle) settle="$2"; shift 2 ;;
     --without-cds) without_cds=true; shift ;;
+    --jvm-variant) jvm_variants+=("$2"); shift 2 ;;
     --no-reference) reference_too=false; shift ;;
     --service-opt) service_opts+=("$2"); shift 2 ;;
     --out) out="$2"; shift 2 ;;
@@ -51,26 +55,33 @@ if [ "$reference_too" = true ]; then
   reference="$(reference_server)"
 fi
 
-# The variants measured: label, application directory, JVM options.
+# The variants measured: label, application directory, class-data archive option, more JVM options.
 labels=()
 dirs=()
 options=()
+extras=()
 for app in "${apps[@]}"; do
   app="${app%/}"
-  if [ -f "$app/app-cds.jsa" ]; then
-    labels+=("$app (AppCDS)")
-    dirs+=("$app")
-    options+=("-XX:SharedArchiveFile=$(cd "$app" && pwd)/app-cds.jsa")
-    if [ "$without_cds" = true ]; then
-      labels+=("$app (no AppCDS)")
+  for extra in "" "${jvm_variants[@]+"${jvm_variants[@]}"}"; do
+    with="${extra:+, $extra}"
+    if [ -f "$app/app-cds.jsa" ]; then
+      labels+=("$app (AppCDS$with)")
+      dirs+=("$app")
+      options+=("-XX:SharedArchiveFile=$(cd "$app" && pwd)/app-cds.jsa")
+      extras+=("$extra")
+      if [ "$without_cds" = true ]; then
+        labels+=("$app (no AppCDS$with)")
+        dirs+=("$app")
+        options+=("")
+        extras+=("$extra")
+      fi
+    else
+      labels+=("$app${with:+ (${with#, })}")
       dirs+=("$app")
       options+=("")
+      extras+=("$extra")
     fi
-  else
-    labels+=("$app")
-    dirs+=("$app")
-    options+=("")
-  fi
+  done
 done
 
 start_databases
@@ -92,6 +103,11 @@ cpu_ms_of() {
 measure_service() {
   local i="$1" opts=()
   if [ -n "${options[$i]}" ]; then opts=("${options[$i]}"); fi
+  if [ -n "${extras[$i]}" ]; then
+    local more
+    read -ra more <<<"${extras[$i]}"
+    opts+=("${more[@]}")
+  fi
   start_service "${dirs[$i]}/quarkus-run.jar" "${opts[@]+"${opts[@]}"}" "${service_opts[@]+"${service_opts[@]}"}"
   local cpu
   cpu=$(cpu_ms_of "$service_pid")
