@@ -3,6 +3,7 @@ package io.sqlagent.tool;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.lang.reflect.Field;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.file.Files;
@@ -155,6 +156,11 @@ class CancelSafeTest {
         Files.createDirectories(file.getParent());
         Files.writeString(file, PropagatingDecorator.class.getName() + "\n");
         ClassLoader original = Thread.currentThread().getContextClassLoader();
+        // Mutiny's reload cannot take decorators away again: it copies the new (empty) list into the old
+        // array, which leaves a null in it and breaks every later Uni in this JVM. The array is put back as it was.
+        Field decorators = Infrastructure.class.getDeclaredField("CALLBACK_DECORATORS");
+        decorators.setAccessible(true);
+        Object originalDecorators = decorators.get(null);
         try (URLClassLoader loader = new URLClassLoader(new URL[] { services.toUri().toURL() }, getClass().getClassLoader())) {
             Thread.currentThread().setContextClassLoader(loader);
             Infrastructure.reloadCallbackDecorators();
@@ -181,7 +187,7 @@ class CancelSafeTest {
         } finally {
             CONTEXT.remove();
             Thread.currentThread().setContextClassLoader(original);
-            Infrastructure.reloadCallbackDecorators();
+            decorators.set(null, originalDecorators);
         }
     }
 }
