@@ -11,7 +11,8 @@
 # Options: --rounds N (3), --seconds S per measurement (5), --warmup S per statement (10), --clients "1 8",
 # --settle-max S (180): after the warm-up, load the service until its JIT compilers are idle, at most S
 # seconds (--settle-max 0 or --no-settle: not at all, as before), --quick (count and join, 3 rounds of 2 s,
-# warm-up 5 s, settle at most 60 s), --check (exit 3 when a ratio is below its floor: half the goal),
+# warm-up 5 s, settle at most 60 s), --statements="rows1000 rows3503" (only those, of count join rows1000
+# rows3503), --check (exit 3 when a ratio is below its floor: half the goal),
 # --service-opt -Dname=value (repeatable), --out FILE (target/run-sql-vs-pgbench.txt), --app DIR (another
 # packaged service, for example an older build's quarkus-app, to measure it the same way).
 #
@@ -32,6 +33,7 @@ common_options "$@"
 for option in "${rest[@]}"; do
   case "$option" in
     --quick) statements="count join"; rounds=3; seconds=2; warmup=5; settle_max="${settle_max:-60}" ;;
+    --statements=*) statements="${option#--statements=}" ;;
     *) echo "unknown option $option" >&2; exit 2 ;;
   esac
 done

@@ -6,7 +6,6 @@ import jakarta.enterprise.event.Event;
 import jakarta.inject.Singleton;
 
 import io.smallrye.mutiny.Uni;
-import io.sqlagent.sql.QueryResult;
 import io.sqlagent.sql.QueryRunner;
 import io.sqlagent.sql.Source;
 import io.sqlagent.sql.SourceRegistry;
@@ -74,8 +73,7 @@ public class RunSqlTool extends TypedTool<RunSqlTool.Arguments> {
             return runner.run(source, arguments.sql(), context);
         })
                 .onFailure(SqlExecutionException.class)
-                .invoke(failure -> announce(source, (SqlExecutionException) failure, context))
-                .map(QueryResult::toJson);
+                .invoke(failure -> announce(source, (SqlExecutionException) failure, context));
     }
 
     private void announce(Source source, SqlExecutionException failure, ToolCallContext context) {

@@ -96,6 +96,6 @@ final class DeclaredSqlTool implements Tool {
             return ToolResult.success(TextNode.valueOf(MarkdownTable.render(descriptor.metadata().title(), result,
                     tool.maxDisplayRows().orElse(Integer.MAX_VALUE), fetch.maxRows())));
         }
-        return ToolResult.success(result.toJson());
+        return ToolResult.written(result);
     }
 }

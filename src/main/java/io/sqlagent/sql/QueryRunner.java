@@ -23,6 +23,7 @@ import io.sqlagent.sql.guard.PlanReferences;
 import io.sqlagent.sql.guard.SqlGuard;
 import io.sqlagent.sql.result.DriverTypes;
 import io.sqlagent.sql.result.ResultColumn;
+import io.sqlagent.sql.result.ResultJson;
 import io.sqlagent.sql.result.ResultValues;
 import io.sqlagent.tool.Caller;
 import io.sqlagent.tool.CancelSafe;
@@ -582,10 +583,11 @@ public class QueryRunner {
                 });
     }
 
-    /** Rows read so far; {@code seen} counts every row read, kept or not. */
+    /** Rows read so far, kept ones written into the answer; {@code seen} counts every row read, kept or not. */
     private static final class Gathered {
         private List<ResultColumn> columns;
-        private final List<List<JsonNode>> rows = new ArrayList<>();
+        private ResultJson answer;
+        private int kept;
         private int seen;
         private long keptChars;
         private long readChars;
@@ -658,46 +660,45 @@ public class QueryRunner {
             return readBatch(reading, gathered);
         }
         boolean truncated = gathered.full || gathered.seen > reading.maxRows();
-        List<ResultColumn> columns = gathered.columns == null ? List.of() : gathered.columns;
-        return Uni.createFrom()
-                .item(new QueryResult(columns, gathered.rows, gathered.rows.size(), gathered.seen, truncated));
+        return Uni.createFrom().item(new QueryResult(gathered.columns, gathered.answer.finish(gathered.kept,
+                gathered.seen, truncated), gathered.kept, gathered.seen, truncated));
     }
 
+    /** Writes the rows of {@code rowSet} into the answer, each value cut, until the row limit or the size cap. */
     private void keep(RowSet<Row> rowSet, Reading reading, Gathered gathered) {
         boolean rendered = gathered.rendered;
+        int maxChars = config.maxCellChars();
         if (gathered.columns == null) {
             gathered.columns = driverColumns(rowSet);
         }
-        int maxChars = config.maxCellChars();
+        if (gathered.answer == null) {
+            gathered.answer = new ResultJson(gathered.columns, maxChars);
+        }
         for (Row row : rowSet) {
             gathered.seen++;
-            if (gathered.full || gathered.rows.size() >= reading.maxRows()) {
+            if (gathered.full || gathered.kept >= reading.maxRows()) {
                 continue;
             }
-            List<JsonNode> values;
+            long room = reading.maxResultChars() - gathered.keptChars;
+            long size;
             if (rendered) {
                 String json = row.getString(0);
                 gathered.readChars += json.length();
-                values = ResultValues.fromRowJson(json, gathered.columns.size(), maxChars);
+                size = gathered.answer.addRendered(json, room);
             } else {
-                values = new ArrayList<>(row.size());
+                List<JsonNode> values = new ArrayList<>(row.size());
                 for (int i = 0; i < row.size(); i++) {
                     values.add(ResultValues.fromDriver(row.getValue(i), maxChars));
                 }
-            }
-            long size = 2;
-            for (int i = 0; i < values.size(); i++) {
-                size += gathered.columns.get(i).key().length() + 4 + ResultValues.jsonSize(values.get(i));
-            }
-            if (!rendered) {
+                size = gathered.answer.addValues(values, room);
                 gathered.readChars += size;
             }
-            if (gathered.keptChars + size > reading.maxResultChars()) {
+            if (size > room) {
                 gathered.full = true;
                 continue;
             }
             gathered.keptChars += size;
-            gathered.rows.add(values);
+            gathered.kept++;
         }
     }
 

@@ -18,6 +18,11 @@ public sealed interface ToolResult permits ToolResult.Success, ToolResult.Failur
         return new Success(value);
     }
 
+    /** A success whose JSON is already written: its bytes are the answer, its tree is read only when asked for. */
+    static ToolResult written(WrittenJson value) {
+        return new Success(value);
+    }
+
     static ToolResult failure(String message) {
         return new Failure(Outcome.FAILURE, message, List.of());
     }
@@ -33,19 +38,34 @@ public sealed interface ToolResult permits ToolResult.Success, ToolResult.Failur
     /**
      * The tool ran and returned {@code value}. Its JSON text is written once, when first asked for
      * ({@link #json()}), and shared by every reader: the REST answer, the MCP answer and the size the
-     * audit log records. (A class, not a record, to hold that text; equal by value alone.)
+     * audit log records. A value whose JSON is already written ({@link WrittenJson}) keeps those bytes and
+     * builds its tree only when asked for ({@link #value()}). (A class, not a record, to hold that text;
+     * equal by value alone.)
      */
     final class Success implements ToolResult {
 
-        private final JsonNode value;
+        private volatile JsonNode value;
+        private final WrittenJson written;
         private volatile byte[] json;
 
         public Success(JsonNode value) {
             this.value = value;
+            this.written = null;
         }
 
+        public Success(WrittenJson written) {
+            this.written = Objects.requireNonNull(written);
+            this.json = written.json();
+        }
+
+        /** The value as a tree (for a written value, read from its JSON on the first call and kept). */
         public JsonNode value() {
-            return value;
+            JsonNode tree = value;
+            if (tree == null && written != null) {
+                tree = written.tree();
+                value = tree;
+            }
+            return tree;
         }
 
         /**
@@ -53,16 +73,16 @@ public sealed interface ToolResult permits ToolResult.Success, ToolResult.Failur
          * the first call and kept. Callers must not change the array.
          */
         public byte[] json() {
-            byte[] written = json;
-            if (written == null) {
+            byte[] bytes = json;
+            if (bytes == null) {
                 try {
-                    written = ToolJson.MAPPER.writeValueAsBytes(value);
+                    bytes = ToolJson.MAPPER.writeValueAsBytes(value);
                 } catch (IOException e) {
                     throw new IllegalStateException("A tool result could not be written as JSON", e);
                 }
-                json = written;
+                json = bytes;
             }
-            return written;
+            return bytes;
         }
 
         @Override
@@ -72,17 +92,17 @@ public sealed interface ToolResult permits ToolResult.Success, ToolResult.Failur
 
         @Override
         public boolean equals(Object other) {
-            return other instanceof Success success && Objects.equals(value, success.value);
+            return other instanceof Success success && Objects.equals(value(), success.value());
         }
 
         @Override
         public int hashCode() {
-            return Objects.hashCode(value);
+            return Objects.hashCode(value());
         }
 
         @Override
         public String toString() {
-            return "Success[value=" + value + "]";
+            return "Success[value=" + value() + "]";
         }
     }
 

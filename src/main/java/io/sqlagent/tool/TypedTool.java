@@ -92,7 +92,8 @@ public abstract class TypedTool<A extends Record> implements Tool {
         if (definition(getClass()).blocking()) {
             result = result.runSubscriptionOn(Infrastructure.getDefaultWorkerPool());
         }
-        return result.map(value -> ToolResult.success(toJson(value)));
+        return result.map(value -> value instanceof WrittenJson written ? ToolResult.written(written)
+                : ToolResult.success(toJson(value)));
     }
 
     private static JsonNode toJson(Object value) {

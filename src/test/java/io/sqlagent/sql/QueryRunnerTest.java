@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 
@@ -12,9 +13,12 @@ import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.Test;
 
+import com.fasterxml.jackson.databind.JsonNode;
+
 import io.quarkus.test.junit.QuarkusTest;
 import io.smallrye.mutiny.subscription.Cancellable;
 import io.sqlagent.sql.result.ResultColumn;
+import io.sqlagent.tool.ToolJson;
 
 /** The second safety layer and the result shaping, against the real Chinook database. */
 @QuarkusTest
@@ -183,6 +187,36 @@ class QueryRunnerTest {
 
         assertEquals("{\"i\":7,\"d\":2.50,\"t\":\"x\",\"day\":\"2024-01-02\",\"ts\":\"2024-01-02T03:04:05+00:00\","
                 + "\"j\":{\"a\":1},\"arr\":[1,2],\"bin\":\"\\\\x0102\",\"nothing\":null,\"yes\":true,\"span\":\"1 day\"}", row);
+    }
+
+    @Test
+    void theAnswerIsWrittenOnceAsTheTreeOfItsValuesWrote() throws Exception {
+        QueryResult result = run("""
+                SELECT 1e20::float8 AS n, 0.00000015 AS n, 270.00 AS d, NULL::int AS nothing, 'Motörhead — 東京 🎸' AS u,
+                       E'tab\\t quote " backslash \\\\' AS esc, chr(1) AS ctl, '{"a" : 1, "a" : 2}'::json AS dup,
+                       ROW(1, 'a, b') AS r, ARRAY['a', NULL] AS arr, repeat('x', 2003) AS long_text""");
+
+        // The bytes the service answered with before they were written while the rows were read (compared with
+        // that build over REST and MCP for this statement and others: docs/benchmarks.md).
+        String expected = "{\"columns\":[{\"name\":\"n\",\"type\":\"double precision\",\"key\":\"n\"},"
+                + "{\"name\":\"n\",\"type\":\"numeric\",\"key\":\"n_2\"},{\"name\":\"d\",\"type\":\"numeric\",\"key\":\"d\"},"
+                + "{\"name\":\"nothing\",\"type\":\"integer\",\"key\":\"nothing\"},{\"name\":\"u\",\"type\":\"text\",\"key\":\"u\"},"
+                + "{\"name\":\"esc\",\"type\":\"text\",\"key\":\"esc\"},{\"name\":\"ctl\",\"type\":\"text\",\"key\":\"ctl\"},"
+                + "{\"name\":\"dup\",\"type\":\"json\",\"key\":\"dup\"},{\"name\":\"r\",\"type\":\"record\",\"key\":\"r\"},"
+                + "{\"name\":\"arr\",\"type\":\"text[]\",\"key\":\"arr\"},{\"name\":\"long_text\",\"type\":\"text\",\"key\":\"long_text\"}],"
+                + "\"rows\":[{\"n\":1e+20,\"n_2\":0.00000015,\"d\":270.00,\"nothing\":null,"
+                + "\"u\":\"Motörhead — 東京 \\uD83C\\uDFB8\",\"esc\":\"tab\\t quote \\\" backslash \\\\\",\"ctl\":\"\\u0001\","
+                + "\"dup\":{\"a\":2},\"r\":{\"f1\":1,\"f2\":\"a, b\"},\"arr\":[\"a\",null],"
+                + "\"long_text\":\"" + "x".repeat(2000) + "…[cut: 3 more characters]\"}],"
+                + "\"row_count\":1,\"total_rows\":1,\"truncated\":false}";
+        assertEquals(expected, new String(result.json(), StandardCharsets.UTF_8));
+        // Read back for the readers of values, each value is what the tree held: written again, the same bytes.
+        assertEquals(expected, new String(ToolJson.MAPPER.writeValueAsBytes(result.toJson()), StandardCharsets.UTF_8));
+        List<JsonNode> row = result.rows().get(0);
+        assertEquals(List.of("1e+20", "0.00000015", "270.00"), row.subList(0, 3).stream().map(JsonNode::asText).toList());
+        assertTrue(row.get(3).isNull());
+        assertEquals("Motörhead — 東京 🎸", row.get(4).asText());
+        assertEquals(2, row.get(7).path("a").asInt());
     }
 
     @Test

@@ -86,7 +86,37 @@ public final class ResultValues {
         return scalar instanceof TextNode text ? TextNode.valueOf(cut(text.textValue(), maxChars)) : scalar;
     }
 
-    private static JsonNode structure(JsonParser parser) throws IOException {
+    /** A parser of PostgreSQL's JSON of a row, with the limits every row is read under. */
+    static JsonParser parser(String rowJson) throws IOException {
+        return JSON.createParser(rowJson);
+    }
+
+    /**
+     * The rows of a written answer ({@link ResultJson}): the JSON array of row objects at {@code offset}, each
+     * row as its values in column order, numbers kept as written ({@link ExactNumberNode}).
+     */
+    public static List<List<JsonNode>> rows(byte[] json, int offset, int length) {
+        List<List<JsonNode>> rows = new ArrayList<>();
+        try (JsonParser parser = JSON.createParser(json, offset, length)) {
+            if (parser.nextToken() != JsonToken.START_ARRAY) {
+                throw new IllegalStateException("the rows were not a JSON array");
+            }
+            while (parser.nextToken() == JsonToken.START_OBJECT) {
+                List<JsonNode> values = new ArrayList<>();
+                while (parser.nextToken() == JsonToken.FIELD_NAME) {
+                    parser.nextToken();
+                    values.add(value(parser));
+                }
+                rows.add(values);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("A result's rows could not be read back", e);
+        }
+        return rows;
+    }
+
+    /** The object or array at the parser's current token, read to its end; numbers kept as written. */
+    static JsonNode structure(JsonParser parser) throws IOException {
         if (parser.currentToken() == JsonToken.START_OBJECT) {
             ObjectNode object = NODES.objectNode();
             while (parser.nextToken() == JsonToken.FIELD_NAME) {
