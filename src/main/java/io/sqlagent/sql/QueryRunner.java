@@ -19,6 +19,7 @@ import io.opentelemetry.context.Context;
 import io.quarkus.logging.Log;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.tuples.Tuple2;
 import io.sqlagent.sql.guard.PlanReferences;
 import io.sqlagent.sql.guard.SqlGuard;
 import io.sqlagent.sql.result.DriverTypes;
@@ -232,16 +233,8 @@ public class QueryRunner {
             Supplier<Uni<T>> work) {
         Uni<RowSet<Row>> opened = connection.query(sessionSettings(true, timeout)).execute();
         // Subscribed in this order, so the opening is queued on the connection before the work's statements.
-        return Uni.combine().all().unis(settled(opened), settled(Uni.createFrom().<T> deferred(work::get))).asTuple()
-                .flatMap(both -> {
-                    if (both.getItem1().failure() != null) {
-                        return Uni.createFrom().<T> failure(both.getItem1().failure());
-                    }
-                    if (both.getItem2().failure() != null) {
-                        return Uni.createFrom().<T> failure(both.getItem2().failure());
-                    }
-                    return Uni.createFrom().item(both.getItem2().item());
-                })
+        return bothSettled(opened, Uni.createFrom().<T> deferred(work::get))
+                .map(Tuple2::getItem2)
                 .eventually(() -> end(connection, "ROLLBACK"));
     }
 
@@ -612,15 +605,9 @@ public class QueryRunner {
                 ? first
                 // Both are waited for, failed or not, before anything else goes to the connection; the
                 // column query's failure is the one reported when both fail (it was sent first).
-                : Uni.combine().all().unis(settled(described), settled(first)).asTuple().flatMap(both -> {
-                    if (both.getItem1().failure() != null) {
-                        return Uni.createFrom().failure(both.getItem1().failure());
-                    }
-                    if (both.getItem2().failure() != null) {
-                        return Uni.createFrom().failure(both.getItem2().failure());
-                    }
-                    gathered.columns = both.getItem1().item();
-                    return Uni.createFrom().item(both.getItem2().item());
+                : bothSettled(described, first).map(both -> {
+                    gathered.columns = both.getItem1();
+                    return both.getItem2();
                 });
         return firstRows
                 .flatMap(rowSet -> afterRead(rowSet, reading, gathered))
@@ -636,6 +623,20 @@ public class QueryRunner {
 
     private static <T> Uni<Settled<T>> settled(Uni<T> uni) {
         return uni.onItemOrFailure().transform(Settled::new);
+    }
+
+    /**
+     * Both items, once both {@code Uni}s ended, failed or not (they were sent to the connection together,
+     * in this order, and nothing else may follow before both answered); the first one's failure when
+     * both failed.
+     */
+    private static <A, B> Uni<Tuple2<A, B>> bothSettled(Uni<A> first, Uni<B> second) {
+        return Uni.combine().all().unis(settled(first), settled(second)).asTuple().flatMap(both -> {
+            Throwable failure = both.getItem1().failure() != null ? both.getItem1().failure() : both.getItem2().failure();
+            return failure != null
+                    ? Uni.createFrom().<Tuple2<A, B>> failure(failure)
+                    : Uni.createFrom().item(Tuple2.of(both.getItem1().item(), both.getItem2().item()));
+        });
     }
 
     private static void closeQuietly(Cursor cursor) {
