@@ -214,7 +214,7 @@ final class AgentRun {
             String id = call.requested().id();
             String name = call.requested().name();
             String forModel = ToolResultViews.forModel(call.result());
-            emitter.emit(ToolResultViews.event(id, name, call.result(), call.durationMs(), max));
+            emitter.emit(ToolResultViews.event(id, name, call.result(), forModel, call.durationMs(), max));
             messages.add(ToolExecutionResultMessage.from(id, name, forModel));
             stored.add(Message.tool(id, name, forModel, ToolResultViews.outcomeName(call.result()), call.durationMs()));
             stopped |= call.result() instanceof ToolResult.Stopped;

@@ -19,7 +19,6 @@ import io.sqlagent.store.StoreMigrations;
 import io.sqlagent.store.StoreSchemaUnavailableException;
 import io.sqlagent.tool.Caller;
 import io.sqlagent.tool.ToolJson;
-import io.vertx.core.json.JsonArray;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.RowSet;
@@ -54,13 +53,18 @@ public class ConversationStore {
             SELECT id, title, created_at, updated_at FROM conversation WHERE id = $1 AND %s = $2""".formatted(OWNER);
 
     private static final String HISTORY = """
-            SELECT role, content, tool_calls, tool_call_id, tool_name, outcome, duration_ms
+            SELECT role, content, tool_calls::text AS tool_calls, tool_call_id, tool_name, outcome, duration_ms
             FROM conversation_message WHERE conversation_id = $1 ORDER BY id DESC LIMIT $2""";
 
+    /**
+     * {@code tool_calls} goes in and comes out as JSON text ({@code ::text}), which the store parses and writes: the
+     * SQL client's own JSON values would be a Vert.x tree written from and read into the service's Jackson tree, a
+     * parse and a write more per message each way.
+     */
     private static final String INSERT_MESSAGE = """
             INSERT INTO conversation_message
                 (conversation_id, run_id, role, content, tool_calls, tool_call_id, tool_name, outcome, duration_ms)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)""";
+            VALUES ($1, $2, $3, $4, $5::text::jsonb, $6, $7, $8, $9)""";
 
     /** A finished run, and the conversation marked as updated, in one statement: atomic, and one round trip. */
     private static final String INSERT_RUN = """
@@ -72,7 +76,8 @@ public class ConversationStore {
             UPDATE conversation SET updated_at = now() WHERE id = $2""";
 
     private static final String MESSAGES = """
-            SELECT run_id, role, content, tool_calls, tool_call_id, tool_name, outcome, duration_ms, created_at
+            SELECT run_id, role, content, tool_calls::text AS tool_calls, tool_call_id, tool_name, outcome, duration_ms,
+                created_at
             FROM conversation_message WHERE conversation_id = $1 ORDER BY id""";
 
     private static final String RUNS = """
@@ -182,8 +187,7 @@ public class ConversationStore {
             // A model may put NUL anywhere (text, tool names, arguments), which PostgreSQL refuses: cleaned, not fatal.
             batch.add(Tuple.tuple().addUUID(conversationId).addUUID(runId).addString(message.role())
                     .addString(StoredText.clean(message.content()))
-                    .addValue(message.toolCalls() == null ? null
-                            : new JsonArray(StoredText.clean(message.toolCalls()).toString()))
+                    .addString(message.toolCalls() == null ? null : StoredText.clean(message.toolCalls()).toString())
                     .addString(StoredText.clean(message.toolCallId())).addString(StoredText.clean(message.toolName()))
                     .addString(message.outcome())
                     .addLong(message.durationMs()));

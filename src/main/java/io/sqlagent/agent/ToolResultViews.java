@@ -1,10 +1,13 @@
 package io.sqlagent.agent;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
+import com.fasterxml.jackson.databind.util.RawValue;
 
 import io.sqlagent.Texts;
 import io.sqlagent.rest.ErrorBody;
@@ -20,10 +23,14 @@ final class ToolResultViews {
     private ToolResultViews() {
     }
 
-    /** What the model reads: the result's JSON, or an error object it can act on. */
+    /**
+     * What the model reads: the result's JSON, or an error object it can act on. A success is its JSON as the tool
+     * wrote it ({@link ToolResult.Success#json()}, the bytes REST and MCP answer with): run_sql's rows are written as
+     * JSON while they are read, and building a tree of them to write it again cost a tree and a write per call.
+     */
     static String forModel(ToolResult result) {
         if (result instanceof ToolResult.Success success) {
-            return success.value() == null ? "null" : success.value().toString();
+            return new String(success.json(), StandardCharsets.UTF_8);
         }
         ObjectNode error = ToolJson.MAPPER.createObjectNode();
         if (result instanceof ToolResult.Stopped stopped) {
@@ -44,11 +51,20 @@ final class ToolResultViews {
      * {@code max} characters with {@code truncated} set when cut.
      */
     static AgentEvent.ToolResultEvent event(String id, String name, ToolResult result, long durationMs, int max) {
+        return event(id, name, result, result instanceof ToolResult.Success ? forModel(result) : null, durationMs, max);
+    }
+
+    /**
+     * The {@code tool_result} event of a result whose {@link #forModel} text is {@code forModel}: a success's value
+     * goes into the event as that JSON text, unparsed (the event's JSON is the same, without reading it into a tree).
+     */
+    static AgentEvent.ToolResultEvent event(String id, String name, ToolResult result, String forModel, long durationMs,
+            int max) {
         String outcome = outcomeName(result);
-        if (result instanceof ToolResult.Success success) {
-            JsonNode value = success.value();
-            String text = value == null ? "null" : value.toString();
+        if (result instanceof ToolResult.Success) {
+            String text = forModel;
             if (text.length() <= max) {
+                JsonNode value = JsonNodeFactory.instance.rawValueNode(new RawValue(text));
                 return new AgentEvent.ToolResultEvent(id, name, true, durationMs, value, null, outcome, null);
             }
             return new AgentEvent.ToolResultEvent(id, name, true, durationMs, TextNode.valueOf(cut(text, max)), null, outcome,
