@@ -26,6 +26,7 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
+import io.sqlagent.sql.Source;
 import io.sqlagent.sql.SourceRegistry;
 import io.sqlagent.tool.ToolJson;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -159,9 +160,56 @@ class ResultFidelityTest {
         return EXACT.readTree(body).get("result");
     }
 
+    /**
+     * Run twice: the first run of a statement has PostgreSQL write each row as JSON, a later one each column by its
+     * type (QueryRunner); both must give every value as PostgreSQL means it, and the same answer.
+     */
     @Test
     void everyValueIsWhatPostgresPrints() throws Exception {
-        JsonNode result = runSql("SELECT * FROM fidelity.all_types ORDER BY row_id");
+        String sql = "SELECT * FROM fidelity.all_types ORDER BY row_id";
+        JsonNode first = runSql(sql);
+        JsonNode again = runSql(sql);
+        assertEveryValueIsWhatPostgresPrints(first);
+        assertEveryValueIsWhatPostgresPrints(again);
+        assertEquals(first, again);
+    }
+
+    /**
+     * A statement run again after its table changed (a column's type, a column dropped, a column added) is read as
+     * the table is now: no error, every value right.
+     */
+    @Test
+    void aStatementRunAgainAfterItsTableChangedIsReadAsTheTableIsNow() throws Exception {
+        Source source = sources.find("default").orElseThrow();
+        source.executeWriting("CREATE TABLE fidelity.changing (id int, label text)").await().atMost(WAIT);
+        source.executeWriting("INSERT INTO fidelity.changing VALUES (1, 'one'), (2, 'two')").await().atMost(WAIT);
+        String sql = "SELECT * FROM fidelity.changing ORDER BY id";
+        String rows = "[{\"id\":1,\"label\":\"one\"},{\"id\":2,\"label\":\"two\"}]";
+        assertEquals(rows, runSql(sql).get("rows").toString());
+        assertEquals(rows, runSql(sql).get("rows").toString());
+
+        // text to integer[]: the statement for the old columns still runs, its text must not be taken as the new type's
+        source.executeWriting("ALTER TABLE fidelity.changing ALTER COLUMN label TYPE int[] USING ARRAY[length(label)]")
+                .await().atMost(WAIT);
+        assertEquals("[{\"id\":1,\"label\":[3]},{\"id\":2,\"label\":[3]}]", runSql(sql).get("rows").toString());
+        runSql(sql);
+
+        // a column fewer: the statement for the old columns fails in PostgreSQL
+        source.executeWriting("ALTER TABLE fidelity.changing DROP COLUMN label").await().atMost(WAIT);
+        assertEquals("[{\"id\":1},{\"id\":2}]", runSql(sql).get("rows").toString());
+        runSql(sql);
+
+        // a column more, a timestamp
+        source.executeWriting("ALTER TABLE fidelity.changing ADD COLUMN at timestamp DEFAULT '2024-01-02 03:04:05'")
+                .await().atMost(WAIT);
+        JsonNode result = runSql(sql);
+        assertEquals("[{\"id\":1,\"at\":\"2024-01-02T03:04:05\"},{\"id\":2,\"at\":\"2024-01-02T03:04:05\"}]",
+                result.get("rows").toString());
+        assertEquals("timestamp without time zone", result.get("columns").get(1).get("type").asText());
+        assertEquals(result, runSql(sql));
+    }
+
+    private void assertEveryValueIsWhatPostgresPrints(JsonNode result) throws Exception {
         List<List<String>> texts = postgresText();
 
         JsonNode columns = result.get("columns");

@@ -4,6 +4,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
+import java.util.function.IntFunction;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
@@ -105,6 +106,79 @@ public final class ResultJson {
             throw new UncheckedIOException("PostgreSQL's JSON of a row could not be read", e);
         }
         return size;
+    }
+
+    /**
+     * Adds a row whose values PostgreSQL sent one text per column, as {@code kinds} says ({@link ColumnText}; a
+     * null is SQL NULL), when it fits in {@code room} characters (counted as for {@link #addRendered}). The bytes
+     * are those {@link #addRendered} writes for the same row's {@code to_json}.
+     *
+     * @return the row's size; larger than {@code room} when it was not added
+     */
+    public long addTexts(List<ColumnText> kinds, IntFunction<String> texts, long room) {
+        requireOpen();
+        int mark = out.size() + generator.getOutputBuffered();
+        long size = 2;
+        try {
+            generator.writeStartObject();
+            for (int column = 0; column < keys.length; column++) {
+                size += key(column) + 4;
+                String text = column < kinds.size() ? texts.apply(column) : null;
+                size += text == null ? nullValue() : switch (kinds.get(column)) {
+                    case NUMBER -> number(text);
+                    case BOOLEAN -> bool(text);
+                    case STRING -> text.length() > maxChars ? string(ResultValues.cut(text, maxChars)) : string(text);
+                    case JSON -> json(text);
+                };
+            }
+            generator.writeEndObject();
+            if (size > room) {
+                takeBack(mark);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return size;
+    }
+
+    private long nullValue() throws IOException {
+        generator.writeNull();
+        return 4;
+    }
+
+    /**
+     * A number as {@code to_json} writes it: the digits as PostgreSQL wrote them, or a string where JSON has no such number.
+     */
+    private long number(String text) throws IOException {
+        if (!ColumnText.isJsonNumber(text)) {
+            return string(text);
+        }
+        generator.writeNumber(text);
+        return text.length();
+    }
+
+    private long bool(String text) throws IOException {
+        return switch (text) {
+            case "true" -> {
+                generator.writeBoolean(true);
+                yield 4;
+            }
+            case "false" -> {
+                generator.writeBoolean(false);
+                yield 5;
+            }
+            default -> throw new IllegalStateException("a boolean's text was neither true nor false");
+        };
+    }
+
+    /** One value's {@code to_json}, written as a value of a row's {@code to_json} is. */
+    private long json(String text) throws IOException {
+        try (JsonParser parser = ResultValues.parser(text)) {
+            if (parser.nextToken() == null) {
+                throw new IllegalStateException("a value's JSON was empty");
+            }
+            return value(parser, text);
+        }
     }
 
     /**

@@ -14,6 +14,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
 
 import io.sqlagent.sql.QueryResult;
 import io.sqlagent.tool.ToolJson;
@@ -128,6 +129,68 @@ class ResultJsonTest {
         ResultJson answer = new ResultJson(QueryResult.columns(List.of("a"), List.of("integer")), 100);
 
         assertThrows(IllegalStateException.class, () -> answer.addRendered("{\"a\":1,\"b\":2}", Long.MAX_VALUE));
+    }
+
+    /**
+     * Values sent one text per column ({@link ColumnText}) give the answer, byte for byte and size for size, that
+     * PostgreSQL's {@code to_json} of the same rows gives: numbers with their digits (a string where JSON has no
+     * such number, as {@code to_json} quotes NaN and Infinity), booleans, strings with escapes and cut, and every
+     * other type as its own {@code to_json} (structures, ISO dates, quoted text), nulls included; and a row that
+     * does not fit is taken back the same way.
+     */
+    @Test
+    void valuesSentAsTextPerColumnGiveTheAnswerOfTheRowsJson() {
+        List<ResultColumn> columns = QueryResult.columns(
+                List.of("n", "f", "i", "yes", "s", "name", "doc", "day", "arr", "fixed"),
+                List.of("numeric", "double precision", "bigint", "boolean", "text", "character varying", "jsonb",
+                        "timestamp with time zone", "integer[]", "character"));
+        List<String[]> texts = List.of(
+                new String[] { "270.00", "1e+20", "-9223372036854775808", "true", "quote \" backslash \\ tab \t nl \n \u0001",
+                        "Motörhead 🎸", "{\"a\": {\"c\": true}, \"b\": [1, 2.50]}", "\"2024-01-02T03:04:05+00:00\"",
+                        "[1,2,null]", "\"ab   \"" },
+                new String[] { "NaN", "-Infinity", "0", "false", "", "abcdefghijklmnop", "\"text\"", "\"infinity\"", "[]",
+                        "\"\"" },
+                new String[] { "0.0000001", "Infinity", null, null, null, null, "null", null, null, null });
+        List<String> rows = new ArrayList<>();
+        for (String[] row : texts) {
+            StringBuilder json = new StringBuilder("{");
+            for (int i = 0; i < row.length; i++) {
+                json.append(i > 0 ? "," : "").append(TextNode.valueOf(columns.get(i).name())).append(':')
+                        .append(toJson(ColumnText.of(columns.get(i).type()), row[i]));
+            }
+            rows.add(json.append('}').toString());
+        }
+        List<ColumnText> kinds = ColumnText.of(columns);
+        for (long cap : new long[] { Long.MAX_VALUE, 400 }) {
+            ResultJson rendered = new ResultJson(columns, 12);
+            ResultJson perColumn = new ResultJson(columns, 12);
+            int kept = 0;
+            for (int r = 0; r < rows.size(); r++) {
+                long room = cap - 0;
+                long expected = rendered.addRendered(rows.get(r), room);
+                String[] row = texts.get(r);
+                assertEquals(expected, perColumn.addTexts(kinds, i -> row[i], room), "size of row " + r);
+                if (expected > room) {
+                    break;
+                }
+                kept++;
+                cap -= expected;
+            }
+            assertArrayEquals(rendered.finish(kept, rows.size(), false).json(),
+                    perColumn.finish(kept, rows.size(), false).json());
+        }
+    }
+
+    /** What {@code to_json} writes for a value whose text {@code text} is, by kind (a JSON kind's text is that already). */
+    private static String toJson(ColumnText kind, String text) {
+        if (text == null) {
+            return "null";
+        }
+        return switch (kind) {
+            case NUMBER -> text.matches("-?[0-9.e+]+") ? text : TextNode.valueOf(text).toString();
+            case BOOLEAN, JSON -> text;
+            case STRING -> TextNode.valueOf(text).toString();
+        };
     }
 
     /**
