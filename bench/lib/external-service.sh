@@ -3,7 +3,8 @@
 # packaged service started against both, as a deployment runs it (no embedded server).
 #
 # common_options "$@"        the options both scripts take (see there)
-# start_databases            sets pgbin, pgport, work, postgres_pid (the postmaster); exports PGHOST, PGPORT, PGUSER
+# start_databases            sets pgbin, pgport, work, postgres_pid (the postmaster); exports PGHOST, PGPORT, PGUSER;
+#                            env BENCH_PG_OPTIONS adds server options (e.g. "-c shared_preload_libraries=pg_stat_statements")
 # start_service JAR OPTS...  sets service_pid, url, ready_ms (launch to /q/health/ready), rss_kb (after start)
 # reference_server           installs the reference MCP server from npm when missing; prints its script's path
 # settle_jit LOADER...       runs LOADER (a command that loads the service until the file $work/load.stop
@@ -54,7 +55,7 @@ start_databases() {
   # Durability off (fsync, synchronous_commit): read-only statements do not need it, and the store's
   # audit writes should not wait for a shared disk. The same server serves both sides of a comparison.
   "${as[@]}" "$pgbin/pg_ctl" -D "$work/data" -l "$work/postgres.log" -w \
-    -o "-p $pgport -k $work -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c max_connections=100" \
+    -o "-p $pgport -k $work -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c max_connections=100 ${BENCH_PG_OPTIONS:-}" \
     start >/dev/null
   export PGHOST=127.0.0.1 PGPORT=$pgport PGUSER=postgres
   "$pgbin/psql" -q -d postgres -c 'CREATE DATABASE sqlagent'
