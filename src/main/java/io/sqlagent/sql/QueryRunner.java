@@ -3,9 +3,11 @@ package io.sqlagent.sql;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiFunction;
 import java.util.function.Supplier;
@@ -206,9 +208,14 @@ public class QueryRunner {
      * any of them fails the whole text, and the work never starts.
      */
     private static String sessionSettings(boolean readOnly, Duration timeout) {
-        return SESSION_SETTINGS.formatted(readOnly ? "READ ONLY" : "READ WRITE", timeout.toMillis(),
-                Math.min(timeout.toMillis(), 5000));
+        // Written once per access mode and timeout (configured values, so a handful), not formatted on every call.
+        return OPENINGS.computeIfAbsent(timeout.toMillis() * 2 + (readOnly ? 1 : 0),
+                key -> SESSION_SETTINGS.formatted(readOnly ? "READ ONLY" : "READ WRITE", timeout.toMillis(),
+                        Math.min(timeout.toMillis(), 5000)));
     }
+
+    /** {@link #sessionSettings}' texts, by twice the timeout in milliseconds plus one when read-only. */
+    private static final Map<Long, String> OPENINGS = new ConcurrentHashMap<>();
 
     /**
      * The one transaction wrapper: {@code work} inside a transaction with the service's settings
@@ -493,8 +500,8 @@ public class QueryRunner {
                     .flatMap(statement -> firstRead(statement, params, reading, gathered));
             return readRows(first, null, reading, gathered, sql, 0);
         }
-        // The column names, the rows statement's preparation (kept on the connection: usually no message at all)
-        // and its first read go to PostgreSQL together (the client pipelines them on the connection): one round trip.
+        // The column names, the rows statement's preparation and its first read go to PostgreSQL together (the client
+        // pipelines them on the connection): one round trip.
         List<ColumnText> known = shapes.getIfPresent(body.get());
         String prefix = known == null ? ROWS_PREFIX : COLUMNS_PREFIX + ColumnText.selectList(known, "q") + " FROM (";
         String suffix = known == null ? ROWS_SUFFIX : "\n) AS q(" + ColumnText.aliases(known.size()) + ")";
@@ -549,6 +556,7 @@ public class QueryRunner {
      */
     private static Uni<RowSet<Row>> firstRead(PreparedStatement statement, Tuple params, Reading reading,
             Gathered gathered) {
+        gathered.statement = statement;
         gathered.cursor = statement.cursor(params);
         return gathered.cursor.read(Math.min(FIRST_BATCH, Math.min(reading.maxRows() + 1, reading.maxBatch())));
     }
@@ -573,7 +581,9 @@ public class QueryRunner {
      * like. Any other
      * statement (the column names of a {@code SELECT *}, a declared tool's own SQL) could change its
      * result's shape with the schema, and PostgreSQL refuses to run a kept statement whose shape
-     * changed ({@code cached plan must not change result type}).
+     * changed ({@code cached plan must not change result type}). The SQL client keeps only statements run with
+     * {@code preparedQuery}; the rows statements are prepared for a cursor, which it never keeps, so they are
+     * parsed on every call and closed after it ({@link #closeQuietly}).
      */
     static boolean keepsItsShape(String sql) {
         return sql.startsWith(ROWS_PREFIX) || sql.startsWith(COLUMNS_PREFIX);
@@ -652,7 +662,9 @@ public class QueryRunner {
         private boolean rendered;
         /** How each column's value comes, when it comes as a column of its own (else null). */
         private List<ColumnText> kinds;
-        /** The cursor the rows come from, once it is open. */
+        /** The statement the rows come from, once it is prepared. */
+        private PreparedStatement statement;
+        /** Its cursor, once it is open. */
         private Cursor cursor;
     }
 
@@ -679,7 +691,7 @@ public class QueryRunner {
                 .onFailure(PgException.class).transform(failure -> translate((PgException) failure, sql, shift))
                 // Not waited for: the transaction's end, sent right after it, closes the cursor anyway, so
                 // the close and the ROLLBACK share a round trip; the connection keeps them in order.
-                .eventually(() -> closeQuietly(gathered.cursor));
+                .eventually(() -> closeQuietly(gathered));
     }
 
     /** What a {@code Uni} ended with: its item, or its failure. */
@@ -704,10 +716,19 @@ public class QueryRunner {
         });
     }
 
-    private static void closeQuietly(Cursor cursor) {
-        if (cursor != null) {
-            cursor.close().subscribe().with(closed -> {
+    /**
+     * Closes the cursor and the statement the rows came from: a statement prepared with {@code prepare} (which a
+     * cursor needs) is a named statement that the SQL client neither caches nor closes by itself, and PostgreSQL
+     * would keep every one of them for as long as the pooled connection lives (one per call, without end).
+     */
+    private static void closeQuietly(Gathered gathered) {
+        if (gathered.cursor != null) {
+            gathered.cursor.close().subscribe().with(closed -> {
             }, failure -> Log.debugf("A cursor could not be closed: %s", failure.toString()));
+        }
+        if (gathered.statement != null) {
+            gathered.statement.close().subscribe().with(closed -> {
+            }, failure -> Log.debugf("A prepared statement could not be closed: %s", failure.toString()));
         }
     }
 

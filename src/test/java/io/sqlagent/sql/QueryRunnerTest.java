@@ -19,6 +19,8 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.smallrye.mutiny.subscription.Cancellable;
 import io.sqlagent.sql.result.ResultColumn;
 import io.sqlagent.tool.ToolJson;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
 
 /** The second safety layer and the result shaping, against the real Chinook database. */
 @QuarkusTest
@@ -81,6 +83,25 @@ class QueryRunnerTest {
             }
         } finally {
             execute("DROP TABLE reshaped");
+        }
+    }
+
+    @Test
+    void aCallLeavesNoPreparedStatementOnItsConnection() {
+        // Given calls of every kind that reads rows through a cursor: first and later runs of a query, an EXPLAIN
+        for (int i = 0; i < 30; i++) {
+            run("SELECT count(*) FROM track WHERE track_id > " + (i % 3));
+        }
+        run("EXPLAIN SELECT * FROM track");
+
+        // Then no connection of the pool keeps the statements they prepared: PostgreSQL would hold each for as long
+        // as the connection lives
+        Pool pool = chinook().requirePool();
+        for (int i = 0; i < 4; i++) {
+            Row left = pool.withConnection(connection -> connection.query("""
+                    SELECT count(*), string_agg(left(statement, 50), ' | ') FROM pg_prepared_statements
+                    WHERE statement LIKE '%track%'""").execute()).await().atMost(WAIT).iterator().next();
+            assertEquals(0L, left.getLong(0), "statements kept: " + left.getString(1));
         }
     }
 
