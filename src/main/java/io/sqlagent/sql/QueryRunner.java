@@ -627,14 +627,12 @@ public class QueryRunner {
     private static Uni<List<ResultColumn>> typesOfUnknown(SqlConnection connection, String sql, String body, Tuple params,
             List<String> names, List<String> types) {
         StringBuilder prefix = new StringBuilder("SELECT ARRAY[");
-        StringBuilder aliases = new StringBuilder();
         for (int i = 1; i <= names.size(); i++) {
             prefix.append(i > 1 ? ", " : "").append("pg_typeof(q.c").append(i).append(")::text");
-            aliases.append(i > 1 ? ", " : "").append('c').append(i);
         }
         prefix.append("]::text[] FROM (SELECT 1) AS o LEFT JOIN (SELECT * FROM (");
         int shift = -prefix.length();
-        String query = prefix + body + "\n) AS s WHERE false) AS q(" + aliases + ") ON true";
+        String query = prefix + body + "\n) AS s WHERE false) AS q(" + ColumnText.aliases(names.size()) + ") ON true";
         return connection.preparedQuery(query).execute(params)
                 .onFailure(PgException.class).transform(failure -> translate((PgException) failure, sql, shift))
                 .map(rows -> {
