@@ -10,6 +10,7 @@ import java.util.List;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.BooleanNode;
@@ -42,7 +43,14 @@ import io.vertx.sqlclient.data.Numeric;
  */
 public final class ResultValues {
 
-    private static final JsonFactory JSON = new JsonFactory();
+    /**
+     * Reads PostgreSQL's JSON of rows and values, which the driver has already read whole into memory: Jackson's
+     * default limit on a string's length (20 million characters) would only fail a row with a longer value, which
+     * the service cuts to {@code max-cell-chars} anyway. The other defaults (nesting depth, number length) stay.
+     */
+    private static final JsonFactory JSON = JsonFactory.builder()
+            .streamReadConstraints(StreamReadConstraints.builder().maxStringLength(Integer.MAX_VALUE).build())
+            .build();
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
     private ResultValues() {
