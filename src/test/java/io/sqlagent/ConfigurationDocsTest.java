@@ -21,7 +21,7 @@ import io.smallrye.config.ConfigMappings;
 import io.smallrye.config.ConfigSourceFactory;
 
 /**
- * The README's configuration table and the service's own settings agree: every {@code sqlagent.*}
+ * The configuration table (docs/configuration.md) and the service's own settings agree: every {@code sqlagent.*}
  * property a {@link ConfigMapping} declares has a row, and every row names a property that exists.
  * The names come from SmallRye Config's own reading of the mappings (and the constants of the
  * config source factories, which read theirs before mappings exist), so a renamed or added
@@ -41,8 +41,8 @@ class ConfigurationDocsTest {
         undocumented.removeAll(documented);
         Set<String> unknown = new TreeSet<>(documented);
         unknown.removeAll(declared);
-        assertEquals(Set.of(), undocumented, "settings without a row in README.md's configuration table");
-        assertEquals(Set.of(), unknown, "rows in README.md's configuration table naming no setting");
+        assertEquals(Set.of(), undocumented, "settings without a row in docs/configuration.md's table");
+        assertEquals(Set.of(), unknown, "rows in docs/configuration.md's table naming no setting");
     }
 
     private static Set<String> declaredProperties() throws IOException {
@@ -93,8 +93,8 @@ class ConfigurationDocsTest {
     }
 
     private static Set<String> documentedProperties() throws IOException {
-        List<String> readme = Files.readAllLines(Path.of("README.md"));
-        int start = readme.indexOf("## Configuration");
+        List<String> readme = Files.readAllLines(Path.of("docs/configuration.md"));
+        int start = readme.indexOf("## Settings");
         Set<String> names = new TreeSet<>();
         for (String line : readme.subList(start + 1, readme.size())) {
             if (line.startsWith("## ")) {
