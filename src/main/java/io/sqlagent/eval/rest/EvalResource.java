@@ -349,8 +349,8 @@ public class EvalResource {
         return Texts.shorten(text, 64);
     }
 
+    /** No media type: RESTEasy would write it as a {@code content-type:} line, which is no SSE field. */
     private static OutboundSseEvent sse(Sse sse, String name, ObjectNode data) {
-        return sse.newEventBuilder().name(name).data(String.class, data.toString()).mediaType(MediaType.APPLICATION_JSON_TYPE)
-                .build();
+        return sse.newEventBuilder().name(name).data(String.class, data.toString()).build();
     }
 }
