@@ -120,7 +120,7 @@ class MetricsEndpointTest {
         assertTrue(scrape.contains("sqlagent_source_up{source=\"default\"} 1.0"), ownFamilies(scrape));
         // The busy counters exist before any call is refused, so a rate over them reads 0 rather than nothing
         // (other tests in this application may have been refused since: any count will do).
-        for (String reason : List.of("queue_full", "timeout")) {
+        for (String reason : List.of("queue_full", "timeout", "principal_share")) {
             assertTrue(scrape.matches("(?s).*\nsqlagent_source_busy_total\\{reason=\"" + reason
                     + "\",source=\"default\"} \\d+\\.\\d+\n.*"), ownFamilies(scrape));
         }
