@@ -81,9 +81,7 @@ public final class ResultJson {
         int mark = out.size() + generator.getOutputBuffered();
         long size = 2;
         try (JsonParser parser = ResultValues.parser(rowJson)) {
-            // A wide row PostgreSQL cut (WideValues): the lengths of the values cut, then the row.
-            long[] cuts = parser.nextToken() == JsonToken.START_ARRAY ? renderedCuts(parser) : null;
-            if ((cuts == null ? parser.currentToken() : parser.nextToken()) != JsonToken.START_OBJECT) {
+            if (parser.nextToken() != JsonToken.START_OBJECT) {
                 throw new IllegalStateException("a row was not a JSON object");
             }
             generator.writeStartObject();
@@ -92,12 +90,9 @@ public final class ResultJson {
                 if (column == keys.length) {
                     throw new IllegalStateException("a row had more values than its result has columns");
                 }
-                size += key(column) + 4;
+                size += key(column++) + 4;
                 parser.nextToken();
-                size += cuts != null && cuts[column] > 0
-                        ? string(ResultValues.cutPrefix(parser.getText(), cuts[column], maxChars))
-                        : value(parser, rowJson);
-                column++;
+                size += value(parser, rowJson);
             }
             for (; column < keys.length; column++) {
                 size += key(column) + 4 + 4;
@@ -111,20 +106,6 @@ public final class ResultJson {
             throw new UncheckedIOException("PostgreSQL's JSON of a row could not be read", e);
         }
         return size;
-    }
-
-    /** The whole lengths of a wide row's values cut, by column index (0 where not cut): {@code {"<number>": length}}. */
-    private long[] renderedCuts(JsonParser parser) throws IOException {
-        long[] cuts = new long[keys.length];
-        if (parser.nextToken() != JsonToken.START_OBJECT) {
-            throw new IllegalStateException("a wide row's cut lengths were not a JSON object");
-        }
-        while (parser.nextToken() == JsonToken.FIELD_NAME) {
-            int column = Integer.parseInt(parser.currentName()) - 1;
-            parser.nextToken();
-            cuts[column] = parser.getLongValue();
-        }
-        return cuts;
     }
 
     /**
