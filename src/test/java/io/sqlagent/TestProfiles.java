@@ -22,6 +22,17 @@ public final class TestProfiles {
     }
 
     /**
+     * No model configured, the shipped replay file set ({@code sqlagent.model.replay-file}): the demo as a newcomer
+     * tries it without a model server ({@code ReplayModelTest}, {@code ChatPageReplayTest}).
+     */
+    public static class Replayed implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("sqlagent.model.replay-file", "classpath:replay/chinook.yaml");
+        }
+    }
+
+    /**
      * Narrow SQL: a table policy ({@code TablePolicyToolsTest}), small statement limits ({@code SqlLimitsTest}) and an
      * audit queue of two records that is never flushed by its timer ({@code AuditBackpressureTest}). The tables the
      * limits test reads ({@code track}, {@code album}) are allowed by the policy, the policy test's results are single

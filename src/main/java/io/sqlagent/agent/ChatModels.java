@@ -31,7 +31,8 @@ public class ChatModels {
     static final String NOT_CONFIGURED = "No chat model is configured: set quarkus.langchain4j.openai.api-key "
             + "(QUARKUS_LANGCHAIN4J_OPENAI_API_KEY) for OpenAI, or quarkus.langchain4j.openai.base-url "
             + "(QUARKUS_LANGCHAIN4J_OPENAI_BASE_URL) and quarkus.langchain4j.openai.chat-model.model-name for an "
-            + "OpenAI-compatible server such as Ollama or vLLM";
+            + "OpenAI-compatible server such as Ollama or vLLM; or, to try the Chinook demo without one, "
+            + "sqlagent.model.replay-file=classpath:replay/chinook.yaml (SQLAGENT_MODEL_REPLAY_FILE), recorded answers";
 
     /** The key application.properties sets when none is given. */
     static final String NO_KEY = "not-configured";
@@ -44,14 +45,16 @@ public class ChatModels {
 
     /** {@code model} is a client proxy: the client behind it is built on the first call. */
     @Inject
-    ChatModels(StreamingChatModel model, Config config, ModelGuard guard) {
+    ChatModels(StreamingChatModel model, Config config, ModelGuard guard, ModelReplay replay) {
         String key = config.getOptionalValue("quarkus.langchain4j.openai.api-key", String.class).orElse(PLACEHOLDER_KEY).trim();
         String url = config.getOptionalValue("quarkus.langchain4j.openai.base-url", String.class).orElse(OPENAI_URL);
         boolean noKey = key.isEmpty() || NO_KEY.equals(key) || PLACEHOLDER_KEY.equals(key);
-        this.configured = !noKey || !stripSlash(url).equals(OPENAI_URL);
-        this.modelName = config.getOptionalValue("quarkus.langchain4j.openai.chat-model.model-name", String.class)
-                .orElse("gpt-4o-mini");
-        this.model = new GuardedModel(model, modelName, guard);
+        boolean openAi = !noKey || !stripSlash(url).equals(OPENAI_URL);
+        Optional<ModelReplay.Replay> replayed = openAi ? Optional.empty() : replay.replay();
+        this.configured = openAi || replayed.isPresent();
+        this.modelName = replayed.map(ModelReplay.Replay::name).orElseGet(() -> config
+                .getOptionalValue("quarkus.langchain4j.openai.chat-model.model-name", String.class).orElse("gpt-4o-mini"));
+        this.model = new GuardedModel(replayed.map(ModelReplay.Replay::model).orElse(model), modelName, guard);
     }
 
     /** The configured model's name, or empty when no model is configured. */

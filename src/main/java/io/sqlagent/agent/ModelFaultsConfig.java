@@ -1,6 +1,7 @@
 package io.sqlagent.agent;
 
 import java.time.Duration;
+import java.util.Optional;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
@@ -12,6 +13,14 @@ import io.smallrye.config.WithDefault;
  */
 @ConfigMapping(prefix = "sqlagent.model")
 public interface ModelFaultsConfig {
+
+    /**
+     * A replay file of recorded model turns ({@code classpath:replay/chinook.yaml} is shipped: the Chinook
+     * demo's and evaluation suite's questions), which answers when no model is configured (no OpenAI key
+     * or base URL); a configured model always wins. Unset: no replay. A file path or
+     * {@code classpath:<resource>}; a file that cannot be read stops the start, naming it.
+     */
+    Optional<String> replayFile();
 
     /** Retries of a model call that failed before its answer began to stream. */
     Retry retry();

@@ -12,12 +12,9 @@ import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
-import org.eclipse.microprofile.config.ConfigProvider;
-
 import io.quarkus.logging.Log;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
-import io.sqlagent.embedded.EmbeddedDatabaseConfigSourceFactory;
 import io.sqlagent.sql.QueryRunner;
 import io.sqlagent.sql.SourceRegistry;
 import io.sqlagent.sql.SourceSettings;
@@ -139,10 +136,7 @@ public class DeclarativeTools {
         if (!config.shipped()) {
             return false;
         }
-        // Not a @ConfigMapping read: the question is where the value came from (the embedded server's
-        // configuration source, or the user), which only the configuration itself can tell.
-        String origin = ConfigProvider.getConfig().getConfigValue("sqlagent.sources.default.url").getSourceName();
-        return EmbeddedDatabaseConfigSourceFactory.CONFIG_SOURCE_NAME.equals(origin);
+        return io.sqlagent.EmbeddedDemo.setsProperty("sqlagent.sources.default.url");
     }
 
     private void apply(Declarations declarations) {

@@ -41,7 +41,7 @@ public class EmbeddedDatabaseConfigSourceFactory implements ConfigSourceFactory 
     static final String APPCDS_GENERATE = "quarkus.appcds.generate";
 
     /** The name of the configuration source this factory adds (how others tell that the demo source is in use). */
-    public static final String CONFIG_SOURCE_NAME = "sqlagent embedded PostgreSQL";
+    public static final String CONFIG_SOURCE_NAME = io.sqlagent.EmbeddedDemo.CONFIG_SOURCE_NAME;
 
     @Override
     public Iterable<ConfigSource> getConfigSources(ConfigSourceContext context) {

@@ -62,7 +62,7 @@ public class EvalService {
         this.models = models;
         this.sources = sources;
         this.sql = sql;
-        this.modelName = modelName;
+        this.modelName = models.name().orElse(modelName);
     }
 
     /** Why a run cannot start (no model, too many runs); the resource answers with {@code status}. */

@@ -143,7 +143,21 @@ public class SourceRegistry {
                 .invoke(SourceRegistry::log)
                 .flatMap(status -> status.up() ? roles.logLine(source, STARTUP_PROBE_TIMEOUT)
                         : Uni.createFrom().item(Optional.<String> empty()))
-                .subscribe().with(warning -> warning.ifPresent(Log::warn));
+                .subscribe().with(warning -> warning.ifPresent(line -> logRole(source, line)));
+    }
+
+    /**
+     * A role that may do more than read is a warning with the fix, except on the shipped demo: its
+     * embedded server has only its superuser, and no one can act on that; they are told for later.
+     */
+    private static void logRole(Source source, String line) {
+        if (io.sqlagent.EmbeddedDemo.setsProperty("sqlagent.sources." + source.name() + ".url")) {
+            Log.infof("Source '%s' is the embedded Chinook demo, read as its superuser (the agent's SQL is kept read-only); "
+                    + "when you connect a database of your own, give the agent a read-only role (README, \"Give the agent a "
+                    + "read-only role\")", source.name());
+        } else {
+            Log.warn(line);
+        }
     }
 
     private static void log(SourceStatus status) {

@@ -53,10 +53,18 @@ public class StoreMigrations {
     private static final String UNLOCK = """
             SELECT pg_advisory_unlock(%d)""";
 
+    /**
+     * Checked first, as {@link #ADD_CHECKSUM}: {@code CREATE TABLE IF NOT EXISTS} logs PostgreSQL's "already exists,
+     * skipping" notice as a warning at every start after the first, which no one can act on.
+     */
     private static final String CREATE_VERSIONS = """
-            CREATE TABLE IF NOT EXISTS store_schema_version (
-                script text PRIMARY KEY,
-                applied_at timestamptz NOT NULL DEFAULT now())""";
+            DO $$ BEGIN
+                IF to_regclass('store_schema_version') IS NULL THEN
+                    CREATE TABLE store_schema_version (
+                        script text PRIMARY KEY,
+                        applied_at timestamptz NOT NULL DEFAULT now());
+                END IF;
+            END $$""";
 
     /**
      * Stores created before checksums were kept have no such column; their rows get one on the next start.

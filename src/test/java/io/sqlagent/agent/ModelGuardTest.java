@@ -29,6 +29,11 @@ class ModelGuardTest {
     private static ModelFaultsConfig config(int maxRetries, Duration initial, Duration max, double jitter, int threshold) {
         return new ModelFaultsConfig() {
             @Override
+            public java.util.Optional<String> replayFile() {
+                return java.util.Optional.empty();
+            }
+
+            @Override
             public Retry retry() {
                 return new Retry() {
                     @Override

@@ -258,13 +258,23 @@ class KubernetesManifestIT {
     @Test
     void theServiceListensOnEveryInterfaceOfThePod() {
         // The service's own default is localhost: the probes and the Service would never reach it.
-        List<String> hosts = new ArrayList<>();
+        assertEquals(List.of("0.0.0.0"), envValues("QUARKUS_HTTP_HOST"), container.path("env").toString());
+    }
+
+    @Test
+    void thePodLogsJsonLinesForTheClustersLogCollector() {
+        // The service's own default is one readable line each, for a terminal.
+        assertEquals(List.of("true"), envValues("QUARKUS_LOG_CONSOLE_JSON_ENABLED"), container.path("env").toString());
+    }
+
+    private List<String> envValues(String name) {
+        List<String> values = new ArrayList<>();
         container.path("env").forEach(env -> {
-            if (env.path("name").asText().equals("QUARKUS_HTTP_HOST")) {
-                hosts.add(env.path("value").asText());
+            if (env.path("name").asText().equals(name)) {
+                values.add(env.path("value").asText());
             }
         });
-        assertEquals(List.of("0.0.0.0"), hosts, container.path("env").toString());
+        return values;
     }
 
     @Test
