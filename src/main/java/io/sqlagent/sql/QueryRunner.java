@@ -324,7 +324,11 @@ public class QueryRunner {
     private Uni<Void> checkPolicy(SqlConnection connection, String sql, String explain, Tuple params) {
         int start = SqlGuard.explainedStatementStart(sql).orElse(0);
         String query = sql.substring(start);
-        return connection.preparedQuery(explain + query).execute(params)
+        // Unbound parameters ($1 with no value, GENERIC_PLAN) go by the simple protocol: the extended one wants their
+        // values. Only for a single statement (see checkPolicyUnbound), so nothing but the EXPLAIN runs.
+        Uni<RowSet<Row>> explained = params == null ? connection.query(explain + query).execute()
+                : connection.preparedQuery(explain + query).execute(params);
+        return explained
                 .onFailure(PgException.class)
                 .transform(failure -> translate((PgException) failure, sql, start - explain.length()))
                 .map(rows -> readPlan(rows))
@@ -505,7 +509,7 @@ public class QueryRunner {
      * no policy is configured; a statement PostgreSQL cannot plan fails with its error.
      */
     public Uni<Void> checkPolicy(Source source, String sql) {
-        return checkPolicy(source, sql, EXPLAIN);
+        return checkPolicy(source, sql, EXPLAIN, Tuple.tuple());
     }
 
     /**
@@ -514,16 +518,19 @@ public class QueryRunner {
      * PostgreSQL 16 and later; an older server fails, and the check is left to each call).
      */
     public Uni<Void> checkPolicyUnbound(Source source, String sql) {
-        return checkPolicy(source, sql, EXPLAIN_GENERIC);
+        if (!SqlGuard.isSingleStatement(sql)) {
+            return Uni.createFrom().failure(new IllegalArgumentException("Not a single statement; checked at each call"));
+        }
+        return checkPolicy(source, sql, EXPLAIN_GENERIC, null);
     }
 
-    private Uni<Void> checkPolicy(Source source, String sql, String explain) {
+    private Uni<Void> checkPolicy(Source source, String sql, String explain, Tuple params) {
         if (!checksPlans()) {
             return Uni.createFrom().voidItem();
         }
         return onOwnConnection(source, sql,
                 (connection, timeout) -> inTransaction(connection, true, timeout, Optional.empty(),
-                        () -> checkPolicy(connection, sql, explain, Tuple.tuple())));
+                        () -> checkPolicy(connection, sql, explain, params)));
     }
 
     /**

@@ -181,6 +181,15 @@ public final class SqlGuard {
         }
     }
 
+    /** Whether {@code sql} is one statement as PostgreSQL cuts it (false when it cannot be lexed). */
+    public static boolean isSingleStatement(String sql) {
+        try {
+            return LexedSql.of(sql).statementCount() == 1;
+        } catch (Refusal refusal) {
+            return false;
+        }
+    }
+
     /** A guard allowing SELECT, VALUES and EXPLAIN with the default settings. */
     public static SqlGuard defaults() {
         return new SqlGuard(EnumSet.allOf(StatementKind.class));
