@@ -14,6 +14,10 @@
 # a JVM option or -Dname=value), --app DIR (another packaged service), --out FILE (target/result-memory.txt),
 # --histogram FILE (one of the 8-client phase's full collections is a class histogram of the live objects,
 # its top written to FILE: what holds the memory when it is not flat).
+# --wide (issue 27, "memory by what is kept"): instead of the phases above, three calls at once, each a row of ten
+# 15 MB values (text, and text through to_json on a statement's first run), measured as the rise of the service's
+# RSS (sampled every 50 ms from /proc) over its RSS after a full collection, with each call's time; twice, once a
+# first run (rows as to_json) and once a later run (columns as text). See docs/benchmarks.md, "Wide values memory".
 # Needs what bench/run-sql-vs-pgbench.sh needs: PostgreSQL's binaries and hey.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,23 +28,84 @@ seconds=20
 heap=512m
 warmup=15
 histogram=""
+wide=false
 common_options "$@"
 set -- "${rest[@]}"
 while [ $# -gt 0 ]; do
   case "$1" in
     --heap) heap="$2"; shift 2 ;;
     --histogram) histogram="$2"; shift 2 ;;
+    --wide) wide=true; shift ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
 done
-if ! command -v hey >/dev/null 2>&1 || ! command -v jcmd >/dev/null 2>&1; then
-  echo "hey or jcmd is missing (apt-get install hey; jcmd comes with the JDK)" >&2
+if { [ "$wide" = false ] && ! command -v hey >/dev/null 2>&1; } || ! command -v jcmd >/dev/null 2>&1; then
+  echo "hey or jcmd is missing (apt-get install hey; jcmd comes with the JDK; --wide needs only jcmd)" >&2
   exit 2
 fi
 
 jar="$(service_jar "$app")"
 start_databases
 start_service "$jar" "-Xmx$heap" "-Xlog:gc:file=$work/gc.log" "${service_opts[@]}"
+
+if [ "$wide" = true ]; then
+  # Ten 15 MB values a row, each its own letter; the tag makes each round's statement new to the service.
+  wide_body() {
+    python3 -c 'import json, sys; print(json.dumps({"sql": "SELECT " + ", ".join(
+        f"repeat(chr({97 + i}), 15000000) AS c{i} /* {sys.argv[1]} */" if i == 0 else f"repeat(chr({97 + i}), 15000000) AS c{i}"
+        for i in range(10))}))' "$1" >"$work/wide.json"
+  }
+  # One round: three calls at once; prints the RSS rise over the RSS after a full collection (MB) and the
+  # slowest call's seconds, after checking each answer is a row of ten values, each cut.
+  wide_round() {
+    jcmd "$service_pid" GC.run >/dev/null
+    sleep 1
+    local before peak rss pids=() started
+    before="$(awk '/VmRSS/ {print $2}' "/proc/$service_pid/status")"
+    peak="$before"
+    started=$(date +%s%N)
+    for i in 1 2 3; do
+      curl -fs -H 'Content-Type: application/json' --data-binary "@$work/wide.json" "$url/api/tools/run_sql" \
+        -o "$work/wide-$i.out" &
+      pids+=($!)
+    done
+    while kill -0 "${pids[@]}" 2>/dev/null; do
+      rss="$(awk '/VmRSS/ {print $2}' "/proc/$service_pid/status")"
+      [ "$rss" -gt "$peak" ] && peak="$rss"
+      sleep 0.05
+    done
+    for pid in "${pids[@]}"; do wait "$pid"; done
+    local seconds_taken=$(( ($(date +%s%N) - started) / 1000000 ))
+    for i in 1 2 3; do
+      python3 - "$work/wide-$i.out" <<'PY'
+import json, sys
+row = json.load(open(sys.argv[1]))["result"]["rows"][0]
+values = list(row.values())
+assert len(values) == 10, row.keys()
+for value in values:
+    assert "…[cut: " in value and len(value) < 10_000, value[:80]
+PY
+    done
+    echo "$(( (peak - before) / 1024 )) $before $peak $seconds_taken"
+  }
+  load_before="$(cut -d' ' -f1-3 /proc/loadavg)"
+  wide_body "first-$(date +%s%N)"
+  first="$(wide_round)"
+  second="$(wide_round)"
+  load_after="$(cut -d' ' -f1-3 /proc/loadavg)"
+  mkdir -p "$(dirname "$out")"
+  {
+    echo "commit $(measured "$app"); -Xmx$heap ${service_opts[*]}; loadavg before $load_before, after $load_after"
+    echo
+    echo "| round | RSS after a full GC, MB | RSS peak, MB | rise, MB (target < 300) | three calls, s |"
+    echo "|---|---|---|---|---|"
+    for round in "first run (rows as to_json):$first" "later run (columns as text):$second"; do
+      read -r rise before peak ms <<<"${round#*:}"
+      echo "| ${round%%:*} | $((before / 1024)) | $((peak / 1024)) | $rise | $(python3 -c "print(f'{$ms / 1000:.1f}')") |"
+    done
+  } | tee "$out"
+  exit 0
+fi
 
 python3 -c 'import json; print(json.dumps({"sql": "SELECT * FROM track"}))' >"$work/rows.json"
 python3 -c 'import json; print(json.dumps({"sql": "SELECT count(*) FROM track"}))' >"$work/count.json"

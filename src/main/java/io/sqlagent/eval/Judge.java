@@ -34,6 +34,12 @@ public class Judge {
             Reference result: %s
             Answer to grade: %s""";
 
+    /**
+     * The judge reads an answer the agent wrote, which may say anything; holding no scope, it is offered no tool, so
+     * nothing it is told can read a source.
+     */
+    static final Caller JUDGE = Caller.of(Caller.INTERNAL + "eval-judge", Set.of(), Map.of());
+
     private final AgentService agent;
 
     Judge(AgentService agent) {
@@ -45,7 +51,7 @@ public class Judge {
         StringBuilder reply = new StringBuilder();
         return agent
                 .start(RUBRIC.formatted(question, reference, answer), Optional.empty(),
-                        new Caller(CaseRunner.PRINCIPAL + "-judge", Set.of(), true, Map.of()))
+                        JUDGE)
                 .flatMap(start -> start.events()
                         .onItem().invoke(event -> {
                             if (event instanceof AgentEvent.Content content) {

@@ -26,13 +26,18 @@ public final class RunProgress {
 
     synchronized void publish(Event event) {
         history.add(event);
-        listeners.forEach(listener -> listener.emit(event));
+        // A copy: a listener that cancels while it is handed the event removes itself from the list
+        // (onTermination below) on this same thread, which would break a loop over the list itself.
+        List.copyOf(listeners).forEach(listener -> listener.emit(event));
     }
 
     synchronized void end() {
         ended = true;
-        listeners.forEach(MultiEmitter::complete);
+        // Completing a listener runs its onTermination, which removes it from the list: loop over a copy
+        // so that every watcher is completed, not only the first.
+        List<MultiEmitter<? super Event>> watching = List.copyOf(listeners);
         listeners.clear();
+        watching.forEach(MultiEmitter::complete);
     }
 
     synchronized boolean ended() {

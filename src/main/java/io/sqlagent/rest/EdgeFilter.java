@@ -39,6 +39,8 @@ import io.vertx.ext.web.RoutingContext;
  * <li>bodies being received share one byte budget (503 with {@code Retry-After} when it is spent),
  * and a body must arrive within the read timeout (408).</li>
  * </ol>
+ * Before any request, each connection is held to a share per client address and its headers to a time limit
+ * ({@link ConnectionGuard}).
  * Refusals of MCP requests carry a JSON-RPC error, others the house {@code {"error","message"}} body.
  */
 @ApplicationScoped
@@ -63,7 +65,8 @@ public class EdgeFilter {
             @ConfigProperty(name = "quarkus.http.limits.max-header-size", defaultValue = "20K") MemorySize maxHeaderSize,
             @ConfigProperty(name = "quarkus.http.limits.max-chunk-size", defaultValue = "8192") MemorySize maxChunkSize) {
         this.framing = new StrictFraming(maxInitialLineLength, (int) maxHeaderSize.asLongValue(),
-                (int) maxChunkSize.asLongValue());
+                (int) maxChunkSize.asLongValue(),
+                new ConnectionGuard(config.headerTimeout().toMillis(), config.maxConnectionsPerAddress()));
         this.origins = new OriginPolicy(config.allowedOrigins().orElse(List.of()), bindHost);
         this.maxBodyBytes = maxBodySize.asLongValue();
         this.budgetBytes = config.maxBodiesInFlight().asLongValue();

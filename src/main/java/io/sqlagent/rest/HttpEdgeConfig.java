@@ -24,6 +24,22 @@ public interface HttpEdgeConfig {
     Duration readTimeout();
 
     /**
+     * How long a client may take to send a request's headers, from their first byte to the blank line that ends
+     * them; then it gets 408 and the connection is closed. Separate from {@code quarkus.http.idle-timeout}, which a
+     * client sending a byte now and then (slowloris) never reaches. 0 turns it off.
+     */
+    @WithDefault("30s")
+    Duration headerTimeout();
+
+    /**
+     * Most connections open at once from one client address; a further one is closed as it is accepted. Behind a
+     * proxy or load balancer every client arrives from its address: raise this to the proxy's own connection pool. 0 turns it
+     * off.
+     */
+    @WithDefault("128")
+    int maxConnectionsPerAddress();
+
+    /**
      * Most request-body bytes being received at once, over all connections (each request counts
      * with its {@code Content-Length}, a chunked one with the largest body allowed); beyond it a
      * request is refused with 503 and {@code Retry-After}.

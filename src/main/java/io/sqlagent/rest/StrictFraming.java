@@ -30,6 +30,9 @@ import io.vertx.core.net.impl.ConnectionBase;
  * ({@code ConnectionBase}, the pipeline name {@code httpDecoder}); if they change, the check stops
  * working — {@code HttpEdgeTest.contentLengthTogetherWithChunkedIsRefused} says so — and serving
  * goes on.
+ * <p>
+ * The same hook hands each accepted connection to {@link ConnectionGuard} (connections per address, the header
+ * timeout), for which Vert.x has no hook either.
  */
 final class StrictFraming {
 
@@ -40,8 +43,10 @@ final class StrictFraming {
 
     private final HttpServerOptions decoderOptions;
     private final Set<Channel> listening = ConcurrentHashMap.newKeySet();
+    private final ConnectionGuard guard;
 
-    StrictFraming(int maxInitialLineLength, int maxHeaderSize, int maxChunkSize) {
+    StrictFraming(int maxInitialLineLength, int maxHeaderSize, int maxChunkSize, ConnectionGuard guard) {
+        this.guard = guard;
         this.decoderOptions = new HttpServerOptions().setMaxInitialLineLength(maxInitialLineLength)
                 .setMaxHeaderSize(maxHeaderSize).setMaxChunkSize(maxChunkSize);
     }
@@ -67,6 +72,11 @@ final class StrictFraming {
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object message) {
             if (message instanceof Channel child) {
+                if (!guard.admit(child)) {
+                    // Not registered yet: closed the way Netty closes a child it cannot register.
+                    child.unsafe().closeForcibly();
+                    return;
+                }
                 child.pipeline().addFirst("sqlagentFramingDecoder", new DecoderSwap());
             }
             ctx.fireChannelRead(message);
@@ -82,6 +92,9 @@ final class StrictFraming {
                 ChannelHandler decoder = pipeline.get(DECODER);
                 if (decoder instanceof VertxHttpRequestDecoder && !(decoder instanceof MarkingDecoder)) {
                     pipeline.replace(DECODER, DECODER, new MarkingDecoder(decoderOptions));
+                }
+                if (decoder != null) {
+                    guard.watchHeaders(pipeline, DECODER);
                 }
                 if (decoder != null || pipeline.get("ssl") == null) {
                     pipeline.remove(this);

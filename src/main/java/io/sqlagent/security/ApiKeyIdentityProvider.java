@@ -14,17 +14,23 @@ import io.quarkus.security.identity.SecurityIdentity;
 import io.quarkus.security.runtime.QuarkusPrincipal;
 import io.quarkus.security.runtime.QuarkusSecurityIdentity;
 import io.smallrye.mutiny.Uni;
+import io.sqlagent.tool.Caller;
 
 /**
- * Turns an API key into the caller: principal {@code key:<name>}, roles = the key's scopes,
- * attribute {@value #ATTRIBUTES} = the key's attributes. The bootstrap key is {@code key:bootstrap}
- * with scope {@code admin}. Every request reads the store, so a deleted key is refused at once.
+ * Turns an API key into the caller: principal {@code key:<key id>} (the 12 hex digits the key
+ * carries, so a key deleted and created again under the same name is another principal, which
+ * owns nothing of the first), roles = the key's scopes, attribute {@value #ATTRIBUTES} = the key's
+ * attributes, attribute {@value #ALIAS} = {@code key:<name>}, which settings such as per-principal
+ * limits may use. The bootstrap key is {@code key:bootstrap} (not hex, so no stored key's id) with
+ * scope {@code admin}. Every request reads the store, so a deleted key is refused at once.
  */
 @ApplicationScoped
 public class ApiKeyIdentityProvider implements IdentityProvider<ApiKeyAuthenticationRequest> {
 
     /** The identity attribute holding an API key's attributes, a {@code Map<String, String>}. */
     public static final String ATTRIBUTES = "sqlagent.attributes";
+    /** The identity attribute holding the name settings may use for the key, {@code key:<name>}. */
+    public static final String ALIAS = "sqlagent.alias";
     /** The name the bootstrap key has; no stored key may take it. */
     public static final String BOOTSTRAP_NAME = "bootstrap";
 
@@ -45,7 +51,7 @@ public class ApiKeyIdentityProvider implements IdentityProvider<ApiKeyAuthentica
     public Uni<SecurityIdentity> authenticate(ApiKeyAuthenticationRequest request, AuthenticationRequestContext context) {
         String presented = request.key();
         if (bootstrapHash.isPresent() && ApiKeys.sameSecret(presented, bootstrapHash.get())) {
-            return Uni.createFrom().item(identity(BOOTSTRAP_NAME, Set.of("admin"), Map.of()));
+            return Uni.createFrom().item(identity(BOOTSTRAP_NAME, BOOTSTRAP_NAME, Set.of("admin"), Map.of()));
         }
         Optional<ApiKeys.Parsed> parsed = ApiKeys.parse(presented);
         if (parsed.isEmpty()) {
@@ -60,7 +66,8 @@ public class ApiKeyIdentityProvider implements IdentityProvider<ApiKeyAuthentica
                     ApiKeyStore.StoredKey key = found.get().key();
                     return keys.touch(key.name())
                             .onFailure().recoverWithNull()
-                            .replaceWith(identity(key.name(), Set.copyOf(key.scopes()), key.attributes()));
+                            .replaceWith(identity(parsed.get().keyId(), key.name(), Set.copyOf(key.scopes()),
+                                    key.attributes()));
                 });
     }
 
@@ -69,9 +76,10 @@ public class ApiKeyIdentityProvider implements IdentityProvider<ApiKeyAuthentica
         return Uni.createFrom().failure(new AuthenticationFailedException("unknown or revoked API key"));
     }
 
-    private static SecurityIdentity identity(String name, Set<String> scopes, Map<String, String> attributes) {
+    private static SecurityIdentity identity(String keyId, String name, Set<String> scopes, Map<String, String> attributes) {
         return QuarkusSecurityIdentity.builder()
-                .setPrincipal(new QuarkusPrincipal("key:" + name))
+                .setPrincipal(new QuarkusPrincipal(Caller.KEY + keyId))
+                .addAttribute(ALIAS, Caller.KEY + name)
                 .addRoles(scopes)
                 .addAttribute(ATTRIBUTES, Map.copyOf(attributes))
                 .build();

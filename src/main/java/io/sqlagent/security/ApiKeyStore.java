@@ -19,8 +19,8 @@ import io.vertx.mutiny.sqlclient.Tuple;
 @ApplicationScoped
 public class ApiKeyStore {
 
-    /** A stored key, without anything secret. */
-    public record StoredKey(String name, List<String> scopes, Map<String, String> attributes, String createdBy,
+    /** A stored key, without anything secret; its principal is {@code key:<keyId>}. */
+    public record StoredKey(String name, String keyId, List<String> scopes, Map<String, String> attributes, String createdBy,
             OffsetDateTime createdAt, OffsetDateTime lastUsedAt) {
     }
 
@@ -39,13 +39,13 @@ public class ApiKeyStore {
             VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (name) DO NOTHING""";
 
     private static final String LIST = """
-            SELECT name, scopes, attributes, created_by, created_at, last_used_at FROM api_key ORDER BY name""";
+            SELECT name, key_id, scopes, attributes, created_by, created_at, last_used_at FROM api_key ORDER BY name""";
 
     private static final String DELETE = """
             DELETE FROM api_key WHERE name = $1""";
 
     private static final String FIND = """
-            SELECT name, scopes, attributes, created_by, created_at, last_used_at, secret_hash
+            SELECT name, key_id, scopes, attributes, created_by, created_at, last_used_at, secret_hash
             FROM api_key WHERE key_id = $1""";
 
     private static final String TOUCH = """
@@ -108,7 +108,8 @@ public class ApiKeyStore {
         if (json != null) {
             json.forEach(entry -> attributes.put(entry.getKey(), String.valueOf(entry.getValue())));
         }
-        return new StoredKey(row.getString("name"), List.of(row.getArrayOfStrings("scopes")), attributes,
+        return new StoredKey(row.getString("name"), row.getString("key_id"), List.of(row.getArrayOfStrings("scopes")),
+                attributes,
                 row.getString("created_by"), row.getOffsetDateTime("created_at"), row.getOffsetDateTime("last_used_at"));
     }
 }

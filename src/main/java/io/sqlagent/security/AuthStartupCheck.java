@@ -40,7 +40,7 @@ public class AuthStartupCheck {
         if (!config.required() && !isLoopback(bindHost)) {
             Log.warnf("Authentication is off (sqlagent.auth.mode=none) and the service listens on %s, beyond localhost: "
                     + "anyone who reaches the port can run every tool. Set sqlagent.auth.mode (SQLAGENT_AUTH_MODE) to "
-                    + "api-key, oidc or api-key,oidc; see the README, Securing a deployment", bindHost);
+                    + "api-key, oidc or api-key,oidc; see docs/security.md", bindHost);
         }
     }
 

@@ -3,6 +3,7 @@ package io.sqlagent.security;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -54,15 +55,42 @@ public class Callers {
                 }
             });
         }
-        if (identity.getPrincipal() instanceof JsonWebToken token && token.getClaimNames() != null) {
-            for (String claim : token.getClaimNames()) {
-                String text = text(token.getClaim(claim));
-                if (text != null) {
-                    attributes.put(claim, text);
+        if (identity.getPrincipal() instanceof JsonWebToken token) {
+            if (token.getClaimNames() != null) {
+                for (String claim : token.getClaimNames()) {
+                    String text = text(token.getClaim(claim));
+                    if (text != null) {
+                        attributes.put(claim, text);
+                    }
                 }
             }
+            Optional<String> id = oidcPrincipal(token);
+            if (id.isEmpty()) {
+                return Caller.unauthenticated();
+            }
+            return Caller.of(id.get(), identity.getRoles(), attributes);
         }
-        return Caller.of(identity.getPrincipal().getName(), identity.getRoles(), attributes);
+        // Every other identity comes from this service's own mechanisms (API keys: key:<key id>).
+        Object alias = identity.getAttribute(ApiKeyIdentityProvider.ALIAS);
+        return new Caller(identity.getPrincipal().getName(), identity.getRoles(), false, attributes,
+                alias == null ? null : alias.toString());
+    }
+
+    /**
+     * The principal id of a token: {@code oidc:<iss>#<sub>}. The subject is unique and never
+     * reassigned within its issuer (OpenID Connect Core 5.7), and the issuer (a URL without a
+     * fragment, so without {@code #}) keeps two providers' subjects apart; the user's chosen names
+     * ({@code preferred_username}, {@code upn}, {@code email}) are never part of it, and the prefix
+     * keeps every token apart from API keys ({@code key:}) and the service ({@code internal:}). A
+     * token without a subject names nobody: it is answered as unauthenticated.
+     */
+    static Optional<String> oidcPrincipal(JsonWebToken token) {
+        String subject = text(token.getClaim("sub"));
+        if (subject == null || subject.isEmpty()) {
+            return Optional.empty();
+        }
+        String issuer = text(token.getClaim("iss"));
+        return Optional.of(Caller.OIDC + (issuer == null ? "" : issuer) + "#" + subject);
     }
 
     /**

@@ -110,7 +110,9 @@ public class Limits {
     }
 
     private LimitsConfig.Allowance allowance(Caller caller) {
-        return config.principals().getOrDefault(caller.name(), config.defaults());
+        // By id first; an API key may also be named key:<name>, which an admin chose and no token can produce.
+        LimitsConfig.Allowance byId = config.principals().get(caller.name());
+        return byId != null ? byId : config.principals().getOrDefault(caller.alias(), config.defaults());
     }
 
     private static Uni<Optional<Refusal>> none() {

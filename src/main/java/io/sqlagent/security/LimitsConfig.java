@@ -17,7 +17,10 @@ public interface LimitsConfig {
     @WithParentName
     Allowance defaults();
 
-    /** Other limits for named principals ({@code alice}, {@code key:ci}, ...). */
+    /**
+     * Other limits for named principals, by principal id ({@code oidc:<issuer>#<subject>},
+     * {@code key:<key id>}) or, for an API key, {@code key:<name>}.
+     */
     Map<String, Allowance> principals();
 
     /** One principal's allowance. */

@@ -31,6 +31,7 @@ import io.sqlagent.sql.result.DriverTypes;
 import io.sqlagent.sql.result.ResultColumn;
 import io.sqlagent.sql.result.ResultJson;
 import io.sqlagent.sql.result.ResultValues;
+import io.sqlagent.sql.result.WideValues;
 import io.sqlagent.tool.Caller;
 import io.sqlagent.tool.CancelSafe;
 import io.sqlagent.tool.ToolCallContext;
@@ -171,7 +172,7 @@ public class QueryRunner {
         return Uni.createFrom().deferred(() -> {
             Optional<SessionIdentity.Settings> identity = sessions.of(source.name(), caller);
             return spans.traced(source, sql, parent, metrics.timed(source, againIfShapeChanged(() -> onOwnConnection(source,
-                    sql, (connection, timeout) -> inReadOnlyTransaction(connection, sql, timeout, identity)))));
+                    sql, caller, (connection, timeout) -> inReadOnlyTransaction(connection, sql, timeout, identity)))));
         });
     }
 
@@ -203,22 +204,29 @@ public class QueryRunner {
     /**
      * {@code work} on a connection of its own, closed afterwards, with the overall timeout, the
      * error translation and a cancellation that reaches PostgreSQL. The timeout counts from when
-     * the connection is there: the wait for it has its own bound ({@link Source#connection()}).
+     * the connection is there: the wait for it has its own bound ({@link Source#connection(Caller)}), and so has
+     * {@code caller}'s share of the source, given back once the connection is.
      */
-    private <T> Uni<T> onOwnConnection(Source source, String sql, BiFunction<SqlConnection, Duration, Uni<T>> work) {
+    private <T> Uni<T> onOwnConnection(Source source, String sql, Caller caller,
+            BiFunction<SqlConnection, Duration, Uni<T>> work) {
         Duration timeout = config.timeout();
         // The connection is handed over on an event loop while a cancel may come from elsewhere.
-        return CancelSafe.<SqlConnection, T> then(source.connection(), connection -> {
+        return CancelSafe.<SqlConnection, T> then(source.connection(caller), connection -> {
             AtomicBoolean released = new AtomicBoolean();
             Uni<T> running = work.apply(connection, timeout)
                     .ifNoItem().after(timeout.plusSeconds(5)).failWith(() -> new SqlExecutionException(
                             "The statement did not finish within " + timeout.toSeconds() + " s and was cancelled", "57014",
                             Optional.empty(), sql))
                     .onFailure(PgException.class).transform(failure -> translate((PgException) failure, sql))
-                    .eventually(() -> connection.close().onFailure().recoverWithNull().invoke(() -> released.set(true)));
+                    .eventually(() -> connection.close().onFailure().recoverWithNull().invoke(() -> {
+                        released.set(true);
+                        source.release(caller);
+                    }));
             return detached(running, () -> cancelUntilReleased(connection, released, timeout));
-        }, connection -> connection.close().subscribe().with(done -> {
-        }, failure -> Log.debugf("A connection could not be handed back: %s", failure.toString())));
+        }, connection -> connection.close().subscribe().with(done -> source.release(caller), failure -> {
+            source.release(caller);
+            Log.debugf("A connection could not be handed back: %s", failure.toString());
+        }));
     }
 
     /**
@@ -528,7 +536,7 @@ public class QueryRunner {
         if (!checksPlans()) {
             return Uni.createFrom().voidItem();
         }
-        return onOwnConnection(source, sql,
+        return onOwnConnection(source, sql, Caller.service(),
                 (connection, timeout) -> inTransaction(connection, true, timeout, Optional.empty(),
                         () -> checkPolicy(connection, sql, explain, params)));
     }
@@ -564,7 +572,7 @@ public class QueryRunner {
         return Uni.createFrom().deferred(() -> {
             Optional<SessionIdentity.Settings> identity = sessions.of(source.name(), caller);
             return spans.traced(source, sql, parent,
-                    metrics.timed(source, againIfShapeChanged(() -> onOwnConnection(source, sql,
+                    metrics.timed(source, againIfShapeChanged(() -> onOwnConnection(source, sql, caller,
                             (connection, timeout) -> inTransaction(connection, options.readOnly(), timeout, identity,
                                     () -> checkPolicyIfAny(connection, sql, params)
                                             .flatMap(ignored -> read(connection, sql, params, reading)))))));
@@ -605,8 +613,13 @@ public class QueryRunner {
         // The column names, the rows statement's preparation and its first read go to PostgreSQL together (the client
         // pipelines them on the connection): one round trip.
         List<ColumnText> known = shapes.getIfPresent(body.get());
-        String prefix = known == null ? ROWS_PREFIX : COLUMNS_PREFIX + ColumnText.selectList(known, "q") + " FROM (";
-        String suffix = known == null ? ROWS_SUFFIX : "\n) AS q(" + ColumnText.aliases(known.size()) + ")";
+        // Wide values are cut by PostgreSQL, to what the answer keeps (WideValues).
+        int cap = config.maxCellChars();
+        // OFFSET 0: the statement's own expressions are computed once, however often the select list names them.
+        String prefix = (known == null ? ROWS_PREFIX + WideValues.rowJson()
+                : COLUMNS_PREFIX + WideValues.selectList(known, "q", cap))
+                + " FROM (SELECT * FROM (";
+        String suffix = "\n) AS b OFFSET 0) AS q" + (known == null ? "" : "(" + ColumnText.aliases(known.size()) + ")");
         int shift = -prefix.length();
         Uni<List<ResultColumn>> described = describe(connection, sql, body.get(), params)
                 .invoke(columns -> learnShape(body.get(), known, columns));
@@ -634,9 +647,9 @@ public class QueryRunner {
     }
 
     /**
-     * A statement's columns changed kind since its last run: its rows were asked for as they were. Never reaches
-     * a caller: the statement is run once more, on a new connection, with its columns learned again
-     * ({@link #againIfShapeChanged}).
+     * A statement's columns changed kind since its last run: its rows were asked for as they were; or a first run's
+     * row was too long to read as {@code to_json} ({@link WideValues#ROW_JSON_BOUND}). Never reaches a caller: the
+     * statement is run once more, on a new connection, with its columns learned again ({@link #againIfShapeChanged}).
      */
     private static final class ShapeChanged extends RuntimeException {
         ShapeChanged() {
@@ -649,7 +662,10 @@ public class QueryRunner {
      * kept for the statement, so its rows come as {@code to_json} of each row, whatever the columns are.
      */
     private static <T> Uni<T> againIfShapeChanged(Supplier<Uni<T>> run) {
-        return run.get().onFailure(ShapeChanged.class).recoverWithUni(failure -> run.get());
+        // Twice at most: a run whose columns changed reads rows as to_json, and a row too long for that
+        // (WideValues.ROW_JSON_BOUND) sends it once more, with the columns it has just learned.
+        return run.get().onFailure(ShapeChanged.class)
+                .recoverWithUni(failure -> run.get().onFailure(ShapeChanged.class).recoverWithUni(again -> run.get()));
     }
 
     /**
@@ -669,8 +685,11 @@ public class QueryRunner {
     // joins and starting them (PostgreSQL 15, a top-10 join over three tables, warm: 0.13-0.15 ms of
     // planning against 0.012 ms).
     private static final String NAMES_SUFFIX = "\n) AS q WHERE false";
-    // q.* names the whole row even when the statement has a column named q (a bare q would be that column).
-    private static final String ROWS_PREFIX = "SELECT to_json(q.*)::text FROM (";
+    /**
+     * Starts the statement that reads each row of a query as its {@code to_json} ({@link WideValues#rowJson}, whose
+     * q.* names the whole row even when the statement has a column named q).
+     */
+    private static final String ROWS_PREFIX = "SELECT /* sqlagent: rows */ ";
     /**
      * Starts the statement that reads a query's columns as {@link ColumnText} says: q.c1, … are the aliases of its
      * columns, whatever their names (several may share one, or be named q).
@@ -691,7 +710,6 @@ public class QueryRunner {
         return sql.startsWith(ROWS_PREFIX) || sql.startsWith(COLUMNS_PREFIX);
     }
 
-    private static final String ROWS_SUFFIX = "\n) AS q";
     /** Rows one cursor read takes at most. */
     private static final int MAX_BATCH = 1000;
     /**
@@ -869,10 +887,14 @@ public class QueryRunner {
             long room = reading.maxResultChars() - gathered.keptChars;
             long size;
             if (gathered.kinds != null) {
-                size = gathered.answer.addTexts(gathered.kinds, row::getString, room);
+                size = gathered.answer.addTexts(gathered.kinds, row::getString, row.getString(gathered.kinds.size()), room);
                 gathered.readChars += size;
             } else if (rendered) {
                 String json = row.getString(0);
+                if (json == null) {
+                    // Longer than a first run reads whole: again, each column as text, cut by PostgreSQL (WideValues).
+                    throw new ShapeChanged();
+                }
                 gathered.readChars += json.length();
                 size = gathered.answer.addRendered(json, room);
             } else {

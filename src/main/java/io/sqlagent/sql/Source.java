@@ -8,6 +8,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import io.micrometer.core.instrument.Metrics;
 import io.smallrye.mutiny.Uni;
 import io.sqlagent.Redaction;
+import io.sqlagent.tool.Caller;
 import io.sqlagent.tool.ToolUnavailableException;
 import io.vertx.core.Future;
 import io.vertx.core.http.ConnectionPoolTooBusyException;
@@ -27,10 +28,17 @@ import io.vertx.mutiny.sqlclient.SqlConnection;
  * @param configurationProblem why the settings are unusable, when they are
  * @param limits how the pool hands out connections
  * @param waiting calls in the pool's wait queue now (the gauge {@code sqlagent_source_waiting})
+ * @param shares how many statements each principal has on the source now, against its share
  */
 public record Source(String name, String displayUrl, Optional<Pool> pool, Optional<String> configurationProblem,
         PoolLimits limits,
-        AtomicInteger waiting) {
+        AtomicInteger waiting, PrincipalShares shares) {
+
+    /** A source whose principals' shares are as {@code limits} says. */
+    public Source(String name, String displayUrl, Optional<Pool> pool, Optional<String> configurationProblem,
+            PoolLimits limits, AtomicInteger waiting) {
+        this(name, displayUrl, pool, configurationProblem, limits, waiting, new PrincipalShares(limits.perPrincipal()));
+    }
 
     private static final String SERVER_VERSION = """
             SHOW server_version""";
@@ -41,11 +49,29 @@ public record Source(String name, String displayUrl, Optional<Pool> pool, Option
      * @param maxSize connections it opens at most
      * @param maxWaitQueueSize calls that may wait for one; one more is refused at once
      * @param acquireTimeout how long a call waits for one
+     * @param perPrincipal statements one authenticated principal may have on the source at once (running or
+     *        waiting for a connection); one more is refused at once
      */
-    public record PoolLimits(int maxSize, int maxWaitQueueSize, Duration acquireTimeout) {
+    public record PoolLimits(int maxSize, int maxWaitQueueSize, Duration acquireTimeout, int perPrincipal) {
+
+        /** Limits with each principal's share at its default, {@link #defaultShare}. */
+        public PoolLimits(int maxSize, int maxWaitQueueSize, Duration acquireTimeout) {
+            this(maxSize, maxWaitQueueSize, acquireTimeout, defaultShare(maxSize));
+        }
+
+        /**
+         * One connection fewer than the pool has (at least one): a principal alone still gets nearly the whole
+         * pool, and one principal's long statements always leave a connection for everyone else.
+         */
+        public static int defaultShare(int maxSize) {
+            return Math.max(1, maxSize - 1);
+        }
     }
 
-    /** Calls refused because the pool was busy, by source and reason ({@code queue_full}, {@code timeout}). */
+    /**
+     * Calls refused as busy, by source and reason: {@code queue_full}, {@code timeout} (the pool), {@code principal_share}
+     * (the caller had its share of the source in use). Never by principal, which would make a series per caller.
+     */
     static final String BUSY_METRIC = "sqlagent.source.busy";
 
     /** Environment variable that sets the URL of the source with this name. */
@@ -79,13 +105,52 @@ public record Source(String name, String displayUrl, Optional<Pool> pool, Option
     private static final String READ_ONLY_DEFAULT = "SET SESSION default_transaction_read_only = on";
 
     /**
+     * A connection of its own from the pool, as {@code caller}: an authenticated principal first takes one of its
+     * share of the source ({@link PoolLimits#perPrincipal}) and is refused at once with
+     * {@link ToolUnavailableException}, naming the setting, when it has its share in use; the share is given back
+     * here when no connection comes (the wait failed or was cancelled), else by {@link #release} once the caller
+     * closed the connection. The unrestricted callers (the service itself, everyone while authentication is off)
+     * are one principal with no share of their own: they are bound by the pool alone.
+     */
+    public Uni<SqlConnection> connection(Caller caller) {
+        if (caller.unrestricted()) {
+            return connection();
+        }
+        return Uni.createFrom().deferred(() -> {
+            if (!shares.tryTake(caller.name())) {
+                busyCounter(name, PRINCIPAL_SHARE).increment();
+                String setting = "sqlagent.sources." + name + ".max-statements-per-principal";
+                return Uni.createFrom().failure(new ToolUnavailableException("Source '" + name + "' is busy for you: "
+                        + "you already have " + shares.perPrincipal()
+                        + " statements running or waiting on it, your share of its "
+                        + limits.maxSize() + " connections (" + setting + "); try again when one has finished"));
+            }
+            return connection(() -> shares.release(caller.name()));
+        });
+    }
+
+    /** Gives back the share {@link #connection(Caller)} took for {@code caller}, once its connection is closed. */
+    public void release(Caller caller) {
+        if (!caller.unrestricted()) {
+            shares.release(caller.name());
+        }
+    }
+
+    /** A connection of its own from the pool, for the caller to close, bound by the pool alone (see below). */
+    public Uni<SqlConnection> connection() {
+        return connection(() -> {
+        });
+    }
+
+    /**
      * A connection of its own from the pool, for the caller to close. A caller that goes away
      * (cancels) while it waits still gets its connection handed back to the pool when one frees
      * up: the Mutiny wrapper of the pool's future would drop it, checked out for good, which is
      * how a few impatient callers used to exhaust a pool. A full wait queue or a wait past
      * {@code acquire-timeout} fails with {@link ToolUnavailableException}, naming the setting.
+     * {@code giveBack} runs when no connection is passed on: the wait failed, or was cancelled.
      */
-    public Uni<SqlConnection> connection() {
+    private Uni<SqlConnection> connection(Runnable giveBack) {
         Pool connections = requirePool();
         return Uni.createFrom().deferred(() -> {
             // Counted here rather than read from Vert.x's own queue gauge (sql_pool_queue_size),
@@ -97,6 +162,7 @@ public record Source(String name, String displayUrl, Optional<Pool> pool, Option
                 if (acquired.succeeded()) {
                     emitter.complete(SqlConnection.newInstance(acquired.result()));
                 } else {
+                    giveBack.run();
                     emitter.fail(acquired.cause());
                 }
             }))
@@ -106,7 +172,10 @@ public record Source(String name, String displayUrl, Optional<Pool> pool, Option
                     // the last step on purpose: a Mutiny step after it would drop a connection that
                     // passed it just as the cancel came (a step drops items once cancelled), and the
                     // connection would stay checked out for good.
-                    .onCancellation().invoke(() -> acquiring.onSuccess(io.vertx.sqlclient.SqlConnection::close));
+                    .onCancellation().invoke(() -> {
+                        giveBack.run();
+                        acquiring.onSuccess(io.vertx.sqlclient.SqlConnection::close);
+                    });
         });
     }
 
@@ -114,11 +183,14 @@ public record Source(String name, String displayUrl, Optional<Pool> pool, Option
     static final String QUEUE_FULL = "queue_full";
     /** A {@link #BUSY_METRIC} reason: no connection became free within the acquire timeout. */
     static final String TIMEOUT = "timeout";
+    /** A {@link #BUSY_METRIC} reason: the principal had its share of the source in use. */
+    static final String PRINCIPAL_SHARE = "principal_share";
 
     /** The counter of calls refused as busy for this source and reason. */
     static io.micrometer.core.instrument.Counter busyCounter(String source, String reason) {
         return io.micrometer.core.instrument.Counter.builder(BUSY_METRIC)
-                .description("Calls refused because the source's pool was busy (wait queue full, or the wait too long)")
+                .description(
+                        "Calls refused as busy: the source's pool (wait queue full, or the wait too long) or the caller's share of it in use")
                 .tags("source", source, "reason", reason)
                 .register(Metrics.globalRegistry);
     }

@@ -73,6 +73,7 @@ public class SourceRegistry {
         // Counted from the start (at 0), so that a rate over them reads 0 rather than nothing.
         Source.busyCounter(name, Source.QUEUE_FULL);
         Source.busyCounter(name, Source.TIMEOUT);
+        Source.busyCounter(name, Source.PRINCIPAL_SHARE);
     }
 
     /** Names of the sources set in configuration ({@code sqlagent.sources.*}), not declared at runtime. */
@@ -172,7 +173,14 @@ public class SourceRegistry {
         Redaction.secret(Redaction.urlPassword(settings.url()));
         String displayUrl = SourceUrls.redact(settings.url());
         Source.PoolLimits limits = new Source.PoolLimits(settings.maxPoolSize(), settings.maxWaitQueueSize(),
-                settings.acquireTimeout());
+                settings.acquireTimeout(),
+                settings.maxStatementsPerPrincipal().orElse(Source.PoolLimits.defaultShare(settings.maxPoolSize())));
+        if (limits.perPrincipal() < 1) {
+            String problem = "sqlagent.sources." + name + ".max-statements-per-principal is " + limits.perPrincipal()
+                    + "; it must be at least 1";
+            Log.errorf("Source '%s' is misconfigured: %s.", name, problem);
+            return new Source(name, displayUrl, Optional.empty(), Optional.of(problem), limits, new AtomicInteger());
+        }
         try {
             PgConnectOptions options = PgConnectOptions.fromUri(SourceUrls.normalise(settings.url()));
             settings.username().ifPresent(options::setUser);

@@ -97,7 +97,7 @@ public class SourceRoleCheck {
             return Optional.empty();
         }
         return Optional.of("role " + role + " " + String.join(" and ", powers)
-                + "; the agent's SQL is kept read-only, but it needs only a read-only role: create one as the README shows "
+                + "; the agent's SQL is kept read-only, but it needs only a read-only role: create one as docs/configuration.md shows "
                 + "(\"Give the agent a read-only role\") and connect the source with it");
     }
 }

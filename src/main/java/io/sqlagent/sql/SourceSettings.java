@@ -26,6 +26,12 @@ public record SourceSettings(String url, Optional<String> username, Optional<Str
         return Duration.parse("PT" + SourcesConfig.DEFAULT_ACQUIRE_TIMEOUT.toUpperCase(java.util.Locale.ROOT));
     }
 
+    /** Declared sources give each principal the default share of their pool. */
+    @Override
+    public java.util.OptionalInt maxStatementsPerPrincipal() {
+        return java.util.OptionalInt.empty();
+    }
+
     /** Declared sources map no caller to a role: their statements run as their own user. */
     @Override
     public Optional<String> roleClaim() {

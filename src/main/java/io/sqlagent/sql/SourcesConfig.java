@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
@@ -50,6 +51,14 @@ public interface SourcesConfig {
          */
         @WithDefault("" + DEFAULT_MAX_WAIT_QUEUE_SIZE)
         int maxWaitQueueSize();
+
+        /**
+         * Statements one authenticated principal may have on the source at once, running or waiting for a
+         * connection; one more is refused at once as busy (HTTP 503, a tool error), so that no principal holds the
+         * whole pool. Unset: one fewer than {@link #maxPoolSize()} (at least 1). Not applied while authentication is
+         * off, nor to the service's own statements. At least 1.
+         */
+        OptionalInt maxStatementsPerPrincipal();
 
         /** How long a call waits for a free connection before it is refused as busy. */
         @WithDefault(DEFAULT_ACQUIRE_TIMEOUT)

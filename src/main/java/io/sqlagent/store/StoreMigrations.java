@@ -42,7 +42,7 @@ public class StoreMigrations {
     /** The scripts, in order. Add new ones at the end; never edit one that has shipped. */
     static final List<String> SCRIPTS = List.of("V1__tool_call_audit.sql", "V2__knowledge.sql", "V3__conversations.sql",
             "V4__api_keys.sql", "V5__access.sql", "V6__evals.sql", "V7__audit_trace_id.sql", "V8__chat_run_events.sql",
-            "V9__vector_collections.sql", "V10__governed_learning.sql");
+            "V9__vector_collections.sql", "V10__governed_learning.sql", "V11__principal_ids.sql");
 
     private static final long LOCK_KEY = 0x5A_1A_6E_47L;
     private static final Duration WAIT = Duration.ofSeconds(60);

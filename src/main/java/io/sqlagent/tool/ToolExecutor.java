@@ -196,6 +196,9 @@ public class ToolExecutor {
         if (failure instanceof ToolRefusedException refused) {
             return ToolResult.blocked(truncate(refused.getMessage()));
         }
+        if (failure instanceof ToolArgumentsException invalid) {
+            return ToolResult.invalidArguments(truncate(invalid.getMessage()), invalid.violations());
+        }
         if (failure instanceof ToolUnavailableException unavailable) {
             return new ToolResult.Failure(Outcome.UNAVAILABLE, truncate(unavailable.getMessage()), List.of());
         }

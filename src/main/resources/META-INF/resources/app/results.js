@@ -183,15 +183,32 @@ export function renderChart(element, result, kind, dark) {
   return chart;
 }
 
-/** The result as CSV (RFC 4180: quoted where needed, quotes doubled, CRLF line ends), names in the first line. */
+/** What a spreadsheet reads as the start of a formula (OWASP's list for CSV injection). */
+const FORMULA_START = /^[=+\-@\t\r]/;
+/** A plain number, which a spreadsheet reads as a number even with a sign: no formula, left as it is. */
+const PLAIN_NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+
+/**
+ * One CSV cell. Text a spreadsheet would run as a formula (`=HYPERLINK(…)`, `@SUM(…)`, `-2+3`, a leading tab or
+ * carriage return) is neutralised as OWASP recommends: a single quote before it and the cell quoted, so the file
+ * opens as the text the database holds. Plain numbers such as `-1.5` stay numbers.
+ */
+function csvCell(value) {
+  const shown = text(value);
+  if (FORMULA_START.test(shown) && !PLAIN_NUMBER.test(shown)) {
+    return `"'${shown.replaceAll('"', '""')}"`;
+  }
+  return /[",\r\n]/.test(shown) ? `"${shown.replaceAll('"', '""')}"` : shown;
+}
+
+/**
+ * The result as CSV (RFC 4180: quoted where needed, quotes doubled, CRLF line ends), names in the first line; cells
+ * that would run as formulas are neutralised ({@link csvCell}).
+ */
 export function toCsv(result) {
-  const cell = (value) => {
-    const shown = text(value);
-    return /[",\r\n]/.test(shown) ? `"${shown.replaceAll('"', '""')}"` : shown;
-  };
-  const lines = [result.columns.map((c) => cell(c.name)).join(',')];
+  const lines = [result.columns.map((c) => csvCell(c.name)).join(',')];
   for (const row of result.rows) {
-    lines.push(result.columns.map((c) => cell(row[c.key])).join(','));
+    lines.push(result.columns.map((c) => csvCell(row[c.key])).join(','));
   }
   return lines.join('\r\n') + '\r\n';
 }

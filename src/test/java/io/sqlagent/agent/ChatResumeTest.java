@@ -76,9 +76,25 @@ class ChatResumeTest {
         SseClient.Result all = read(events(runId), Map.of());
         assertEquals(original.events(), all.events());
 
-        SseClient.Result nothingLeft = read(events(runId), Map.of("Last-Event-ID", original.last().id()));
-        assertEquals(200, nothingLeft.status());
-        assertEquals(List.of(), nothingLeft.events());
+        // An ended run resumed at its last event: 204, so that an EventSource stops reconnecting
+        try (SseClient nothingLeft = SseClient.get(events(runId), Map.of("Last-Event-ID", original.last().id()))) {
+            assertEquals(204, nothingLeft.status());
+            assertEquals("", nothingLeft.body());
+        }
+    }
+
+    @Test
+    void everyLineOnTheWireIsAnSseField() throws Exception {
+        model.then(text("There are 3503 tracks."));
+        try (SseClient client = SseClient.post(chat, "{\"question\":\"How many tracks?\"}")) {
+            SseClient.Result result = client.rest();
+            assertEquals("done", result.last().name(), result.events().toString());
+            assertEquals(List.of(), client.foreignLines());
+            try (SseClient resumed = SseClient.get(events(runOf(result.events().get(0))), Map.of())) {
+                assertEquals(result.events(), resumed.rest().events());
+                assertEquals(List.of(), resumed.foreignLines());
+            }
+        }
     }
 
     @Test

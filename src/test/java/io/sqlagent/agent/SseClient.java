@@ -41,8 +41,12 @@ public final class SseClient implements AutoCloseable {
         }
     }
 
+    /** The fields the SSE standard defines; a line naming another is ignored by browsers and flagged here. */
+    private static final java.util.Set<String> FIELDS = java.util.Set.of("event", "data", "id", "retry");
+
     private final HttpResponse<InputStream> response;
     private final BufferedReader reader;
+    private final List<String> foreignLines = new ArrayList<>();
 
     private SseClient(HttpResponse<InputStream> response) {
         this.response = response;
@@ -134,9 +138,16 @@ public final class SseClient implements AutoCloseable {
                 String piece = line.substring(5);
                 piece = piece.startsWith(" ") ? piece.substring(1) : piece;
                 data = data == null ? new StringBuilder(piece) : data.append('\n').append(piece);
+            } else if (!line.startsWith(":") && !FIELDS.contains(line.split(":", 2)[0])) {
+                foreignLines.add(line);
             }
         }
         return data == null ? Optional.empty() : Optional.of(new Event(name, JSON.readTree(data.toString()), id));
+    }
+
+    /** The lines read so far that are neither a comment nor a field of the SSE standard. */
+    public List<String> foreignLines() {
+        return List.copyOf(foreignLines);
     }
 
     /** Reads until an event matches; fails at the end of the stream. */

@@ -29,9 +29,9 @@ import io.vertx.pgclient.PgBuilder;
 import io.vertx.pgclient.PgConnectOptions;
 
 /**
- * The schema retrieval benchmark: generates {@link WarehouseSchema} at a given size in a database of the embedded
- * PostgreSQL, builds the schema index from its catalog as the service does (word index, then the in-process
- * all-MiniLM-L6-v2 vectors), and asks the questions of {@code bench/schema/questions.tsv}. It reports the recall@5 of
+ * The schema retrieval benchmark: creates one {@link SchemaSet} (a generated warehouse at a given size, or Pagila) in a
+ * database of the embedded PostgreSQL, builds the schema index from its catalog as the service does (word index, then
+ * the in-process all-MiniLM-L6-v2 vectors), and asks the set's questions. It reports the recall@5 of
  * the tables each question needs, the retrieval latency (the question's embedding included), and an estimate of the
  * prompt tokens schema discovery costs the agent. Run by {@code bench/schema-search.sh}; see docs/benchmarks.md,
  * "Schema search". {@code SchemaSearchRecallTest} runs {@link #evaluate} at 300 tables in {@code ./mvnw verify}.
@@ -57,16 +57,26 @@ public final class SchemaSearchBench {
         }
     }
 
-    /** Creates a database named {@code database} holding the first {@code count} generated tables (again if it exists). */
-    public static void createDatabase(String adminJdbcUrl, String database, int count) throws Exception {
+    /** Creates a database named {@code database} holding the first {@code count} tables of {@code set} (again if it exists). */
+    public static void createDatabase(String adminJdbcUrl, String database, SchemaSet set, int count) throws Exception {
         try (Connection admin = DriverManager.getConnection(adminJdbcUrl, EmbeddedDatabase.USER, "");
                 Statement statement = admin.createStatement()) {
             statement.execute("DROP DATABASE IF EXISTS " + database + " WITH (FORCE)");
             statement.execute("CREATE DATABASE " + database);
         }
         String url = adminJdbcUrl.substring(0, adminJdbcUrl.lastIndexOf('/') + 1) + database;
-        try (Connection connection = DriverManager.getConnection(url, EmbeddedDatabase.USER, "")) {
-            WarehouseSchema.create(connection, count);
+        try (Connection connection = DriverManager.getConnection(url, EmbeddedDatabase.USER, "");
+                Statement statement = connection.createStatement()) {
+            List<String> ddl = set.ddl().apply(count);
+            if (ddl.size() == 1) {
+                // A script of many statements: a batch would refuse its many results.
+                statement.execute(ddl.get(0));
+            } else {
+                for (String sql : ddl) {
+                    statement.addBatch(sql);
+                }
+                statement.executeBatch();
+            }
         }
     }
 
@@ -78,8 +88,8 @@ public final class SchemaSearchBench {
                 new Source.PoolLimits(4, 100, Duration.ofSeconds(30)), new AtomicInteger());
     }
 
-    /** Builds the index of {@code source} and asks every question whose tables it holds. */
-    public static Result evaluate(Source source, Embeddings embeddings) {
+    /** Builds the index of {@code source} and asks every question of {@code asked} whose tables it holds. */
+    public static Result evaluate(Source source, Embeddings embeddings, List<WarehouseSchema.Question> asked) {
         SchemaIntrospector introspector = new SchemaIntrospector();
         long started = System.nanoTime();
         List<SchemaIntrospector.CatalogTable> catalog = introspector.catalog(source).await().atMost(WAIT);
@@ -96,7 +106,7 @@ public final class SchemaSearchBench {
         java.util.Set<String> present = new java.util.HashSet<>();
         index.entries().forEach(entry -> present.add(entry.table()));
 
-        List<WarehouseSchema.Question> questions = WarehouseSchema.questions().stream()
+        List<WarehouseSchema.Question> questions = asked.stream()
                 .filter(question -> present.containsAll(question.tables())).toList();
         // Warm-up: the first embeddings and searches pay for class loading and JIT compilation.
         for (int i = 0; i < Math.min(20, questions.size()); i++) {
@@ -191,19 +201,22 @@ public final class SchemaSearchBench {
     }
 
     public static void main(String[] args) throws Exception {
-        int tables = args.length > 0 ? Integer.parseInt(args[0]) : 2000;
+        SchemaSet set = SchemaSet.named(args.length > 0 ? args[0] : "generated");
+        int tables = args.length > 1 ? Integer.parseInt(args[1]) : set.fullSize();
         EmbeddedDatabase.Endpoint server = EmbeddedDatabase.startOrReuse(new EmbeddedDatabase.Settings(
                 Path.of("target/schema-bench-pg"), true, 0, Duration.ofSeconds(120)));
-        String database = "warehouse" + tables;
+        String database = set.name() + tables;
         long started = System.nanoTime();
-        createDatabase("jdbc:" + server.url("postgres"), database, tables);
+        createDatabase("jdbc:" + server.url("postgres"), database, set, tables);
         long generatedMillis = (System.nanoTime() - started) / 1_000_000;
         Vertx vertx = Vertx.vertx();
         Source source = source(vertx, server.url(database));
         Embeddings embeddings = Embeddings.inProcess();
         embeddings.embed("load the model");
-        Result result = evaluate(source, embeddings);
+        Result result = evaluate(source, embeddings, set.questions());
         Map<String, Object> report = new LinkedHashMap<>();
+        report.put("set", set.name());
+        report.put("held_out", set.name().equals(SchemaSet.HELD_OUT));
         report.put("tables", result.tables());
         report.put("questions", result.questions());
         report.put("recall_at_5", Math.round(result.recall() * 1000) / 1000.0);
@@ -226,7 +239,7 @@ public final class SchemaSearchBench {
         report.put("misses", result.misses());
         String json = ToolJson.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(report);
         Files.createDirectories(Path.of("target"));
-        Files.writeString(Path.of("target/schema-search.json"), json);
+        Files.writeString(Path.of("target/schema-search-" + set.name() + ".json"), json);
         System.out.println(json);
         source.requirePool().closeAndAwait();
         vertx.closeAndAwait();

@@ -15,13 +15,19 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * Generates a warehouse-like schema of any size up to about 2,200 tables for the schema retrieval benchmark
- * ({@code bench/schema-search.sh}) and test ({@code SchemaSearchRecallTest}): the base tables of
- * {@code bench/schema/entities.txt} (sixteen business schemas: sales, catalog, finance, hr, …, with comments and
- * foreign keys), then the copies real warehouses accumulate, each base table's history, staging, archive,
- * snapshot, summary, audit, error, backup, temporary and v2 tables, which share its words and so make the search
- * harder. Tables come base tables first, then one kind of copy after another, so a smaller schema is a prefix of a
- * larger one. {@code bench/schema/questions.tsv} holds the questions and the tables each needs.
+ * Generates a warehouse-like schema for the schema retrieval benchmark ({@code bench/schema-search.sh}) and test
+ * ({@code SchemaSearchRecallTest}), in one of two styles written independently of each other:
+ * <ul>
+ * <li>{@link #GENERATED}, up to about 2,200 tables: the base tables of {@code bench/schema/entities.txt} (sixteen
+ * business schemas: sales, catalog, finance, hr, …, with comments and foreign keys), then the copies real warehouses
+ * accumulate, each base table's history, staging, archive, snapshot, summary, audit, error, backup, temporary and v2
+ * tables, which share its words and so make the search harder;</li>
+ * <li>{@link #ABBREVIATED}, up to 1,144 tables: {@code bench/schema/abbreviated/entities.txt}, abbreviated names
+ * ({@code cust_ord_hdr}), camelCase mixed with snake_case, German, French and Spanish names, comments on a few tables
+ * only, and a dozen uncommented copies of each ({@code _bak}, {@code Old}, {@code _x}, …).</li>
+ * </ul>
+ * Tables come base tables first, then one kind of copy after another, so a smaller schema is a prefix of a larger
+ * one. {@code questions.tsv} beside each entities file holds the questions and the tables each needs.
  */
 public final class WarehouseSchema {
 
@@ -52,6 +58,25 @@ public final class WarehouseSchema {
             new Variant("_quarterly_report", "Quarterly report figures derived from %s", List.of("report_quarter",
                     "row_count")));
 
+    /** Copies as a team that names things tersely keeps them: no comment, no extra column. */
+    private static final List<Variant> TERSE_VARIANTS = List.of(new Variant("", "%s", List.of()),
+            new Variant("_bak", "", List.of()), new Variant("_v2", "", List.of()), new Variant("Old", "", List.of()),
+            new Variant("_tmp", "", List.of()), new Variant("_stg", "", List.of("load_id")),
+            new Variant("_hist", "", List.of("vld_from", "vld_to")), new Variant("_2023", "", List.of()),
+            new Variant("_cpy", "", List.of()), new Variant("_x", "", List.of()), new Variant("_test", "", List.of()),
+            new Variant("_arch", "", List.of()), new Variant("Snap", "", List.of("snapDt")));
+
+    /** The first generated warehouse: descriptive snake_case names and comments everywhere. */
+    public static final WarehouseSchema GENERATED = new WarehouseSchema(DIRECTORY, VARIANTS,
+            List.of("created_at", "updated_at"));
+    /** The second: abbreviations, mixed case, several languages, few comments. */
+    public static final WarehouseSchema ABBREVIATED = new WarehouseSchema(DIRECTORY.resolve("abbreviated"), TERSE_VARIANTS,
+            List.of("crt_ts", "updTs"));
+
+    private final Path directory;
+    private final List<Variant> variants;
+    private final List<String> auditColumns;
+
     /** A generated table. */
     public record Table(String schema, String name, String comment, Map<String, String> columns,
             Map<String, String> foreignKeys) {
@@ -67,14 +92,17 @@ public final class WarehouseSchema {
     private record Entity(String schema, String name, String comment, List<String> columns, List<String> references) {
     }
 
-    private WarehouseSchema() {
+    private WarehouseSchema(Path directory, List<Variant> variants, List<String> auditColumns) {
+        this.directory = directory;
+        this.variants = variants;
+        this.auditColumns = auditColumns;
     }
 
     /** The first {@code count} tables of the generated schema. */
-    public static List<Table> tables(int count) {
+    public List<Table> tables(int count) {
         List<Entity> entities = entities();
         List<Table> tables = new ArrayList<>();
-        for (Variant variant : VARIANTS) {
+        for (Variant variant : variants) {
             for (Entity entity : entities) {
                 if (tables.size() == count) {
                     return tables;
@@ -88,7 +116,7 @@ public final class WarehouseSchema {
         return tables;
     }
 
-    private static Table table(Entity entity, Variant variant) {
+    private Table table(Entity entity, Variant variant) {
         Map<String, String> columns = new LinkedHashMap<>();
         Map<String, String> foreignKeys = new LinkedHashMap<>();
         columns.put("id", "bigint");
@@ -112,9 +140,8 @@ public final class WarehouseSchema {
             }
             variant.extraColumns().forEach(extra -> columns.put(extra, type(extra)));
         }
-        columns.put("created_at", "timestamptz");
-        columns.put("updated_at", "timestamptz");
-        String subject = variant.suffix().isEmpty() ? entity.comment()
+        auditColumns.forEach(column -> columns.put(column, "timestamptz"));
+        String subject = variant.suffix().isEmpty() || entity.comment().isEmpty() ? entity.comment()
                 : Character.toLowerCase(entity.comment().charAt(0)) + entity.comment().substring(1);
         return new Table(entity.schema(), entity.name() + variant.suffix(), variant.comment().formatted(subject), columns,
                 foreignKeys);
@@ -155,7 +182,7 @@ public final class WarehouseSchema {
         return name.endsWith("s") && !name.endsWith("ss") ? name.substring(0, name.length() - 1) : name;
     }
 
-    private static List<Entity> entities() {
+    private List<Entity> entities() {
         List<Entity> entities = new ArrayList<>();
         for (String line : lines("entities.txt")) {
             String[] parts = line.split("\\|", -1);
@@ -168,13 +195,8 @@ public final class WarehouseSchema {
     }
 
     /** The benchmark's questions. */
-    public static List<Question> questions() {
-        List<Question> questions = new ArrayList<>();
-        for (String line : lines("questions.tsv")) {
-            String[] parts = line.split("\t");
-            questions.add(new Question(parts[0].trim(), split(parts[1])));
-        }
-        return questions;
+    public List<Question> questions() {
+        return SchemaSet.questions(directory.resolve("questions.tsv"));
     }
 
     private static List<String> split(String list) {
@@ -182,12 +204,17 @@ public final class WarehouseSchema {
         return list.isBlank() ? List.of() : List.of(list.trim().split("\\s*,(?![^(]*\\))\\s*"));
     }
 
-    private static List<String> lines(String file) {
+    private List<String> lines(String file) {
+        return lines(directory.resolve(file));
+    }
+
+    /** The lines of {@code file} that are neither blank nor a {@code #} comment. */
+    static List<String> lines(Path file) {
         try {
-            return Files.readAllLines(DIRECTORY.resolve(file)).stream()
+            return Files.readAllLines(file).stream()
                     .filter(line -> !line.isBlank() && !line.startsWith("#")).toList();
         } catch (IOException e) {
-            throw new UncheckedIOException("Run from the project's root: " + DIRECTORY.resolve(file) + " is missing", e);
+            throw new UncheckedIOException("Run from the project's root: " + file + " is missing", e);
         }
     }
 
@@ -203,23 +230,32 @@ public final class WarehouseSchema {
         schemas.forEach(schema -> statements.add("CREATE SCHEMA IF NOT EXISTS " + schema));
         for (Table table : tables) {
             List<String> columns = new ArrayList<>();
-            table.columns().forEach((name, type) -> columns.add(name + " " + type + (name.equals("id") ? " PRIMARY KEY" : "")));
-            statements.add("CREATE TABLE " + table.qualified() + " (" + String.join(", ", columns) + ")");
-            statements.add("COMMENT ON TABLE " + table.qualified() + " IS '" + table.comment().replace("'", "''") + "'");
+            table.columns().forEach(
+                    (name, type) -> columns.add(quoted(name) + " " + type + (name.equals("id") ? " PRIMARY KEY" : "")));
+            statements.add("CREATE TABLE " + quoted(table.qualified()) + " (" + String.join(", ", columns) + ")");
+            if (!table.comment().isEmpty()) {
+                statements.add("COMMENT ON TABLE " + quoted(table.qualified()) + " IS '" + table.comment().replace("'", "''")
+                        + "'");
+            }
         }
         for (Table table : tables) {
             table.foreignKeys().forEach((column, target) -> {
                 if (present.contains(target)) {
-                    statements
-                            .add("ALTER TABLE " + table.qualified() + " ADD FOREIGN KEY (" + column + ") REFERENCES " + target);
+                    statements.add("ALTER TABLE " + quoted(table.qualified()) + " ADD FOREIGN KEY (" + quoted(column)
+                            + ") REFERENCES " + quoted(target));
                 }
             });
         }
         return statements;
     }
 
+    /** {@code name} (schema-qualified or not) quoted, so that camelCase names keep their case. */
+    private static String quoted(String name) {
+        return "\"" + name.replace(".", "\".\"") + "\"";
+    }
+
     /** Creates the first {@code count} tables in the database {@code connection} is open on; empty tables, no data. */
-    public static void create(Connection connection, int count) throws SQLException {
+    public void create(Connection connection, int count) throws SQLException {
         try (Statement statement = connection.createStatement()) {
             for (String sql : ddl(tables(count))) {
                 statement.addBatch(sql);

@@ -47,6 +47,8 @@ import io.vertx.mutiny.sqlclient.Tuple;
 class EvalRunTest {
 
     private static final Duration WAIT = Duration.ofSeconds(30);
+    /** Runs ask as their principal, anonymous here: the conversations this class made are those since it began. */
+    private static final java.time.Instant STARTED = java.time.Instant.now();
 
     /** Two shipped cases with their questions swapped: against the replay model one passes, one fails. */
     private static final String SWAPPED_CASES = """
@@ -326,7 +328,8 @@ class EvalRunTest {
     void forgetWhatTheRunsLearned() {
         // The recorded trajectories teach the agent (a saved learning, learnings from recovered SQL errors): other tests must not see them.
         store.query("DELETE FROM learning WHERE title = 'eval-injection-override' OR conversation_id IN "
-                + "(SELECT id::text FROM conversation WHERE principal = 'eval')").execute().await().atMost(WAIT);
+                + "(SELECT id::text FROM conversation WHERE principal = 'anonymous' AND created_at >= '" + STARTED + "')")
+                .execute().await().atMost(WAIT);
         ScriptedModelResource.server.reset();
     }
 }

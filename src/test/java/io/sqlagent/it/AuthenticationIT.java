@@ -185,7 +185,7 @@ class AuthenticationIT {
     }
 
     @Test
-    void theCallerIsNamedByPreferredUsernameElseSubject() throws Exception {
+    void theCallerIsNamedByIssuerAndSubjectWhateverItsUsername() throws Exception {
         JwtClaims named = oidc.claims("olga");
         named.setStringListClaim("groups", "operators");
         JwtClaims unnamed = oidc.claims("ignored");
@@ -201,10 +201,10 @@ class AuthenticationIT {
         JsonNode keys = json(send("GET", "/api/keys", BOOTSTRAP, null));
         for (JsonNode key : keys) {
             if (key.path("name").asText().equals("by-olga")) {
-                assertEquals("olga", key.path("created_by").asText());
+                assertEquals("oidc:" + oidc.issuer + "#sub-olga", key.path("created_by").asText());
             }
             if (key.path("name").asText().equals("by-subject")) {
-                assertEquals("subject-7", key.path("created_by").asText());
+                assertEquals("oidc:" + oidc.issuer + "#subject-7", key.path("created_by").asText());
             }
         }
         assertTrue(keys.toString().contains("by-subject"), keys.toString());

@@ -96,7 +96,12 @@ class KubernetesManifestIT {
     void twoReplicasPreferDifferentNodesAndARolloutKeepsEveryOneServing() {
         assertEquals(2, deployment.at("/spec/replicas").asInt());
         assertEquals("RollingUpdate", deployment.at("/spec/strategy/type").asText());
-        assertEquals("0", deployment.at("/spec/strategy/rollingUpdate/maxUnavailable").asText());
+        // Integers: Kubernetes takes a string there only as a percentage ("25%"); "0" and "1" are refused.
+        JsonNode rollingUpdate = deployment.at("/spec/strategy/rollingUpdate");
+        assertTrue(rollingUpdate.path("maxUnavailable").isInt(), rollingUpdate.toString());
+        assertTrue(rollingUpdate.path("maxSurge").isInt(), rollingUpdate.toString());
+        assertEquals(0, rollingUpdate.path("maxUnavailable").intValue());
+        assertEquals(1, rollingUpdate.path("maxSurge").intValue());
         JsonNode preferred = deployment
                 .at("/spec/template/spec/affinity/podAntiAffinity/preferredDuringSchedulingIgnoredDuringExecution/0");
         assertEquals("kubernetes.io/hostname", preferred.at("/podAffinityTerm/topologyKey").asText(), deployment.toString());
@@ -104,6 +109,84 @@ class KubernetesManifestIT {
         // The merged fragment adds to the generated Deployment, it does not replace it.
         assertEquals("/q/health/ready", container.at("/readinessProbe/httpGet/path").asText());
         assertEquals(1, documents.stream().filter(d -> d.path("kind").asText().equals("Deployment")).count());
+    }
+
+    /**
+     * What the "restricted" Pod Security Standard checks, field by field and with its types: a
+     * namespace labelled {@code pod-security.kubernetes.io/enforce: restricted} admits the pods.
+     */
+    @Test
+    void thePodsPassARestrictedNamespace() {
+        JsonNode pod = deployment.at("/spec/template/spec/securityContext");
+        assertEquals(true, pod.path("runAsNonRoot").isBoolean() && pod.path("runAsNonRoot").booleanValue(), pod.toString());
+        assertTrue(pod.path("runAsUser").isInt() && pod.path("runAsUser").intValue() > 0, pod.toString());
+        assertEquals("RuntimeDefault", pod.at("/seccompProfile/type").textValue(), pod.toString());
+        assertEquals(1, deployment.at("/spec/template/spec/containers").size(), "one container, checked here");
+
+        JsonNode security = container.path("securityContext");
+        assertTrue(security.path("allowPrivilegeEscalation").isBoolean(), security.toString());
+        assertFalse(security.path("allowPrivilegeEscalation").booleanValue(), security.toString());
+        assertTrue(security.path("readOnlyRootFilesystem").isBoolean(), security.toString());
+        assertTrue(security.path("readOnlyRootFilesystem").booleanValue(), security.toString());
+        assertEquals(List.of("ALL"), texts(security.at("/capabilities/drop")), security.toString());
+        assertTrue(security.at("/capabilities/add").isMissingNode(), security.toString());
+        assertFalse(security.path("privileged").asBoolean(false), security.toString());
+    }
+
+    /**
+     * With a read-only root filesystem, every place the service writes is an emptyDir: /tmp (the JVM,
+     * Vert.x's file cache) and the directory the vector indexes and the embedded data directory are
+     * set to, by absolute path.
+     */
+    @Test
+    void everyPlaceTheServiceWritesIsAnEmptyDirVolume() {
+        Map<String, String> mounts = new java.util.TreeMap<>();
+        container.path("volumeMounts").forEach(mount -> {
+            assertFalse(mount.path("readOnly").asBoolean(false), mount.toString());
+            mounts.put(mount.path("mountPath").textValue(), mount.path("name").textValue());
+        });
+        Map<String, JsonNode> volumes = new java.util.TreeMap<>();
+        deployment.at("/spec/template/spec/volumes").forEach(volume -> volumes.put(volume.path("name").textValue(), volume));
+        mounts.forEach((path, name) -> {
+            assertTrue(volumes.containsKey(name), path + ": no volume " + name + " in " + volumes.keySet());
+            assertTrue(volumes.get(name).path("emptyDir").isObject(), path + ": not an emptyDir: " + volumes.get(name));
+        });
+        Map<String, String> env = new java.util.TreeMap<>();
+        container.path("env").forEach(variable -> env.put(variable.path("name").textValue(), variable.path("value").asText()));
+        List<String> written = List.of("/tmp", env.getOrDefault("SQLAGENT_VECTOR_PATH", "(unset: under the working directory)"),
+                env.getOrDefault("SQLAGENT_EMBEDDED_DATA_DIR", "(unset: under the working directory)"));
+        for (String path : written) {
+            assertTrue(mounts.keySet().stream().anyMatch(mount -> path.equals(mount) || path.startsWith(mount + "/")),
+                    path + " is on the read-only root filesystem; mounts: " + mounts);
+        }
+    }
+
+    /** The files of k8s/ hold the types Kubernetes asks for: strings in a ConfigMap and a Secret, integers for counts. */
+    @Test
+    void theShippedManifestsHoldTheTypesKubernetesAsksFor() throws Exception {
+        JsonNode configMap = readAll(Path.of("k8s/configmap.yaml")).get(0);
+        configMap.path("data").properties().forEach(entry -> assertTrue(entry.getValue().isTextual(),
+                "ConfigMap data must be strings: " + entry.getKey() + ": " + entry.getValue()));
+        JsonNode secret = readAll(Path.of("k8s/secret.example.yaml")).get(0);
+        secret.path("stringData").properties().forEach(entry -> assertTrue(entry.getValue().isTextual(),
+                "Secret stringData must be strings: " + entry.getKey() + ": " + entry.getValue()));
+        JsonNode budget = readAll(Path.of("k8s/poddisruptionbudget.yaml")).get(0);
+        assertTrue(budget.at("/spec/minAvailable").isInt(), budget.toString());
+        JsonNode autoscaler = readAll(Path.of("k8s/hpa.yaml")).get(0);
+        for (String field : List.of("/spec/minReplicas", "/spec/maxReplicas",
+                "/spec/metrics/0/resource/target/averageUtilization",
+                "/spec/behavior/scaleDown/stabilizationWindowSeconds", "/spec/behavior/scaleDown/policies/0/value",
+                "/spec/behavior/scaleDown/policies/0/periodSeconds")) {
+            assertTrue(autoscaler.at(field).isInt(), field + ": " + autoscaler.at(field));
+        }
+        JsonNode monitor = readAll(Path.of("k8s/servicemonitor.yaml")).get(0);
+        assertTrue(monitor.at("/spec/endpoints/0/interval").isTextual(), monitor.toString());
+    }
+
+    private static List<String> texts(JsonNode array) {
+        List<String> values = new ArrayList<>();
+        array.forEach(value -> values.add(value.isTextual() ? value.textValue() : value.toString()));
+        return values;
     }
 
     @Test

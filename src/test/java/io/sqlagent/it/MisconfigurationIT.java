@@ -54,6 +54,24 @@ class MisconfigurationIT {
     }
 
     @Test
+    void theExampleSecretsValuesAreRefusedNamingEachSettingAndHowToMakeOne() throws Exception {
+        // As a Kubernetes Secret copied from k8s/secret.example.yaml without filling it in would set them.
+        Map<String, String> env = Map.of("SQLAGENT_AUTH_MODE", "api-key",
+                "SQLAGENT_AUTH_BOOTSTRAP_KEY", "change-me-to-a-long-random-key",
+                "QUARKUS_LANGCHAIN4J_OPENAI_API_KEY", "sk-change-me");
+        try (ServiceProcess service = ServiceProcess.start(workDir, env)) {
+            int exit = service.awaitExit(EXIT_WITHIN);
+
+            assertNotEquals(0, exit);
+            String log = service.logText();
+            assertTrue(log.contains("Settings still hold an example value the project ships"), log);
+            assertTrue(log.contains("SQLAGENT_AUTH_BOOTSTRAP_KEY = 'change-me-to-a-long-random-key': a long random value, "
+                    + "for example from: openssl rand -hex 32"), log);
+            assertTrue(log.contains("QUARKUS_LANGCHAIN4J_OPENAI_API_KEY = 'sk-change-me'"), log);
+        }
+    }
+
+    @Test
     void anInvalidEmbeddedSettingIsNamed() throws Exception {
         try (ServiceProcess service = ServiceProcess.start(workDir, Map.of("SQLAGENT_EMBEDDED_STARTUP_TIMEOUT", "soon"))) {
             int exit = service.awaitExit(EXIT_WITHIN);

@@ -103,7 +103,8 @@ class PrometheusDashboardIT {
             Set<String> exported = exportedSampleNames(service);
             server.awaitData("sqlagent_sql_errors_total",
                     "gen_ai_client_operation_duration_seconds_count{error_type!=\"none\"}",
-                    "sqlagent_tool_calls_total{outcome=\"blocked\"}", "jvm_gc_pause_seconds_count", "sqlagent_source_up");
+                    "sqlagent_tool_calls_total{outcome=\"blocked\"}", "jvm_gc_pause_seconds_count", "sqlagent_source_up",
+                    "sqlagent_model_retries_total", "sqlagent_model_circuit_open", "sqlagent_eval_accuracy");
             Thread.sleep(3000); // a few more scrapes, so every rate has two samples after the load
 
             List<String> problems = new ArrayList<>();
@@ -142,7 +143,14 @@ class PrometheusDashboardIT {
         JsonNode dashboard = JSON.readTree(DASHBOARD.toFile());
         assertEquals("datasource", dashboard.at("/templating/list/0/type").asText());
         List<JsonNode> panels = panels(dashboard.path("panels"), new ArrayList<>());
-        assertTrue(panels.size() >= 17, "panels: " + panels.size());
+        assertTrue(panels.size() >= 21, "panels: " + panels.size());
+        // The operator's questions each have a panel: model retries, the breaker, limit refusals, evaluation accuracy.
+        String expressions = panels.stream().flatMap(panel -> panel.findValuesAsText("expr").stream())
+                .collect(java.util.stream.Collectors.joining("\n"));
+        for (String metric : List.of("sqlagent_model_retries_total", "sqlagent_model_circuit_open",
+                "sqlagent_limit_refusals_total", "sqlagent_eval_accuracy")) {
+            assertTrue(expressions.contains(metric + "{"), "no panel shows " + metric);
+        }
         for (JsonNode panel : panels) {
             assertEquals("${datasource}", panel.at("/datasource/uid").asText(), panel.path("title").asText());
             panel.path("targets").forEach(target -> assertEquals("${datasource}", target.at("/datasource/uid").asText()));
@@ -182,6 +190,9 @@ class PrometheusDashboardIT {
         SseClient.Result blocked = SseClient.chat(chat, "{\"question\":\"Delete the genres\"}");
         assertEquals("blocked", blocked.named("tool_result").get(0).data().path("outcome").asText(),
                 blocked.events().toString());
+        // A model that fails once with 503 and then answers: the call is retried (sqlagent_model_retries_total).
+        model.then(new ScriptedOpenAiServer.Failure(503, "overloaded"), text("There are 25 genres."));
+        assertEquals("done", SseClient.chat(chat, "{\"question\":\"How many genres again?\"}").last().name());
         model.then(new ScriptedOpenAiServer.Failure(400, "the model rejects this request"));
         assertEquals("error", SseClient.chat(chat, "{\"question\":\"And now?\"}").last().name());
         for (int i = 0; i < 3; i++) {

@@ -57,6 +57,9 @@ class MetricsEndpointTest {
     @TestHTTPResource("/api/chat")
     URI chat;
 
+    @TestHTTPResource("/q/metrics")
+    URI metrics;
+
     @BeforeEach
     void exerciseEveryTimer() throws Exception {
         ScriptedOpenAiServer model = ScriptedModelResource.server;
@@ -120,7 +123,7 @@ class MetricsEndpointTest {
         assertTrue(scrape.contains("sqlagent_source_up{source=\"default\"} 1.0"), ownFamilies(scrape));
         // The busy counters exist before any call is refused, so a rate over them reads 0 rather than nothing
         // (other tests in this application may have been refused since: any count will do).
-        for (String reason : List.of("queue_full", "timeout")) {
+        for (String reason : List.of("queue_full", "timeout", "principal_share")) {
             assertTrue(scrape.matches("(?s).*\nsqlagent_source_busy_total\\{reason=\"" + reason
                     + "\",source=\"default\"} \\d+\\.\\d+\n.*"), ownFamilies(scrape));
         }
@@ -141,6 +144,46 @@ class MetricsEndpointTest {
         // The plain text format stays what a client asking for it gets.
         given().accept("text/plain").when().get("/q/metrics").then().statusCode(200)
                 .header("Content-Type", org.hamcrest.Matchers.startsWith("text/plain; version=0.0.4"));
+    }
+
+    /**
+     * A client that does not ask for OpenMetrics (curl sends {@code *}{@code /*}, some send no Accept)
+     * gets the classic text format, which {@code promtool check metrics} reads whole: OpenMetrics'
+     * exemplars after a bucket were read as a malformed timestamp ("expected integer as timestamp").
+     */
+    @Test
+    void aScrapeThatDoesNotAskForOpenMetricsGetsTheTextFormatPromtoolReads() throws Exception {
+        File promtool = promtool();
+        for (String accept : List.of("*/*", "", "*/*; q=0.8")) {
+            // java.net.http sends no Accept header of its own, so "" is a request without one.
+            var request = java.net.http.HttpRequest.newBuilder(metrics);
+            if (!accept.isEmpty()) {
+                request.header("Accept", accept);
+            }
+            var response = java.net.http.HttpClient.newHttpClient().send(request.build(),
+                    java.net.http.HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, response.statusCode(), "Accept: " + accept);
+            String type = response.headers().firstValue("Content-Type").orElse("");
+            assertTrue(type.startsWith("text/plain; version=0.0.4"), "Accept: " + accept + ": " + type);
+            String body = response.body();
+            assertFalse(body.contains("# EOF"), "Accept: " + accept + ": OpenMetrics");
+            assertFalse(body.contains("} # {"), "Accept: " + accept + ": exemplars in the text format");
+
+            Process check = new ProcessBuilder(promtool.getPath(), "check", "metrics").redirectErrorStream(true).start();
+            try (var stdin = check.getOutputStream()) {
+                stdin.write(body.getBytes(StandardCharsets.UTF_8));
+            }
+            String findings = new String(check.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertTrue(check.waitFor(30, TimeUnit.SECONDS), "promtool did not finish");
+            // Findings on the libraries' meters are lint (see below); a format promtool cannot read is an error.
+            assertFalse(findings.contains("error while linting") || findings.contains("expected"), findings);
+            assertEquals("", ownFindings(findings), "Accept: " + accept);
+        }
+    }
+
+    /** promtool's lint findings about the service's own families. */
+    private static String ownFindings(String findings) {
+        return findings.lines().filter(line -> line.startsWith("sqlagent_")).collect(java.util.stream.Collectors.joining("\n"));
     }
 
     /**

@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 import jakarta.inject.Inject;
 
@@ -26,6 +27,8 @@ import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.support.ui.Select;
 import org.openqa.selenium.support.ui.WebDriverWait;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
@@ -173,11 +176,31 @@ class ChatPageTest {
         waitFor(() -> !runs().isEmpty() && finished(lastRun()));
         assertEquals("NULL", lastRun().findElement(By.cssSelector("table.result .null")).getText());
 
+        assertEquals("name,price,missing\r\n\"a,b\",1.50,\r\n", downloadCsv());
+    }
+
+    @Test
+    void aCsvDownloadNeutralisesCellsASpreadsheetWouldRunAsFormulas() throws Exception {
+        String sql = "SELECT '=HYPERLINK(\"http://evil.example\",\"x\")' AS \"=link\", '@SUM(1+1)' AS at, '+1+cmd' AS plus,"
+                + " '-2+3' AS minus, E'\\tx' AS tab, E'\\r=1' AS cr, -1.5 AS n, '+7' AS signed, 'a=b' AS plain";
+        model.then(toolCalls(call("c1", "run_sql", new ObjectMapper().writeValueAsString(Map.of("sql", sql)))),
+                text("Done."));
+        ask("Export the formulas");
+        waitFor(() -> !runs().isEmpty() && finished(lastRun()));
+
+        assertEquals("\"'=link\",at,plus,minus,tab,cr,n,signed,plain\r\n"
+                + "\"'=HYPERLINK(\"\"http://evil.example\"\",\"\"x\"\")\",\"'@SUM(1+1)\",\"'+1+cmd\",\"'-2+3\","
+                + "\"'\tx\",\"'\r=1\",-1.5,+7,a=b\r\n", downloadCsv());
+    }
+
+    /** Clicks the last run's CSV button and reads the file the browser saved. */
+    private static String downloadCsv() throws Exception {
+        Path csv = downloads.resolve("run_sql-result.csv");
+        Files.deleteIfExists(csv);
         lastRun().findElements(By.cssSelector(".result-bar button")).stream().filter(b -> b.getText().equals("CSV"))
                 .findFirst().orElseThrow().click();
-        Path csv = downloads.resolve("run_sql-result.csv");
         waitFor(() -> Files.exists(csv));
-        assertEquals("name,price,missing\r\n\"a,b\",1.50,\r\n", Files.readString(csv));
+        return Files.readString(csv);
     }
 
     @Test

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -19,6 +20,7 @@ import java.util.concurrent.TimeUnit;
 
 import jakarta.inject.Inject;
 
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Test;
 
 import io.quarkus.test.junit.QuarkusTest;
@@ -30,8 +32,9 @@ import io.vertx.mutiny.sqlclient.Tuple;
 
 /**
  * The HTTP edge against the running service, over the wire: cross-site requests, DNS rebinding,
- * content types, body sizes, the body budget, framing and read timeouts. The test profile allows
- * the extra origin {@code http://allowed.example:3000} and reads bodies for at most 5 s.
+ * content types, body sizes, the body budget, framing, read and header timeouts, connections per address. The test
+ * profile allows
+ * the extra origin {@code http://allowed.example:3000}, reads bodies for at most 5 s and headers for at most 2 s.
  */
 @QuarkusTest
 class HttpEdgeTest {
@@ -41,6 +44,9 @@ class HttpEdgeTest {
 
     @Inject
     Pool store;
+
+    @ConfigProperty(name = "sqlagent.http.max-connections-per-address")
+    int maxConnectionsPerAddress;
 
     private static int port() {
         return RestAssured.port;
@@ -289,6 +295,84 @@ class HttpEdgeTest {
             assertEquals(400, response.status(), response.body());
             assertEquals("ambiguous_framing", new JsonObject(response.body()).getString("error"));
             assertTrue(http.closedWithin(Duration.ofSeconds(5)));
+        }
+    }
+
+    @Test
+    void headersThatNeverEndAreCutAfterTheHeaderTimeoutThoughBytesKeepComing() throws Exception {
+        try (RawHttp slow = new RawHttp(port())) {
+            long start = System.nanoTime();
+            slow.send("GET /q/health/live HTTP/1.1\r\nHost: localhost:" + port() + "\r\nX-Slow: ");
+            // A byte every 300 ms: never idle, so quarkus.http.idle-timeout (3 minutes) would never close it.
+            RawHttp.Response answer = null;
+            for (int i = 0; i < 40 && answer == null; i++) {
+                slow.sendQuietly("a".getBytes(StandardCharsets.US_ASCII));
+                answer = slow.responseWithin(Duration.ofMillis(300));
+            }
+            long waited = Duration.ofNanos(System.nanoTime() - start).toMillis();
+            assertNotNull(answer, "still open after " + waited + " ms");
+            assertEquals(408, answer.status());
+            assertTrue(waited >= 1500 && waited < 6000, "cut after " + waited + " ms; the test profile allows 2 s");
+            assertTrue(slow.closedWithin(Duration.ofSeconds(5)));
+        }
+    }
+
+    @Test
+    void headersInPiecesWithinTheTimeoutAndAQuietKeptAliveConnectionKeepWorking() throws Exception {
+        try (RawHttp client = new RawHttp(port())) {
+            client.send("GET /q/health/live HTTP/1.1\r\nHost: localhost:" + port() + "\r\n");
+            Thread.sleep(1000);
+            client.send("Accept: application/json\r\n\r\n");
+            assertEquals(200, client.response().status());
+            // Between requests no clock runs: the connection waits for its next request past the header timeout.
+            Thread.sleep(3000);
+            client.head("GET /q/health/live HTTP/1.1");
+            assertEquals(200, client.response().status());
+        }
+    }
+
+    @Test
+    void oneAddressHoldsAtMostItsShareOfConnectionsWhileOthersAreServed() throws Exception {
+        int share = maxConnectionsPerAddress;
+        List<RawHttp> held = new ArrayList<>();
+        try {
+            for (int i = 0; i < share; i++) {
+                held.add(new RawHttp(port(), "127.0.0.2"));
+            }
+            // Each of them is served: the server took them all.
+            held.get(0).head("GET /q/health/live HTTP/1.1");
+            assertEquals(200, held.get(0).response().status());
+            held.get(share - 1).head("GET /q/health/live HTTP/1.1");
+            assertEquals(200, held.get(share - 1).response().status());
+
+            try (RawHttp oneTooMany = new RawHttp(port(), "127.0.0.2")) {
+                assertTrue(oneTooMany.closedWithin(Duration.ofSeconds(5)), "the connection past the share is closed");
+            }
+            try (RawHttp other = new RawHttp(port(), "127.0.0.3")) {
+                other.head("GET /q/health/live HTTP/1.1");
+                assertEquals(200, other.response().status(), "another address is served meanwhile");
+            }
+            given().when().get("/q/health/live").then().statusCode(200);
+
+            // A closed connection gives its place back.
+            held.remove(0).close();
+            RawHttp.Response again = null;
+            for (int attempt = 0; attempt < 20 && again == null; attempt++) {
+                RawHttp next = new RawHttp(port(), "127.0.0.2");
+                try {
+                    next.head("GET /q/health/live HTTP/1.1");
+                    again = next.responseWithin(Duration.ofSeconds(2));
+                } catch (IOException e) {
+                    Thread.sleep(100);
+                }
+                held.add(next);
+            }
+            assertNotNull(again);
+            assertEquals(200, again.status());
+        } finally {
+            for (RawHttp connection : held) {
+                connection.close();
+            }
         }
     }
 }

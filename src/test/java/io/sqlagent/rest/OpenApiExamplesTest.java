@@ -38,16 +38,16 @@ class OpenApiExamplesTest {
     private static final Set<Integer> REFUSED = Set.of(400, 415, 500);
 
     /**
-     * README's API table and the service agree: every REST operation is there, written
+     * docs/api.md's endpoint table and the service agree: every REST operation is there, written
      * {@code METHOD /path} (or {@code …/last} after its parent's row), and every {@code METHOD /api/…}
      * the section names exists.
      */
     @Test
-    void theReadmeApiSectionNamesEveryOperationAndOnlyOperationsThatExist() throws Exception {
+    void theApiDocNamesEveryOperationAndOnlyOperationsThatExist() throws Exception {
         JsonNode document = ToolJson.MAPPER.readTree(given().queryParam("format", "json").when().get("/q/openapi")
                 .then().statusCode(200).extract().asString());
-        List<String> readme = java.nio.file.Files.readAllLines(java.nio.file.Path.of("README.md"));
-        int start = readme.indexOf("## API");
+        List<String> readme = java.nio.file.Files.readAllLines(java.nio.file.Path.of("docs/api.md"));
+        int start = readme.indexOf("## Endpoints");
         int end = readme.indexOf("### Errors: one body everywhere");
         // Path parameters are compared by place, not name ({id} in the code may be {run_id} in the text).
         String section = String.join("\n", readme.subList(start, end)).replaceAll("\\{[^}/]+}", "{}");
@@ -76,8 +76,8 @@ class OpenApiExamplesTest {
                 unknown.add(named.group());
             }
         }
-        assertTrue(missing.isEmpty(), "operations missing from README's API section: " + missing);
-        assertTrue(unknown.isEmpty(), "README's API section names operations that do not exist: " + unknown
+        assertTrue(missing.isEmpty(), "operations missing from docs/api.md's endpoint table: " + missing);
+        assertTrue(unknown.isEmpty(), "docs/api.md's endpoint table names operations that do not exist: " + unknown
                 + "; the service has " + operations);
     }
 

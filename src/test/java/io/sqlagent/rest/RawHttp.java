@@ -4,6 +4,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.InetAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
@@ -29,6 +30,12 @@ final class RawHttp implements AutoCloseable {
 
     RawHttp(int port) throws IOException {
         socket = new Socket("localhost", port);
+        socket.setSoTimeout(30_000);
+    }
+
+    /** A connection from {@code localAddress}, another loopback address such as 127.0.0.2: another client to the server. */
+    RawHttp(int port, String localAddress) throws IOException {
+        socket = new Socket(InetAddress.getByName("localhost"), port, InetAddress.getByName(localAddress), 0);
         socket.setSoTimeout(30_000);
     }
 

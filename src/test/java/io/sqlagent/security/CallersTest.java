@@ -48,17 +48,58 @@ class CallersTest {
     @Test
     void anOidcIdentityGivesItsNameScopesAndTextClaims() {
         Callers callers = new Callers("api-key,oidc", null);
-        var token = new Token("ada", Map.of("preferred_username", "ada", "pg_role", new JsonText("\"support_rep_3\""),
+        var token = new Token("ada", Map.of("iss", "https://idp.example/realms/a", "sub", "f00d",
+                "preferred_username", "ada", "pg_role", new JsonText("\"support_rep_3\""),
                 "groups", new JsonText("[\"staff\"]"), "level", 3));
 
         Caller caller = callers.of(QuarkusSecurityIdentity.builder().setPrincipal(token).addRoles(Set.of("sql:read")).build());
 
-        assertEquals("ada", caller.name());
+        assertEquals("oidc:https://idp.example/realms/a#f00d", caller.name());
         assertEquals(Set.of("sql:read"), caller.scopes());
         assertFalse(caller.unrestricted());
         assertEquals(Optional.of("support_rep_3"), caller.attribute("pg_role"));
         assertEquals(Optional.of("3"), caller.attribute("level"));
         assertEquals(Optional.empty(), caller.attribute("groups"), "a list is no role name");
+    }
+
+    @Test
+    void noTokenCanNameAnApiKeyAnInternalPrincipalOrAnotherIssuersUser() {
+        Callers callers = new Callers("api-key,oidc", null);
+        for (String forged : new String[] { "key:0123456789ab", "key:bootstrap", "internal:eval", "eval", "anonymous",
+                "oidc:https://idp.example/realms/a#f00d" }) {
+            var token = new Token(forged, Map.of("iss", "https://evil.example", "sub", forged, "preferred_username", forged,
+                    "upn", forged));
+            Caller caller = callers.of(QuarkusSecurityIdentity.builder().setPrincipal(token).build());
+            assertEquals("oidc:https://evil.example#" + forged, caller.name());
+        }
+        // The same subject from two issuers is two principals.
+        var one = callers.of(QuarkusSecurityIdentity.builder()
+                .setPrincipal(new Token("x", Map.of("iss", "https://one.example", "sub", "7"))).build());
+        var two = callers.of(QuarkusSecurityIdentity.builder()
+                .setPrincipal(new Token("x", Map.of("iss", "https://two.example", "sub", "7"))).build());
+        assertFalse(one.name().equals(two.name()), one.name());
+    }
+
+    @Test
+    void aTokenWithoutASubjectNamesNobody() {
+        Callers callers = new Callers("api-key,oidc", null);
+        var token = new Token("ada", Map.of("iss", "https://idp.example", "preferred_username", "ada"));
+
+        Caller caller = callers.of(QuarkusSecurityIdentity.builder().setPrincipal(token).addRole("admin").build());
+
+        assertEquals(Caller.ANONYMOUS, caller.name());
+        assertFalse(caller.has("admin"));
+        assertFalse(caller.unrestricted());
+    }
+
+    @Test
+    void anApiKeyIsItsKeyIdAndSettingsMayNameItByItsName() {
+        Callers callers = new Callers("api-key", null);
+        Caller caller = callers.of(QuarkusSecurityIdentity.builder().setPrincipal(new QuarkusPrincipal("key:0123456789ab"))
+                .addAttribute(ApiKeyIdentityProvider.ALIAS, "key:ci").build());
+
+        assertEquals("key:0123456789ab", caller.name());
+        assertEquals("key:ci", caller.alias());
     }
 
     @Test

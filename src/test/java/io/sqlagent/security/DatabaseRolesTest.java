@@ -56,10 +56,6 @@ class DatabaseRolesTest {
         return sources.find("default").orElseThrow().requirePool();
     }
 
-    private void sql(String statement) {
-        sources.find("default").orElseThrow().executeWriting(statement).await().atMost(Duration.ofSeconds(30));
-    }
-
     /**
      * Roles for three representatives, read access for them, and the policy: a representative
      * sees the customers whose support_rep_id is theirs; every other role (the service's own,
@@ -67,13 +63,28 @@ class DatabaseRolesTest {
      */
     @BeforeEach
     void rowLevelSecurity() {
-        representativeRoles(sources.find("default").orElseThrow());
-        sql("DROP POLICY IF EXISTS own_customers ON customer");
-        sql("DROP POLICY IF EXISTS everyone_else ON customer");
-        sql("CREATE POLICY own_customers ON customer USING "
-                + "(support_rep_id::text = substring(current_user from '^support_rep_([0-9]+)$'))");
-        sql("CREATE POLICY everyone_else ON customer USING (current_user !~ '^support_rep_[0-9]+$')");
-        sql("ALTER TABLE customer ENABLE ROW LEVEL SECURITY");
+        rowLevelSecurity(sources.find("default").orElseThrow());
+    }
+
+    /** The representatives' roles and the policy on Chinook's customer table (also for PrincipalIsolationTest). */
+    static void rowLevelSecurity(Source chinook) {
+        representativeRoles(chinook);
+        for (String statement : List.of("DROP POLICY IF EXISTS own_customers ON customer",
+                "DROP POLICY IF EXISTS everyone_else ON customer",
+                "CREATE POLICY own_customers ON customer USING "
+                        + "(support_rep_id::text = substring(current_user from '^support_rep_([0-9]+)$'))",
+                "CREATE POLICY everyone_else ON customer USING (current_user !~ '^support_rep_[0-9]+$')",
+                "ALTER TABLE customer ENABLE ROW LEVEL SECURITY")) {
+            chinook.executeWriting(statement).await().atMost(Duration.ofSeconds(30));
+        }
+    }
+
+    /** The customer table as every other test reads it: no policy. */
+    static void noRowLevelSecurity(Source chinook) {
+        for (String statement : List.of("ALTER TABLE customer DISABLE ROW LEVEL SECURITY",
+                "DROP POLICY IF EXISTS own_customers ON customer", "DROP POLICY IF EXISTS everyone_else ON customer")) {
+            chinook.executeWriting(statement).await().atMost(Duration.ofSeconds(30));
+        }
     }
 
     /** The roles of representatives 3, 4 and 5, each allowed to read Chinook (idempotent: the embedded server is shared). */
@@ -91,9 +102,7 @@ class DatabaseRolesTest {
 
     @AfterEach
     void noRowLevelSecurity() {
-        sql("ALTER TABLE customer DISABLE ROW LEVEL SECURITY");
-        sql("DROP POLICY IF EXISTS own_customers ON customer");
-        sql("DROP POLICY IF EXISTS everyone_else ON customer");
+        noRowLevelSecurity(sources.find("default").orElseThrow());
     }
 
     private int customersOf(int rep) {

@@ -32,16 +32,19 @@ class BrokenSourceTest {
     public static class Profile implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
-            return Map.of(
-                    "sqlagent.sources.default.url", "postgresql://app:s3cret-pw@127.0.0.1:1/shop",
-                    "sqlagent.sources.legacy.url", "mysql://root:hunter2@db/legacy",
+            return Map.ofEntries(
+                    Map.entry("sqlagent.sources.default.url", "postgresql://app:s3cret-pw@127.0.0.1:1/shop"),
+                    Map.entry("sqlagent.sources.legacy.url", "mysql://root:hunter2@db/legacy"),
                     // Passwords holding URL characters, in the URL as written and as a property.
-                    "sqlagent.sources.odd.url", "postgresql://app:p@ss/w#rd@127.0.0.1:1/shop",
-                    "sqlagent.sources.typed.url", "postgresql://127.0.0.1:1/shop",
-                    "sqlagent.sources.typed.username", "app",
-                    "sqlagent.sources.typed.password", "q@ss/w#rd:7",
-                    "quarkus.log.file.enabled", "true",
-                    "quarkus.log.file.path", LOG.toString());
+                    Map.entry("sqlagent.sources.odd.url", "postgresql://app:p@ss/w#rd@127.0.0.1:1/shop"),
+                    Map.entry("sqlagent.sources.typed.url", "postgresql://127.0.0.1:1/shop"),
+                    Map.entry("sqlagent.sources.typed.username", "app"),
+                    Map.entry("sqlagent.sources.typed.password", "q@ss/w#rd:7"),
+                    // A share of none: the source is misconfigured, and says which setting.
+                    Map.entry("sqlagent.sources.unshared.url", "postgresql://127.0.0.1:1/shop"),
+                    Map.entry("sqlagent.sources.unshared.max-statements-per-principal", "0"),
+                    Map.entry("quarkus.log.file.enabled", "true"),
+                    Map.entry("quarkus.log.file.path", LOG.toString()));
         }
     }
 
@@ -56,6 +59,10 @@ class BrokenSourceTest {
                         allOf(startsWith("DOWN: "), containsString("Connection refused")))
                 .body("checks.find { it.name == 'sqlagent sources' }.data.legacy",
                         allOf(startsWith("DOWN: misconfigured"), containsString("not a PostgreSQL URL")))
+                .body("checks.find { it.name == 'sqlagent sources' }.data.unshared",
+                        allOf(startsWith("DOWN: misconfigured"),
+                                containsString(
+                                        "sqlagent.sources.unshared.max-statements-per-principal is 0; it must be at least 1")))
                 .body("checks.find { it.name == 'Reactive PostgreSQL connections health check' }.status", is("UP"));
     }
 

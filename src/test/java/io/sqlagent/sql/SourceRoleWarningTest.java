@@ -31,7 +31,7 @@ class SourceRoleWarningTest {
 
     private static final Duration WAIT = Duration.ofSeconds(10);
     private static final String FIX = "; the agent's SQL is kept read-only, but it needs only a read-only role: create one "
-            + "as the README shows (\"Give the agent a read-only role\") and connect the source with it";
+            + "as docs/configuration.md shows (\"Give the agent a read-only role\") and connect the source with it";
 
     @Inject
     SourceRegistry sources;

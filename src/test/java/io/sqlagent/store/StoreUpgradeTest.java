@@ -113,6 +113,49 @@ class StoreUpgradeTest {
         }
     }
 
+    @Test
+    void ownersStoredAsNamesBecomePrincipalIdsThatNoTokenCanClaim() {
+        String schema = schemaName();
+        Pool old = schemaPool(schema);
+        try {
+            // Given: a store of the release before principal ids, with owners as bare names.
+            List<String> before = StoreMigrations.SCRIPTS.subList(0, StoreMigrations.SCRIPTS.indexOf("V11__principal_ids.sql"));
+            StoreMigrations.migrate(old, before).await().atMost(WAIT);
+            old.query("""
+                    INSERT INTO api_key (name, key_id, secret_hash, scopes, created_by)
+                    VALUES ('ci', '0123456789ab', '\\x00', '{sql:read}', 'key:bootstrap')""").execute().await().atMost(WAIT);
+            old.query("""
+                    INSERT INTO conversation (id, principal, title) VALUES
+                    ('00000000-0000-0000-0000-000000000001', 'key:ci', 'a'),
+                    ('00000000-0000-0000-0000-000000000002', 'alice', 'b'),
+                    ('00000000-0000-0000-0000-000000000003', 'eval', 'c'),
+                    ('00000000-0000-0000-0000-000000000004', 'anonymous', 'd'),
+                    ('00000000-0000-0000-0000-000000000005', NULL, 'e'),
+                    ('00000000-0000-0000-0000-000000000006', 'key:gone', 'f')""").execute().await().atMost(WAIT);
+            old.query("""
+                    INSERT INTO learning (title, description, category, source, status, proposed_by, reviewed_by)
+                    VALUES ('t', 'd', 'data_quality', 'agent', 'approved', 'alice', 'sqlagent')""").execute().await()
+                    .atMost(WAIT);
+
+            // When: this release starts on it.
+            StoreMigrations.migrate(old, StoreMigrations.SCRIPTS).await().atMost(WAIT);
+
+            // Then: each owner has its kind; names whose subject is unknown are held by nobody.
+            Map<String, String> owners = rows(old, "SELECT title, principal FROM conversation").stream()
+                    .collect(Collectors.toMap(row -> row.getString(0), row -> String.valueOf(row.getString(1))));
+            assertEquals(Map.of("a", "key:0123456789ab", "b", "legacy:alice", "c", "internal:eval", "d", "anonymous",
+                    "e", "null", "f", "legacy:key:gone"), owners);
+            Row learning = rows(old, "SELECT proposed_by, reviewed_by FROM learning").get(0);
+            assertEquals("legacy:alice", learning.getString(0));
+            assertEquals("internal:service", learning.getString(1));
+            assertEquals("key:bootstrap", rows(old, "SELECT created_by FROM api_key").get(0).getString(0));
+            assertTrue(rows(old, "SELECT principal FROM eval_run").isEmpty());
+            assertEquals(0, rows(old, "SELECT 1 FROM pg_proc WHERE proname = 'sqlagent_principal_id'").size());
+        } finally {
+            dropSchema(old, schema);
+        }
+    }
+
     /** A pool on a new, empty schema of the store's database (every connection's search_path), for a store of its own. */
     private Pool schemaPool(String schema) {
         store.query("CREATE SCHEMA " + schema).execute().await().atMost(WAIT);

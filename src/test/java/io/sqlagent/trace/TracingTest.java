@@ -103,6 +103,15 @@ class TracingTest {
             assertEquals(42L, modelCall.getAttributes().get(AttributeKey.longKey("gen_ai.usage.input_tokens")));
             assertEquals(7L, modelCall.getAttributes().get(AttributeKey.longKey("gen_ai.usage.output_tokens")));
         }
+        // The HTTP requests to the model server (Quarkus' REST client spans) hang from the chat request's span,
+        // beside the run, not under their model call: docs/operations.md says so, and this keeps it true.
+        List<SpanData> modelRequests = trace.stream()
+                .filter(span -> span.getKind() == SpanKind.CLIENT && attribute(span, "http.request.method") != null).toList();
+        assertEquals(2, modelRequests.size(), describe(trace));
+        for (SpanData request : modelRequests) {
+            assertEquals("POST /chat/completions", request.getName(), describe(trace));
+            assertEquals(http.getSpanId(), request.getParentSpanId(), describe(trace));
+        }
         List<String> finishReasons = modelCalls.stream()
                 .map(span -> span.getAttributes().get(AttributeKey.stringArrayKey("gen_ai.response.finish_reasons")).get(0))
                 .sorted().toList();
@@ -237,6 +246,12 @@ class TracingTest {
 
     private static String attribute(SpanData span, String key) {
         return span.getAttributes().get(AttributeKey.stringKey(key));
+    }
+
+    /** Each span as {@code name (kind) id <- parent id}, for a failure's message. */
+    private static String describe(List<SpanData> spans) {
+        return spans.stream().map(span -> span.getName() + " (" + span.getKind() + ") " + span.getSpanId() + " <- "
+                + span.getParentSpanId() + " " + span.getAttributes()).toList().toString();
     }
 
     private static List<String> names(List<SpanData> spans) {

@@ -236,9 +236,11 @@ public class ChatResource {
         return ApiException.badRequest(code, message);
     }
 
-    /** One event on the wire: its id ({@code <run id>:<seq>}, for {@code Last-Event-ID}), name and JSON data. */
+    /**
+     * One event on the wire: its id ({@code <run id>:<seq>}, for {@code Last-Event-ID}), name and JSON data.
+     * No media type: RESTEasy would write it as a {@code content-type:} line, which is no SSE field.
+     */
     static OutboundSseEvent sse(Sse sse, RunEvent event) {
-        return sse.newEventBuilder().id(event.id()).name(event.name()).data(String.class, event.data())
-                .mediaType(MediaType.APPLICATION_JSON_TYPE).build();
+        return sse.newEventBuilder().id(event.id()).name(event.name()).data(String.class, event.data()).build();
     }
 }

@@ -22,6 +22,7 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.jboss.resteasy.reactive.ResponseHeader;
 import org.jboss.resteasy.reactive.RestResponse;
+import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
 import io.smallrye.common.annotation.Blocking;
 import io.smallrye.mutiny.Multi;
@@ -71,6 +72,7 @@ public class ChatRunResource {
             + "after the one named by Last-Event-ID (all of them without it), then the live ones until done or error. The run's "
             + "events are kept for sqlagent.chat.resume.retention.")
     @APIResponse(responseCode = "200", description = "The run's events")
+    @APIResponse(responseCode = "204", description = "The run ended and Last-Event-ID names its last event: nothing is left to send (an EventSource stops reconnecting)")
     @APIResponse(responseCode = "400", description = "The run id is not a UUID, or Last-Event-ID is not an id of this run's events", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
     @APIResponse(responseCode = "404", description = "No run of the caller has this id (or it is older than the retention)", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
     @APIResponse(responseCode = "503", description = "The store database is out of reach or did not answer within sqlagent.store.timeout; retry after Retry-After seconds", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
@@ -90,6 +92,11 @@ public class ChatRunResource {
         if (run.ended() && after > run.lastSeq()) {
             throw ApiException.badRequest("invalid_last_event_id", "Last-Event-ID names event " + after + " of run " + runId
                     + ", which ended with event " + run.lastSeq());
+        }
+        if (run.ended() && after == run.lastSeq()) {
+            // The client has every event: 204 is how the SSE standard tells an EventSource to stop
+            // reconnecting; an empty 200 would have it come back every few seconds forever.
+            throw new NothingLeft();
         }
         return ChatResource.toClient(streams.follow(runId, after), config, http).map(event -> ChatResource.sse(sse, event));
     }
@@ -112,6 +119,18 @@ public class ChatRunResource {
                     case ENDED -> throw new ApiException(409, ErrorBody.of("run_ended", "The run " + runId + " already ended"));
                     case NOT_FOUND -> throw ApiException.notFound("run_not_found", "No chat run of yours has the id " + runId);
                 });
+    }
+
+    /** A resume of an ended run from its last event: nothing to send. */
+    static final class NothingLeft extends RuntimeException {
+        NothingLeft() {
+            super("the run ended with the client's last event", null, false, false);
+        }
+    }
+
+    @ServerExceptionMapper
+    RestResponse<Void> nothingLeft(NothingLeft e) {
+        return RestResponse.noContent();
     }
 
     private static UUID runId(String id) {

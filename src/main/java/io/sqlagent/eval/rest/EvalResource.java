@@ -71,6 +71,9 @@ public class EvalResource {
 
     private static final java.time.Duration LOOKUP_TIMEOUT = java.time.Duration.ofSeconds(10);
 
+    /** The scope that reads every eval run's report and events; a run's own principal needs none. */
+    public static final String EVAL_SCOPE = "eval:read";
+
     private final EvalService evals;
     private final Callers callers;
     private final EvalStore store;
@@ -125,9 +128,9 @@ public class EvalResource {
     @APIResponse(responseCode = "400", description = "A bad body, suite, case list, tag, budget or field", content = @Content(schema = @Schema(implementation = ErrorBody.class)))
     @APIResponse(responseCode = "403", description = "The caller lacks scope admin", content = @Content(schema = @Schema(implementation = ErrorBody.class)))
     public Uni<RestResponse<ObjectNode>> start(byte[] body, @Context RoutingContext http) {
-        authorizeStart(http);
+        Caller caller = authorizeStart(http);
         EvalRequest request = request(body);
-        return evals.start(request).map(id -> RestResponse.ResponseBuilder
+        return evals.start(request, caller).map(id -> RestResponse.ResponseBuilder
                 .<ObjectNode> create(RestResponse.Status.ACCEPTED)
                 .location(URI.create("/api/evals/runs/" + id))
                 .entity(ToolJson.MAPPER.createObjectNode().put("id", id.toString()))
@@ -139,12 +142,23 @@ public class EvalResource {
      * with a fixture, creates and drops a schema in the source, so it is an administrator's action:
      * scope {@code admin} (every caller has it with {@code sqlagent.auth.mode=none}).
      */
-    private void authorizeStart(RoutingContext http) {
+    private Caller authorizeStart(RoutingContext http) {
         Caller caller = callers.of(http).await().atMost(LOOKUP_TIMEOUT);
         if (!caller.has(Caller.ADMIN)) {
             throw new ApiException(403, ErrorBody.of("forbidden", "Starting an eval run needs scope admin; "
                     + caller.name() + " does not have it"));
         }
+        return caller;
+    }
+
+    /**
+     * A stored run the caller may read: its own, or any with scope {@value #EVAL_SCOPE} (or {@code admin}). Another
+     * principal's run is answered as not found, as a conversation is, so run ids reveal nothing.
+     */
+    private Uni<EvalStore.Run> readable(String id, UUID run, RoutingContext http) {
+        return callers.of(http).flatMap(caller -> store.find(run).map(found -> found
+                .filter(stored -> caller.has(EVAL_SCOPE) || caller.name().equals(stored.principal()))
+                .orElseThrow(() -> notFound(id))));
     }
 
     @GET
@@ -152,18 +166,17 @@ public class EvalResource {
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "A run's report", description = "{id, status: running|done|failed, model, summary: {total, passed, accuracy, by_category, "
             + "hallucinations, tokens, …}, cases: [{id, category, passed, grades, sql, answer, turns}]}")
-    public Uni<ObjectNode> report(@PathParam("id") String id) {
+    public Uni<ObjectNode> report(@PathParam("id") String id, @Context RoutingContext http) {
         UUID run = uuid(id);
-        return store.find(run).flatMap(found -> found.isEmpty() ? Uni.createFrom().failure(notFound(id))
-                : store.results(run).map(results -> EvalReport.of(found.get(), results)));
+        return readable(id, run, http).flatMap(found -> store.results(run).map(results -> EvalReport.of(found, results)));
     }
 
     @GET
     @Path("/runs/{id}/report.html")
     @Produces(MediaType.TEXT_HTML)
     @Operation(summary = "A run's report as a self-contained HTML page")
-    public Uni<String> html(@PathParam("id") String id) {
-        return report(id).map(HtmlReport::of);
+    public Uni<String> html(@PathParam("id") String id, @Context RoutingContext http) {
+        return report(id, http).map(HtmlReport::of);
     }
 
     @GET
@@ -171,19 +184,13 @@ public class EvalResource {
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "Compare a run with a baseline run", description = "{run, baseline, fixed: [case ids failed in the baseline, passed in the run], "
             + "broken: [passed there, failed here], unchanged, only_in_run, only_in_baseline, accuracy: {run, baseline, change}}")
-    public Uni<ObjectNode> compare(@PathParam("id") String id, @PathParam("other") String other) {
+    public Uni<ObjectNode> compare(@PathParam("id") String id, @PathParam("other") String other,
+            @Context RoutingContext http) {
         UUID run = uuid(id);
         UUID baseline = uuid(other);
-        return store.find(run).flatMap(found -> store.find(baseline).flatMap(base -> {
-            if (found.isEmpty()) {
-                return Uni.createFrom().failure(notFound(id));
-            }
-            if (base.isEmpty()) {
-                return Uni.createFrom().failure(notFound(other));
-            }
-            return store.results(run).flatMap(results -> store.results(baseline)
-                    .map(baseResults -> EvalReport.compare(found.get(), results, base.get(), baseResults)));
-        }));
+        return readable(id, run, http).flatMap(found -> readable(other, baseline, http)
+                .flatMap(base -> store.results(run).flatMap(results -> store.results(baseline)
+                        .map(baseResults -> EvalReport.compare(found, results, base, baseResults)))));
     }
 
     @GET
@@ -192,13 +199,14 @@ public class EvalResource {
     @Operation(summary = "A run's progress as server-sent events", description = "started {id, suite, model, total}, then case {id, category, passed, done, total, tokens} "
             + "per case, then done {id, status, summary}. A run that already ended sends its done event only.")
     @Blocking // only to look the run up before answering: a 404 cannot follow the 200 of an event stream
-    public Multi<OutboundSseEvent> events(@PathParam("id") String id, @Context Sse sse) {
+    public Multi<OutboundSseEvent> events(@PathParam("id") String id, @Context Sse sse, @Context RoutingContext http) {
         UUID run = uuid(id);
+        // The run is recorded before its id is answered, so a live run is found here too, with its owner.
+        var found = readable(id, run, http).await().atMost(LOOKUP_TIMEOUT);
         Optional<Multi<io.sqlagent.eval.RunProgress.Event>> live = evals.progress(run);
         if (live.isPresent()) {
             return live.get().map(event -> sse(sse, event.name(), event.data()));
         }
-        var found = store.find(run).await().atMost(LOOKUP_TIMEOUT).orElseThrow(() -> notFound(id));
         return store.results(run).map(results -> {
             ObjectNode done = ToolJson.MAPPER.createObjectNode().put("id", id).put("status", found.status());
             if (found.error() != null) {
@@ -349,8 +357,8 @@ public class EvalResource {
         return Texts.shorten(text, 64);
     }
 
+    /** No media type: RESTEasy would write it as a {@code content-type:} line, which is no SSE field. */
     private static OutboundSseEvent sse(Sse sse, String name, ObjectNode data) {
-        return sse.newEventBuilder().name(name).data(String.class, data.toString()).mediaType(MediaType.APPLICATION_JSON_TYPE)
-                .build();
+        return sse.newEventBuilder().name(name).data(String.class, data.toString()).build();
     }
 }

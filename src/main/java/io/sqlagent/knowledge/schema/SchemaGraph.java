@@ -36,8 +36,8 @@ final class SchemaGraph {
                     "deprecated", "daily", "weekly", "monthly", "quarterly", "yearly", "aggregate", "agg", "clone", "dup",
                     "prev", "previous")
             .stream().map(SchemaText::stem).collect(Collectors.toUnmodifiableSet());
-    /** Most marker words a copy's name adds (more would make the subsets to try grow too fast). */
-    private static final int MAX_MARKS = 4;
+    /** Most words of a name whose subsets are tried as an original's name (more would grow too fast). */
+    private static final int MAX_WORDS = 8;
 
     private final int[] original;
     private final List<Set<String>> marks;
@@ -59,16 +59,18 @@ final class SchemaGraph {
         for (int i = 0; i < size; i++) {
             byWords.putIfAbsent(words.get(i), i);
         }
+        List<Set<String>> columnWords = entries.stream()
+                .map(entry -> Set.copyOf(List.of(entry.columns().split(" ")))).toList();
         original = new int[size];
         marks = new ArrayList<>(size);
         for (int i = 0; i < size; i++) {
-            original[i] = originalOf(words.get(i), byWords);
+            original[i] = originalOf(i, words, columnWords, byWords);
             Set<String> added = new HashSet<>(words.get(i));
             if (original[i] >= 0) {
                 added.removeAll(words.get(original[i]));
             }
             // A version or a year alone does not ask for a copy: "orders 2023" means the orders of 2023.
-            Set<String> named = added.stream().filter(COPY_MARKERS::contains).collect(Collectors.toSet());
+            Set<String> named = added.stream().filter(word -> !isVersion(word)).collect(Collectors.toSet());
             marks.add(original[i] < 0 ? Set.of() : Set.copyOf(named.isEmpty() ? added : named));
         }
         references = new ArrayList<>(size);
@@ -82,24 +84,35 @@ final class SchemaGraph {
         }
     }
 
-    /** The table whose name {@code name} extends with copy markers alone, the longest such; -1 when none. */
-    private static int originalOf(Set<String> name, Map<Set<String>, Integer> byWords) {
-        List<String> markers = name.stream().filter(SchemaGraph::marksCopy).sorted().toList();
-        if (markers.isEmpty() || markers.size() > MAX_MARKS) {
+    /**
+     * The table that table {@code i} is a copy of, the one with the longest name; -1 when none. Another table is its
+     * original when {@code i}'s name has every word of the other's and adds only copy markers, or when it has every word
+     * of the other's name and every word of the other's columns: a copy keeps its original's columns ({@code orders_x},
+     * {@code ordersOld}), whereas a child table ({@code order_items}) has columns of its own, whatever the team calls its
+     * copies.
+     */
+    private static int originalOf(int i, List<Set<String>> words, List<Set<String>> columns,
+            Map<Set<String>, Integer> byWords) {
+        List<String> name = words.get(i).stream().sorted().toList();
+        if (name.size() < 2 || name.size() > MAX_WORDS) {
             return -1;
         }
         int best = -1;
         int bestSize = -1;
-        // Every non-empty subset of the marker words, removed from the name, may leave an original's name.
-        for (int subset = 1; subset < 1 << markers.size(); subset++) {
-            Set<String> rest = new HashSet<>(name);
-            for (int bit = 0; bit < markers.size(); bit++) {
-                if ((subset & 1 << bit) != 0) {
-                    rest.remove(markers.get(bit));
+        // Every proper subset of the name's words may be an original's name.
+        for (int subset = 1; subset < (1 << name.size()) - 1; subset++) {
+            Set<String> rest = new HashSet<>();
+            boolean onlyMarkers = true;
+            for (int bit = 0; bit < name.size(); bit++) {
+                if ((subset & 1 << bit) == 0) {
+                    rest.add(name.get(bit));
+                } else {
+                    onlyMarkers &= marksCopy(name.get(bit));
                 }
             }
-            Integer found = rest.isEmpty() ? null : byWords.get(rest);
-            if (found != null && rest.size() > bestSize) {
+            Integer found = byWords.get(rest);
+            if (found != null && found != i && rest.size() > bestSize
+                    && (onlyMarkers || columns.get(i).containsAll(columns.get(found)))) {
                 best = found;
                 bestSize = rest.size();
             }
@@ -108,7 +121,11 @@ final class SchemaGraph {
     }
 
     private static boolean marksCopy(String word) {
-        return COPY_MARKERS.contains(word) || word.matches("v\\d+|(19|20)\\d\\d|\\d{6,8}");
+        return COPY_MARKERS.contains(word) || isVersion(word);
+    }
+
+    private static boolean isVersion(String word) {
+        return word.matches("v\\d+|(19|20)\\d\\d|\\d{6,8}");
     }
 
     /** The tables named {@code table} (schema-qualified, or bare in any schema), in index order. */

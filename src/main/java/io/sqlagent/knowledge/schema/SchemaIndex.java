@@ -99,15 +99,17 @@ public final class SchemaIndex {
     private final IndexSearcher searcher;
     private final float[][] vectors;
     private final SchemaGraph graph;
+    private final Abbreviations abbreviations;
     private final long builtAt;
     private final int modelCalls;
 
-    private SchemaIndex(List<Entry> entries, IndexSearcher searcher, float[][] vectors, SchemaGraph graph, long builtAt,
-            int modelCalls) {
+    private SchemaIndex(List<Entry> entries, IndexSearcher searcher, float[][] vectors, SchemaGraph graph,
+            Abbreviations abbreviations, long builtAt, int modelCalls) {
         this.entries = entries;
         this.searcher = searcher;
         this.vectors = vectors;
         this.graph = graph;
+        this.abbreviations = abbreviations;
         this.builtAt = builtAt;
         this.modelCalls = modelCalls;
     }
@@ -211,7 +213,7 @@ public final class SchemaIndex {
             }
             all[i] = all[original];
         }
-        return new SchemaIndex(entries, searcher, all, graph, builtAt, texts.size());
+        return new SchemaIndex(entries, searcher, all, graph, abbreviations, builtAt, texts.size());
     }
 
     /** The lexical index of {@code entries}, without vectors. */
@@ -235,7 +237,7 @@ public final class SchemaIndex {
             writer.commit();
             // The reader lives as long as this snapshot; it holds only heap memory, released with it.
             return new SchemaIndex(List.copyOf(entries), new IndexSearcher(DirectoryReader.open(directory)), null,
-                    new SchemaGraph(entries), System.currentTimeMillis(), 0);
+                    new SchemaGraph(entries), new Abbreviations(entries), System.currentTimeMillis(), 0);
         } catch (IOException e) {
             throw new UncheckedIOException("The schema index could not be built in memory", e);
         }
@@ -250,7 +252,7 @@ public final class SchemaIndex {
         for (int i = 0; i < vectors.length; i++) {
             normalised[i] = normalised(vectors[i]);
         }
-        return new SchemaIndex(entries, searcher, normalised, graph, builtAt, vectors.length);
+        return new SchemaIndex(entries, searcher, normalised, graph, abbreviations, builtAt, vectors.length);
     }
 
     public List<Entry> entries() {
@@ -398,6 +400,16 @@ public final class SchemaIndex {
         for (int i = 1; i < terms.size(); i++) {
             any.add(new BoostQuery(new PhraseQuery(COLUMNS, terms.get(i - 1), terms.get(i)), PAIR_BOOST),
                     BooleanClause.Occur.SHOULD);
+        }
+        // Names abbreviated as teams abbreviate them (cust_ord_hdr for a customer order header) match the word they
+        // shorten, at less weight than the word itself.
+        for (String word : terms) {
+            for (String abbreviation : abbreviations.of(word)) {
+                for (String field : List.of(NAME, COLUMNS)) {
+                    any.add(new BoostQuery(new TermQuery(new Term(field, abbreviation)),
+                            BOOSTS.get(field) * Abbreviations.WEIGHT), BooleanClause.Occur.SHOULD);
+                }
+            }
         }
         try {
             ScoreDoc[] found = searcher.search(any.build(), WORD_HITS).scoreDocs;

@@ -40,6 +40,8 @@ import io.sqlagent.security.ApiKeyIdentityProvider;
 import io.sqlagent.security.ApiKeyStore;
 import io.sqlagent.security.ApiKeys;
 import io.sqlagent.security.AuthConfig;
+import io.sqlagent.security.Callers;
+import io.sqlagent.tool.Caller;
 
 /**
  * {@code /api/keys}: API keys for programs, managed by a caller with scope {@code admin}. The key
@@ -61,11 +63,13 @@ public class ApiKeyResource {
     private final ApiKeyStore keys;
     private final AuthConfig config;
     private final SecurityIdentity caller;
+    private final Callers callers;
 
-    ApiKeyResource(ApiKeyStore keys, AuthConfig config, SecurityIdentity caller) {
+    ApiKeyResource(ApiKeyStore keys, AuthConfig config, SecurityIdentity caller, Callers callers) {
         this.keys = keys;
         this.config = config;
         this.caller = caller;
+        this.callers = callers;
     }
 
     /** What {@code POST /api/keys} takes. */
@@ -76,13 +80,13 @@ public class ApiKeyResource {
     }
 
     /** What {@code POST /api/keys} answers: the only time the key is shown. */
-    public record CreatedKey(String name, String key, List<String> scopes) {
+    public record CreatedKey(String name, String principal, String key, List<String> scopes) {
     }
 
     @POST
     @Consumes(MediaType.WILDCARD) // io.sqlagent.rest.EdgeFilter refuses a body that is not JSON with the house error
     @Operation(summary = "Create an API key", description = "Body {\"name\", \"scopes\": [...], \"attributes\"?: {...}}. Answers 201 "
-            + "{\"name\", \"key\", \"scopes\"}: the key is shown this once, stored only as a hash. Needs scope admin.")
+            + "{\"name\", \"principal\", \"key\", \"scopes\"} (principal: key:<key id>, the owner of what the key does): the key is shown this once, stored only as a hash. Needs scope admin.")
     @RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = NewKey.class), examples = {
             @ExampleObject(name = "reader", summary = "A key that may read", value = "{\"name\": \"reporting\", \"scopes\": [\"sql:read\", \"knowledge:read\"]}") }))
     @APIResponse(responseCode = "201", description = "The new key")
@@ -104,15 +108,17 @@ public class ApiKeyResource {
             return Uni.createFrom().item(RestResponse.status(Status.BAD_REQUEST, invalid.error));
         }
         ApiKeys.Issued issued = ApiKeys.issue();
-        return keys.create(request.name(), issued, request.scopes(), request.attributes(), caller.getPrincipal().getName())
+        return keys.create(request.name(), issued, request.scopes(), request.attributes(), callers.of(caller).name())
                 .map(created -> created
-                        ? RestResponse.status(Status.CREATED, new CreatedKey(request.name(), issued.key(), request.scopes()))
+                        ? RestResponse.status(Status.CREATED,
+                                new CreatedKey(request.name(), Caller.KEY + issued.keyId(), issued.key(),
+                                        request.scopes()))
                         : RestResponse.status(Status.CONFLICT, ErrorBody.of("key_exists",
                                 "A key named '" + request.name() + "' exists; delete it first or choose another name")));
     }
 
     @GET
-    @Operation(summary = "List the API keys", description = "[{name, scopes, attributes, created_by, created_at, last_used_at}], never a key. Needs scope admin.")
+    @Operation(summary = "List the API keys", description = "[{name, principal, scopes, attributes, created_by, created_at, last_used_at}], never a key. Needs scope admin.")
     @APIResponse(responseCode = "200", description = "The keys")
     @APIResponse(responseCode = "403", description = "The caller lacks scope admin", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ErrorBody.class)))
     public Uni<RestResponse<Object>> list() {
@@ -146,13 +152,14 @@ public class ApiKeyResource {
             return Optional.empty();
         }
         return Optional.of(RestResponse.status(Status.FORBIDDEN,
-                ErrorBody.of("forbidden", "Managing API keys needs scope admin, which " + caller.getPrincipal().getName()
+                ErrorBody.of("forbidden", "Managing API keys needs scope admin, which " + callers.of(caller).name()
                         + " does not have")));
     }
 
     private static Map<String, Object> view(ApiKeyStore.StoredKey key) {
         Map<String, Object> view = new java.util.LinkedHashMap<>();
         view.put("name", key.name());
+        view.put("principal", Caller.KEY + key.keyId());
         view.put("scopes", key.scopes());
         view.put("attributes", key.attributes());
         view.put("created_by", key.createdBy());

@@ -81,7 +81,9 @@ public final class ResultJson {
         int mark = out.size() + generator.getOutputBuffered();
         long size = 2;
         try (JsonParser parser = ResultValues.parser(rowJson)) {
-            if (parser.nextToken() != JsonToken.START_OBJECT) {
+            // A wide row PostgreSQL cut (WideValues): the lengths of the values cut, then the row.
+            long[] cuts = parser.nextToken() == JsonToken.START_ARRAY ? renderedCuts(parser) : null;
+            if ((cuts == null ? parser.currentToken() : parser.nextToken()) != JsonToken.START_OBJECT) {
                 throw new IllegalStateException("a row was not a JSON object");
             }
             generator.writeStartObject();
@@ -90,9 +92,12 @@ public final class ResultJson {
                 if (column == keys.length) {
                     throw new IllegalStateException("a row had more values than its result has columns");
                 }
-                size += key(column++) + 4;
+                size += key(column) + 4;
                 parser.nextToken();
-                size += value(parser, rowJson);
+                size += cuts != null && cuts[column] > 0
+                        ? string(ResultValues.cutPrefix(parser.getText(), cuts[column], maxChars))
+                        : value(parser, rowJson);
+                column++;
             }
             for (; column < keys.length; column++) {
                 size += key(column) + 4 + 4;
@@ -108,6 +113,20 @@ public final class ResultJson {
         return size;
     }
 
+    /** The whole lengths of a wide row's values cut, by column index (0 where not cut): {@code {"<number>": length}}. */
+    private long[] renderedCuts(JsonParser parser) throws IOException {
+        long[] cuts = new long[keys.length];
+        if (parser.nextToken() != JsonToken.START_OBJECT) {
+            throw new IllegalStateException("a wide row's cut lengths were not a JSON object");
+        }
+        while (parser.nextToken() == JsonToken.FIELD_NAME) {
+            int column = Integer.parseInt(parser.currentName()) - 1;
+            parser.nextToken();
+            cuts[column] = parser.getLongValue();
+        }
+        return cuts;
+    }
+
     /**
      * Adds a row whose values PostgreSQL sent one text per column, as {@code kinds} says ({@link ColumnText}; a
      * null is SQL NULL), when it fits in {@code room} characters (counted as for {@link #addRendered}). The bytes
@@ -116,7 +135,17 @@ public final class ResultJson {
      * @return the row's size; larger than {@code room} when it was not added
      */
     public long addTexts(List<ColumnText> kinds, IntFunction<String> texts, long room) {
+        return addTexts(kinds, texts, null, room);
+    }
+
+    /**
+     * As {@link #addTexts(List, IntFunction, long)}, for a row whose wide values PostgreSQL cut
+     * ({@link WideValues#selectList}): {@code cuts} is the row's column of string columns cut, a {@code to_json}
+     * column cut starts with {@code !}.
+     */
+    public long addTexts(List<ColumnText> kinds, IntFunction<String> texts, String cuts, long room) {
         requireOpen();
+        long[] cut = WideValues.stringCuts(cuts, kinds.size());
         int mark = out.size() + generator.getOutputBuffered();
         long size = 2;
         try {
@@ -127,8 +156,9 @@ public final class ResultJson {
                 size += text == null ? nullValue() : switch (kinds.get(column)) {
                     case NUMBER -> number(text);
                     case BOOLEAN -> bool(text);
-                    case STRING -> text.length() > maxChars ? string(ResultValues.cut(text, maxChars)) : string(text);
-                    case JSON -> json(text);
+                    case STRING -> cut != null && cut[column] > 0 ? string(ResultValues.cutPrefix(text, cut[column], maxChars))
+                            : text.length() > maxChars ? string(ResultValues.cut(text, maxChars)) : string(text);
+                    case JSON -> text.startsWith("!") ? cutJson(text) : json(text);
                 };
             }
             generator.writeEndObject();
@@ -169,6 +199,12 @@ public final class ResultJson {
             }
             default -> throw new IllegalStateException("a boolean's text was neither true nor false");
         };
+    }
+
+    /** A {@code to_json} value PostgreSQL cut: {@code !<length>:<first characters>} ({@link WideValues}). */
+    private long cutJson(String text) throws IOException {
+        int colon = text.indexOf(':');
+        return string(ResultValues.cutPrefix(text.substring(colon + 1), Long.parseLong(text, 1, colon, 10), maxChars));
     }
 
     /** One value's {@code to_json}, written as a value of a row's {@code to_json} is. */

@@ -220,7 +220,20 @@ public final class ResultValues {
         if (text.length() <= maxChars) {
             return text;
         }
-        return text.substring(0, maxChars) + "…[cut: " + (text.length() - maxChars) + " more characters]";
+        return marked(text, text.length(), maxChars);
+    }
+
+    /**
+     * The cut {@link #cut} makes of a value PostgreSQL already cut ({@link WideValues}): {@code prefix} is its first
+     * {@code maxChars} characters as PostgreSQL counts them (code points, so at least {@code maxChars} here), of
+     * {@code length} in all.
+     */
+    static String cutPrefix(String prefix, long length, int maxChars) {
+        return marked(prefix, prefix.length() + (length - prefix.codePointCount(0, prefix.length())), maxChars);
+    }
+
+    private static String marked(String text, long length, int maxChars) {
+        return text.substring(0, maxChars) + "…[cut: " + (length - maxChars) + " more characters]";
     }
 
     /** About how many characters {@code value} takes in a result's JSON, without writing it. */

@@ -11,6 +11,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.logging.Log;
 import io.quarkus.runtime.ShutdownEvent;
@@ -34,6 +35,11 @@ import io.vertx.pgclient.PgException;
  * rather than slowing calls, and counts them in {@code sqlagent_audit_dropped_total}. Text
  * PostgreSQL cannot store (NUL characters) is cleaned first; a record the store still refuses
  * is dropped and counted on its own, so it never holds back the records around it.
+ * <p>
+ * While the store cannot be reached (the embedded server restarting, a failover) records are spooled in that same
+ * queue, in memory, bounded by {@code sqlagent.audit.queue-capacity}, and written when it is back; each record spooled
+ * so is counted in {@code sqlagent_audit_spooled_total}, and {@code sqlagent_audit_waiting} says how many wait. A batch
+ * whose commit was lost with the connection is written again (a record may then be stored twice, never lost).
  */
 @ApplicationScoped
 public class AuditLog implements ToolCallListener {
@@ -54,6 +60,7 @@ public class AuditLog implements ToolCallListener {
     private final AuditQueue queue;
     private final AtomicBoolean flushing = new AtomicBoolean();
     private final Counter written;
+    private final Counter spooled;
     private long timerId = -1;
 
     AuditLog(AuditConfig config, Pool store, Vertx vertx, StoreMigrations migrations, ToolRegistry registry,
@@ -68,6 +75,11 @@ public class AuditLog implements ToolCallListener {
                         .register(meters));
         this.written = Counter.builder("sqlagent.audit.written").description("Audit records written to the store")
                 .register(meters);
+        this.spooled = Counter.builder("sqlagent.audit.spooled")
+                .description("Audit records the store could not take, kept in memory to be written when it is back")
+                .register(meters);
+        Gauge.builder("sqlagent.audit.waiting", queue, AuditQueue::size)
+                .description("Audit records waiting to be written to the store").register(meters);
     }
 
     void startFlushing(@Observes StartupEvent event) {
@@ -102,7 +114,7 @@ public class AuditLog implements ToolCallListener {
                 .invoke(count -> written.increment(count))
                 .onFailure(AuditLog::refusesData).recoverWithUni(refused -> writeOneByOne(batch))
                 // The store cannot be reached: put the batch back to be retried, as far as the queue has room.
-                .onFailure(failure -> !(failure instanceof PartlyWritten)).invoke(failure -> queue.putBack(records(batch)))
+                .onFailure(failure -> !(failure instanceof PartlyWritten)).invoke(failure -> spool(records(batch)))
                 .flatMap(count -> writeBatches(writtenSoFar + count));
     }
 
@@ -151,7 +163,7 @@ public class AuditLog implements ToolCallListener {
                 })
                 .onFailure().transform(failure -> {
                     // The store went away meanwhile: what is left is retried later, what was written stays written.
-                    queue.putBack(records(batch.subList(index, batch.size())));
+                    spool(records(batch.subList(index, batch.size())));
                     return new PartlyWritten(failure);
                 });
     }
@@ -166,6 +178,11 @@ public class AuditLog implements ToolCallListener {
         }
         String sqlState = pg.getSqlState();
         return sqlState.startsWith("22") || sqlState.startsWith("23") || sqlState.startsWith("54");
+    }
+
+    /** Keeps records the store could not take, to be written when it is back. */
+    private void spool(List<AuditRecord> records) {
+        spooled.increment(queue.putBack(records));
     }
 
     private void drop(AuditRecord record, String reason) {

@@ -52,13 +52,16 @@ public final class AuditQueue {
         return batch;
     }
 
-    /** Returns records whose write failed, to be retried, as far as there is room. */
-    public void putBack(List<AuditRecord> records) {
+    /** Returns records whose write failed, to be retried, as far as there is room; returns how many were kept. */
+    public int putBack(List<AuditRecord> records) {
+        int kept = 0;
         for (AuditRecord record : records) {
             if (reserve()) {
                 queue.add(record);
+                kept++;
             }
         }
+        return kept;
     }
 
     /** Counts a record the store refused, dropped by the writer. */

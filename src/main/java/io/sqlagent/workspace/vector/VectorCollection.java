@@ -6,10 +6,12 @@ import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 import org.apache.lucene.analysis.standard.StandardAnalyzer;
 import org.apache.lucene.document.Document;
@@ -83,7 +85,9 @@ final class VectorCollection implements Closeable {
         this.name = name;
         this.directory = directory;
         this.index = FSDirectory.open(directory);
-        this.writer = new IndexWriter(index, new IndexWriterConfig(new StandardAnalyzer()));
+        // Every change is committed when it is made, so closing has nothing to commit: it rolls back, which aborts
+        // a merge still running instead of waiting for it (close).
+        this.writer = new IndexWriter(index, new IndexWriterConfig(new StandardAnalyzer()).setCommitOnClose(false));
         this.searchers = new SearcherManager(writer, null);
         this.info = info;
     }
@@ -236,11 +240,42 @@ final class VectorCollection implements Closeable {
         throw new ToolException("Metadata '" + key + "' must be a string, number or boolean to be stored or filtered on");
     }
 
+    /** Merges the index into one segment in the background, as a merge policy does when segments pile up. */
+    void mergeInBackground() throws IOException {
+        writer.forceMerge(1, false);
+    }
+
+    /** Whether a merge is running. */
+    boolean merging() {
+        return !writer.getMergingSegments().isEmpty();
+    }
+
+    /** The metadata keys the collection's documents have had (the index's filter fields). */
+    Set<String> metadataKeys() {
+        Set<String> keys = new HashSet<>();
+        for (String field : writer.getFieldNames()) {
+            if (field.startsWith(FILTER_PREFIX)) {
+                keys.add(field.substring(FILTER_PREFIX.length()));
+            }
+        }
+        return keys;
+    }
+
+    /**
+     * Closes without waiting for merges: {@link IndexWriter#rollback()} aborts them and drops nothing acknowledged,
+     * since each change was committed when it was made.
+     */
     @Override
     public void close() throws IOException {
-        searchers.close();
-        writer.close();
-        index.close();
+        try {
+            searchers.close();
+        } finally {
+            try {
+                writer.rollback();
+            } finally {
+                index.close();
+            }
+        }
     }
 
     Path directory() {

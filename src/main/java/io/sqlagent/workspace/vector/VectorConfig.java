@@ -37,4 +37,41 @@ public interface VectorConfig {
      */
     @WithDefault("7d")
     Duration changeRetention();
+
+    /**
+     * How long closing the collections may hold shutdown: a Lucene merge still running is aborted (every change is
+     * committed when it is made, so nothing acknowledged is lost) and one that does not stop within this is left
+     * to the process's exit.
+     */
+    @WithDefault("2s")
+    Duration closeTimeout();
+
+    /** Bounds on documents' metadata, checked before anything is written. */
+    Metadata metadata();
+
+    /**
+     * Each metadata key becomes a field of the collection's Lucene index, indexed for filters: documents with
+     * thousands of distinct keys keep merges busy for minutes, so keys and values are bounded.
+     */
+    interface Metadata {
+
+        /** Most metadata keys on one document. */
+        @WithDefault("32")
+        int maxKeys();
+
+        /** Longest metadata key, in characters. */
+        @WithDefault("64")
+        int maxKeyLength();
+
+        /** Longest metadata value (a string, or a number as written), in characters. */
+        @WithDefault("1024")
+        int maxValueLength();
+
+        /**
+         * Most distinct metadata keys in one collection, counted over every document it has held on this replica
+         * (a key of deleted documents counts until the collection is rebuilt).
+         */
+        @WithDefault("256")
+        int maxDistinctKeys();
+    }
 }

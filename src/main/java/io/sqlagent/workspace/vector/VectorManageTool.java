@@ -9,11 +9,13 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.stream.Collectors;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.ValueNode;
 
 import io.smallrye.mutiny.Uni;
+import io.sqlagent.tool.ToolArgumentsException;
 import io.sqlagent.tool.ToolCallContext;
 import io.sqlagent.tool.ToolDefinition;
 import io.sqlagent.tool.ToolException;
@@ -21,6 +23,7 @@ import io.sqlagent.tool.ToolJson;
 import io.sqlagent.tool.ToolRefusedException;
 import io.sqlagent.tool.TypedTool;
 import io.sqlagent.tool.schema.Param;
+import io.sqlagent.tool.schema.Violation;
 import io.sqlagent.workspace.PolicyManifest;
 
 /**
@@ -149,6 +152,15 @@ public class VectorManageTool extends TypedTool<VectorManageTool.Arguments> {
                 problems.add("documents[" + i + "].id: '" + documentId + "' appears twice in this call");
             }
             ids.add(documentId);
+        }
+        List<Violation> metadataProblems = new ArrayList<>();
+        for (int i = 0; i < documents.size(); i++) {
+            metadataProblems.addAll(store.metadataLimits().check(i, documents.get(i).metadata().orElse(Map.of())));
+        }
+        if (!metadataProblems.isEmpty()) {
+            throw new ToolArgumentsException("Invalid arguments for tool 'vector_manage': " + metadataProblems.stream()
+                    .limit(20).map(v -> v.argument() + " " + v.problem()).collect(Collectors.joining("; ")),
+                    metadataProblems);
         }
         if (!problems.isEmpty()) {
             throw new ToolException(

@@ -55,10 +55,14 @@ public class VectorStore {
     private final Map<String, VectorCollection> open = new ConcurrentHashMap<>();
     private final Optional<VectorLedger> ledger;
     private final Optional<VectorSync> sync;
+    private final MetadataLimits metadataLimits;
+    private final Duration closeTimeout;
 
     @Inject
     VectorStore(VectorConfig config, Pool store, StoreMigrations migrations) {
         this.root = config.path().toAbsolutePath().normalize();
+        this.metadataLimits = MetadataLimits.of(config.metadata());
+        this.closeTimeout = config.closeTimeout();
         VectorLedger records = new VectorLedger(store);
         this.ledger = Optional.of(records);
         this.sync = Optional.of(new VectorSync(this, records, migrations::ready, config.syncInterval(),
@@ -67,7 +71,14 @@ public class VectorStore {
 
     /** Collections on a directory alone, without a store: tests and benchmarks. */
     public VectorStore(Path root) {
+        this(root, MetadataLimits.DEFAULTS);
+    }
+
+    /** Collections on a directory alone, with these metadata bounds. */
+    VectorStore(Path root, MetadataLimits metadataLimits) {
         this.root = root.toAbsolutePath().normalize();
+        this.metadataLimits = metadataLimits;
+        this.closeTimeout = Duration.ofSeconds(2);
         this.ledger = Optional.empty();
         this.sync = Optional.empty();
     }
@@ -89,6 +100,7 @@ public class VectorStore {
     /** Adds documents with new ids, creating the collection as {@code create} if need be. */
     Uni<Written> insert(String name, VectorCollection.Info create, List<VectorCollection.Entry> entries) {
         checkName(name);
+        checkDistinctKeys(name, entries);
         if (ledger.isPresent()) {
             return replicated(name, ledger.get().insert(name, create, entries));
         }
@@ -110,6 +122,7 @@ public class VectorStore {
     /** Replaces documents that exist, by id. */
     Uni<Written> update(String name, List<VectorCollection.Entry> entries) {
         checkName(name);
+        checkDistinctKeys(name, entries);
         if (ledger.isPresent()) {
             return replicated(name, ledger.get().update(name, entries));
         }
@@ -182,6 +195,21 @@ public class VectorStore {
     @FunctionalInterface
     private interface IoSupplier<T> {
         T get() throws IOException;
+    }
+
+    MetadataLimits metadataLimits() {
+        return metadataLimits;
+    }
+
+    /**
+     * Against the collection as this replica holds it: calls racing on two replicas can pass the bound by what
+     * they add together, which {@code max-keys} per document bounds.
+     */
+    private void checkDistinctKeys(String name, List<VectorCollection.Entry> entries) {
+        Set<String> existing = open.containsKey(name) || VectorCollection.exists(root.resolve(name))
+                ? collection(name, Optional.empty()).metadataKeys()
+                : Set.of();
+        metadataLimits.checkDistinct(name, existing, entries);
     }
 
     private static void checkName(String name) {
@@ -257,6 +285,28 @@ public class VectorStore {
     @PreDestroy
     void shutDown() {
         sync.ifPresent(VectorSync::close);
-        close();
+        closeWithin(closeTimeout);
+    }
+
+    /**
+     * Closes the collections, waiting at most {@code timeout}: closing aborts merges, and a merge that does not notice
+     * soon (Lucene checks between writes) is left to the process's exit, since its threads do not hold the JVM.
+     * Returns whether everything closed in time.
+     */
+    boolean closeWithin(Duration timeout) {
+        Thread closing = new Thread(this::close, "sqlagent-vector-close");
+        closing.setDaemon(true);
+        closing.start();
+        try {
+            closing.join(Math.max(1, timeout.toMillis()));
+            if (!closing.isAlive()) {
+                return true;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        Log.warnf("The vector collections did not close within %d ms; shutdown goes on (their last commits are on disk)",
+                timeout.toMillis());
+        return false;
     }
 }

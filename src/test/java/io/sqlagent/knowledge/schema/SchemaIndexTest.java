@@ -63,6 +63,42 @@ class SchemaIndexTest {
     }
 
     @Test
+    void aTableThatKeepsAnotherOnesColumnsUnderALongerNameIsItsCopyWhateverTheSuffix() {
+        // Suffixes no list of copy markers has: _x, _cpy, Test, and a child table with columns of its own.
+        List<CatalogTable> catalog = new ArrayList<>();
+        catalog.add(table("ord.cust_ord_hdr", null, List.of(), "ord_no", "ord_dt", "tot_amt"));
+        for (String copy : List.of("_x", "_cpy", "Test", "_qa", "_old2")) {
+            catalog.add(table("ord.cust_ord_hdr" + copy, null, List.of(), "ord_no", "ord_dt", "tot_amt", "load_id"));
+        }
+        catalog.add(table("ord.cust_ord_hdr_note", null, List.of(), "note_txt"));
+        catalog.add(table("ord.cust_ord_ln", null, List.of("ord.cust_ord_hdr"), "qty", "unit_prc"));
+        SchemaIndex index = index(catalog);
+
+        List<String> found = tables(index.search("ord hdr ord_no", null, List.of(), 10));
+
+        assertEquals(5, index.copies());
+        assertEquals("ord.cust_ord_hdr", found.get(0));
+        assertTrue(found.indexOf("ord.cust_ord_hdr_note") < found.indexOf("ord.cust_ord_hdr_x"), found.toString());
+    }
+
+    @Test
+    void aQuestionsWordsFindTheNamesThatAbbreviateThem() {
+        List<CatalogTable> catalog = new ArrayList<>();
+        catalog.add(table("ord.cust_ord_hdr", null, List.of(), "ord_no", "ord_dt", "tot_amt"));
+        catalog.add(table("wh.whse_mstr", null, List.of(), "whse_nm", "cty"));
+        catalog.add(table("hr.emp_mstr", null, List.of(), "first_nm", "hire_dt"));
+        catalog.add(table("fin.gl_acct", null, List.of(), "acct_no", "acct_nm"));
+        SchemaIndex index = index(catalog);
+
+        assertEquals("ord.cust_ord_hdr", tables(index.search("customer order headers", null, List.of(), 4)).get(0));
+        assertEquals("wh.whse_mstr", tables(index.search("Which warehouses are in Leeds?", null, List.of(), 4)).get(0));
+        assertEquals("hr.emp_mstr", tables(index.search("employees hired last year", null, List.of(), 4)).get(0));
+        assertEquals("fin.gl_acct", tables(index.search("ledger accounts", null, List.of(), 4)).get(0));
+        // Two letters abbreviate too many words to count.
+        assertTrue(index.search("gleaming", null, List.of(), 4).isEmpty());
+    }
+
+    @Test
     void aQuestionAskingForACopyFindsItFirst() {
         SchemaIndex index = index(warehouse("People who buy"));
 

@@ -1,0 +1,80 @@
+package io.sqlagent.knowledge.schema;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The words of an index's table and column names that abbreviate a question's word: {@code cust} and {@code cst} for
+ * {@code customer}, {@code ord} for {@code order}, {@code hdr} for {@code header}, {@code qty} for {@code quantity}.
+ * A name's word abbreviates a longer word when it starts with the same letter and its letters appear in the longer
+ * word in order, which is how abbreviations in schemas are formed (a prefix, or the consonants); no dictionary of
+ * abbreviations is kept, so the rule serves any schema's conventions. Written here because Lucene's fuzzy and prefix
+ * queries match words that differ by a few letters or extend a prefix, not the dropped letters of an abbreviation.
+ */
+final class Abbreviations {
+
+    /** What an abbreviation counts for against the word itself. */
+    static final float WEIGHT = 0.6f;
+    /** The shortest abbreviation matched: two letters match too many words. */
+    private static final int SHORTEST = 3;
+    /** At most this many abbreviations per word, the longest first. */
+    private static final int MOST = 8;
+    private static final int CACHED = 10_000;
+
+    private final Map<Character, List<String>> byInitial = new java.util.HashMap<>();
+    private final Map<String, List<String>> cache = new ConcurrentHashMap<>();
+
+    Abbreviations(List<SchemaIndex.Entry> entries) {
+        Set<String> vocabulary = new HashSet<>();
+        for (SchemaIndex.Entry entry : entries) {
+            vocabulary.addAll(List.of(entry.name().split(" ")));
+            vocabulary.addAll(List.of(entry.columns().split(" ")));
+        }
+        for (String word : vocabulary) {
+            if (word.length() >= SHORTEST && Character.isLetter(word.charAt(0))) {
+                byInitial.computeIfAbsent(word.charAt(0), key -> new ArrayList<>()).add(word);
+            }
+        }
+        byInitial.values().forEach(words -> words.sort((a, b) -> b.length() != a.length() ? b.length() - a.length()
+                : a.compareTo(b)));
+    }
+
+    /** The name words that abbreviate {@code word} (not {@code word} itself), the longest first. */
+    List<String> of(String word) {
+        if (word.length() <= SHORTEST || !Character.isLetter(word.charAt(0))) {
+            return List.of();
+        }
+        List<String> known = cache.get(word);
+        if (known != null) {
+            return known;
+        }
+        List<String> found = new ArrayList<>();
+        for (String candidate : byInitial.getOrDefault(word.charAt(0), List.of())) {
+            if (candidate.length() < word.length() && isSubsequence(candidate, word)) {
+                found.add(candidate);
+                if (found.size() == MOST) {
+                    break;
+                }
+            }
+        }
+        List<String> result = List.copyOf(found);
+        if (cache.size() < CACHED) {
+            cache.put(word, result);
+        }
+        return result;
+    }
+
+    private static boolean isSubsequence(String shorter, String longer) {
+        int at = 0;
+        for (int i = 0; i < longer.length() && at < shorter.length(); i++) {
+            if (longer.charAt(i) == shorter.charAt(at)) {
+                at++;
+            }
+        }
+        return at == shorter.length();
+    }
+}

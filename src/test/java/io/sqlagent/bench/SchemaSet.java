@@ -1,0 +1,73 @@
+package io.sqlagent.bench;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.IntFunction;
+
+/**
+ * A schema the retrieval benchmark searches and the questions asked of it, each with the tables it needs. Three sets,
+ * written independently of each other, so that a ranking tuned on one is measured on the others: {@code generated}
+ * and {@code abbreviated} ({@link WarehouseSchema}), and {@code pagila}, the public Pagila schema
+ * ({@code bench/schema/pagila}, its licence beside it). {@link #HELD_OUT} is the set the ranking was not tuned on.
+ *
+ * @param name the set's name, as {@code bench/schema-search.sh} takes it
+ * @param ddl the statements that create the first {@code n} tables (a fixed schema ignores {@code n})
+ * @param questions the questions, each with the schema-qualified tables it needs
+ * @param fullSize the number of tables the full benchmark creates
+ */
+public record SchemaSet(String name, IntFunction<List<String>> ddl, List<WarehouseSchema.Question> questions,
+        int fullSize) {
+
+    /** The set the ranking was measured on only after it was tuned on the others. */
+    public static final String HELD_OUT = "pagila";
+
+    public static SchemaSet generated() {
+        WarehouseSchema schema = WarehouseSchema.GENERATED;
+        return new SchemaSet("generated", size -> WarehouseSchema.ddl(schema.tables(size)), schema.questions(), 2000);
+    }
+
+    public static SchemaSet abbreviated() {
+        WarehouseSchema schema = WarehouseSchema.ABBREVIATED;
+        return new SchemaSet("abbreviated", size -> WarehouseSchema.ddl(schema.tables(size)), schema.questions(), 1118);
+    }
+
+    public static SchemaSet pagila() {
+        Path directory = WarehouseSchema.DIRECTORY.resolve("pagila");
+        try {
+            // One script: the driver sends it as one simple query, function bodies in dollar quotes included.
+            String script = Files.readString(directory.resolve("schema.sql"));
+            return new SchemaSet("pagila", size -> List.of(script), questions(directory.resolve("questions.tsv")), 23);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Run from the project's root: " + directory + " is missing", e);
+        }
+    }
+
+    /** The set named {@code name}. */
+    public static SchemaSet named(String name) {
+        return switch (name.toLowerCase(Locale.ROOT)) {
+            case "generated" -> generated();
+            case "abbreviated" -> abbreviated();
+            case "pagila" -> pagila();
+            default -> throw new IllegalArgumentException("No schema set named '" + name
+                    + "': generated, abbreviated or pagila");
+        };
+    }
+
+    /** The questions of a {@code question<TAB>table, table} file. */
+    static List<WarehouseSchema.Question> questions(Path file) {
+        List<WarehouseSchema.Question> questions = new ArrayList<>();
+        for (String line : WarehouseSchema.lines(file)) {
+            String[] parts = line.split("\t");
+            if (parts.length != 2) {
+                throw new IllegalArgumentException(file + ": not a question<TAB>tables line: " + line);
+            }
+            questions.add(new WarehouseSchema.Question(parts[0].trim(), List.of(parts[1].trim().split("\\s*,\\s*"))));
+        }
+        return questions;
+    }
+}
