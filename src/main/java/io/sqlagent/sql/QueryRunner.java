@@ -55,8 +55,8 @@ import io.vertx.sqlclient.desc.ColumnDescriptor;
  * timeout, through the extended protocol (so the server accepts exactly one statement) and a
  * cursor that reads at most {@code max-rows + 1} rows, however many the query would produce.
  * Values are made JSON-friendly and capped. A caller that cancels (a client that went away)
- * cancels the statement in PostgreSQL too. With hidden columns configured, the statement's plan
- * is read first and a statement that would read one is refused before it runs. A caller with an
+ * cancels the statement in PostgreSQL too. With a table policy or hidden columns configured, the statement's plan
+ * is read first and a statement that would read a refused table or a hidden column is refused before it runs. A caller with an
  * identity runs as itself ({@link SessionIdentity}): the transaction sets its role and names it in
  * {@code application_name} before the statement runs.
  */
