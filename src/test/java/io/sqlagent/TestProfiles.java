@@ -79,7 +79,9 @@ public final class TestProfiles {
      * tests rewrite, watched every 200 ms ({@code DeclaredTools*Test}). Every class uses
      * {@code @WithTestResource(ScriptedModelResource.class)} (the embedding endpoint). The hidden columns
      * ({@code customer.email}, {@code *.phone}, {@code hr.payslip.iban}) are read by no declared or workspace tool, and
-     * the workspace tools and declared tools have names of their own. Governed learning is on
+     * the workspace tools and declared tools have names of their own. The denied tables ({@code secret_ledger},
+     * {@code secret_parts}, schemas {@code vault} and {@code postgres}) exist only while the table policy tests
+     * ({@code TablePolicySpellingsTest}, {@code DeclaredToolsPolicyTest}) run. Governed learning is on
      * ({@code sqlagent.learning.approval=required}, {@code GovernedLearningTest}): what the others save is a proposal,
      * which none of them searches for.
      */
@@ -89,6 +91,8 @@ public final class TestProfiles {
             WorkspaceFixture workspace = WorkspaceFixture.shared();
             Map<String, String> settings = new HashMap<>();
             settings.put("sqlagent.sql.hidden-columns", "customer.email,*.phone,hr.payslip.iban");
+            // Tables only the table policy tests create (TablePolicySpellingsTest, DeclaredToolsPolicyTest).
+            settings.put("sqlagent.sql.denied-tables", "public.secret_ledger,public.secret_parts,vault.*,postgres.*");
             // Chinook's eleven tables count as a large database here, so the paged listing is seen (SearchSchemaToolTest).
             settings.put("sqlagent.schema.listing.max-names", "5");
             settings.put("sqlagent.schema.listing.page-size", "4");

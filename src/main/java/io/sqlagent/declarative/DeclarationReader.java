@@ -42,9 +42,16 @@ public final class DeclarationReader {
      * @param reservedTools names of the tools that are not declared in files (the built-in ones)
      * @param guard the guard {@code run_sql} uses
      * @param environment looks up {@code ${ENV_VAR}} references
+     * @param policy checks each statement against the table policy and hidden columns
      */
     public record Context(Set<String> configuredSources, Set<String> reservedTools, SqlGuard guard,
-            UnaryOperator<String> environment) {
+            UnaryOperator<String> environment, StatementPolicy policy) {
+
+        /** A context whose statements are not checked against a table policy as they load. */
+        public Context(Set<String> configuredSources, Set<String> reservedTools, SqlGuard guard,
+                UnaryOperator<String> environment) {
+            this(configuredSources, reservedTools, guard, environment, StatementPolicy.NONE);
+        }
     }
 
     /** What reading produced: declarations when {@code problems} is empty. */
@@ -89,7 +96,7 @@ public final class DeclarationReader {
             for (Map.Entry<String, JsonNode> entry : file.root().path("tools").properties()) {
                 declaredNames.add(entry.getKey());
                 if (checkToolName(file, entry.getKey()) && !broken.get(file).contains("tools." + entry.getKey())) {
-                    new ToolDeclarations(file, entry.getKey(), entry.getValue(), knownSources, context.guard(), problems)
+                    new ToolDeclarations(file, entry.getKey(), entry.getValue(), knownSources, context, problems)
                             .read()
                             .filter(tool -> entry.getValue().path("enabled").asBoolean(true))
                             .ifPresent(tools::add);

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -16,11 +17,14 @@ import io.quarkus.logging.Log;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
 import io.sqlagent.sql.QueryRunner;
+import io.sqlagent.sql.Source;
 import io.sqlagent.sql.SourceRegistry;
 import io.sqlagent.sql.SourceSettings;
 import io.sqlagent.sql.SqlConfig;
+import io.sqlagent.sql.TablePolicy;
 import io.sqlagent.sql.guard.SqlGuard;
 import io.sqlagent.tool.ToolDescriptor;
+import io.sqlagent.tool.ToolRefusedException;
 import io.sqlagent.tool.ToolRegistration;
 import io.sqlagent.tool.ToolRegistry;
 import io.sqlagent.yaml.YamlProblem;
@@ -56,14 +60,18 @@ public class DeclarativeTools {
     private final SqlGuard guard;
     /** How long checking one declared statement may take ({@link SqlGuard#withParseTimeout}). */
     static final Duration FILE_PARSE_TIMEOUT = Duration.ofSeconds(30);
+    /** How long the plan check of one declared statement may take as it loads. */
+    private static final Duration POLICY_CHECK_TIMEOUT = Duration.ofSeconds(10);
     private final SqlConfig sqlConfig;
+    private final TablePolicy tables;
     private final Vertx vertx;
     private volatile Set<String> current = Set.of();
     private volatile String fingerprint = "";
     private long timerId = -1;
 
     DeclarativeTools(DeclarativeToolsConfig config, ToolRegistry registry, SourceRegistry sources, QueryRunner runner,
-            SqlGuard guard, SqlConfig sqlConfig, Vertx vertx) {
+            SqlGuard guard, SqlConfig sqlConfig, TablePolicy tables, Vertx vertx) {
+        this.tables = tables;
         this.config = config;
         this.registry = registry;
         this.sources = sources;
@@ -108,7 +116,8 @@ public class DeclarativeTools {
         Set<String> reserved = registry.list().stream().map(ToolDescriptor::name)
                 .filter(name -> !current.contains(name)).collect(Collectors.toSet());
         DeclarationReader.Result result = DeclarationReader.read(files,
-                new DeclarationReader.Context(sources.configuredNames(), reserved, guard, System::getenv));
+                new DeclarationReader.Context(sources.configuredNames(), reserved, guard, System::getenv,
+                        this::policyRefusal));
         fingerprint = seen;
         if (!result.ok()) {
             Log.errorf("The tool files have %d problem(s); the tools in effect are unchanged:%n  %s",
@@ -119,6 +128,32 @@ public class DeclarativeTools {
         apply(result.declarations());
         Log.infof("Declared SQL tools in effect: %d from %s", current.size(), result.declarations().files());
         return new Reload(true, current, List.of());
+    }
+
+    /**
+     * Why a declared statement may not load under the table policy: a table it names, else what its plan reads (a
+     * generic plan, for any parameter values). A statement that cannot be planned now (its source is down or
+     * declared in the files, its tables not there yet, a server older than PostgreSQL 16) loads, and each call is
+     * checked by its plan.
+     */
+    private Optional<String> policyRefusal(String sourceName, String sql, Set<String> named) {
+        Optional<String> byName = tables.refusal(named);
+        if (byName.isPresent()) {
+            return byName;
+        }
+        Optional<Source> source = sources.find(sourceName);
+        if (source.isEmpty()) {
+            return Optional.empty();
+        }
+        try {
+            runner.checkPolicyUnbound(source.get(), sql).await().atMost(POLICY_CHECK_TIMEOUT);
+            return Optional.empty();
+        } catch (ToolRefusedException refused) {
+            return Optional.of(refused.getMessage());
+        } catch (RuntimeException unplanned) {
+            Log.debugf("A declared statement could not be planned as it loads; each call is checked: %s", unplanned.toString());
+            return Optional.empty();
+        }
     }
 
     private void reloadIfChanged() {

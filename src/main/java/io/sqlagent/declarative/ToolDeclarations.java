@@ -31,16 +31,18 @@ final class ToolDeclarations {
     private final JsonNode node;
     private final Set<String> knownSources;
     private final SqlGuard guard;
+    private final StatementPolicy policy;
     private final List<YamlProblem> problems;
 
-    ToolDeclarations(YamlTree file, String name, JsonNode node, Set<String> knownSources, SqlGuard guard,
+    ToolDeclarations(YamlTree file, String name, JsonNode node, Set<String> knownSources, DeclarationReader.Context context,
             List<YamlProblem> problems) {
         this.file = file;
         this.name = name;
         this.path = YamlTree.child("tools", name);
         this.node = node;
         this.knownSources = knownSources;
-        this.guard = guard;
+        this.guard = context.guard();
+        this.policy = context.policy();
         this.problems = problems;
     }
 
@@ -67,6 +69,9 @@ final class ToolDeclarations {
         }
         checkPlaceholders(statement);
         checkStatement(statement, parameters, security);
+        if (problems.size() == before) {
+            checkPolicy(source, statement, parameters);
+        }
         if (problems.size() > before) {
             return Optional.empty();
         }
@@ -125,16 +130,30 @@ final class ToolDeclarations {
             }
         }
         if (security.readOnly()) {
-            Map<String, ParameterType> types = new HashMap<>();
-            parameters.forEach(parameter -> types.put(parameter.name(), parameter.valueType()));
-            String positional = statement.rewrite(Map.of(), (placeholder, number) -> StatementBinder.slot(number,
-                    types.getOrDefault(placeholder, ParameterType.STRING))).sql();
-            SqlVerdict verdict = guard.checkWithParameters(positional);
+            SqlVerdict verdict = guard.checkWithParameters(positional(statement, parameters));
             if (!verdict.allowed()) {
                 problems.add(file.problem(field("statement"), "a readOnly tool needs a single read-only query: "
                         + verdict.reason() + " (set security.readOnly: false only for a statement meant to change data)"));
             }
         }
+    }
+
+    /** The statement as it is run: each {@code :name} a typed positional parameter. */
+    private static String positional(NamedParameters statement, List<DeclaredParameter> parameters) {
+        Map<String, ParameterType> types = new HashMap<>();
+        parameters.forEach(parameter -> types.put(parameter.name(), parameter.valueType()));
+        return statement.rewrite(Map.of(), (placeholder, number) -> StatementBinder.slot(number,
+                types.getOrDefault(placeholder, ParameterType.STRING))).sql();
+    }
+
+    /**
+     * Refuses a statement that names a table the policy refuses, or whose plan reads one or a hidden column, as
+     * {@code run_sql} would; every statement, a writing one too: the policy says what the SQL tools may use.
+     */
+    private void checkPolicy(String source, NamedParameters statement, List<DeclaredParameter> parameters) {
+        String sql = positional(statement, parameters);
+        policy.refusal(source, sql, guard.checkWithParameters(sql).tables()).ifPresent(reason -> problems.add(
+                file.problem(field("statement"), "the statement reads what the table policy refuses: " + reason)));
     }
 
     private ToolSecurity security() {

@@ -55,8 +55,8 @@ import io.vertx.sqlclient.desc.ColumnDescriptor;
  * timeout, through the extended protocol (so the server accepts exactly one statement) and a
  * cursor that reads at most {@code max-rows + 1} rows, however many the query would produce.
  * Values are made JSON-friendly and capped. A caller that cancels (a client that went away)
- * cancels the statement in PostgreSQL too. With hidden columns configured, the statement's plan
- * is read first and a statement that would read one is refused before it runs. A caller with an
+ * cancels the statement in PostgreSQL too. With a table policy or hidden columns configured, the statement's plan
+ * is read first and a statement that would read a refused table or a hidden column is refused before it runs. A caller with an
  * identity runs as itself ({@link SessionIdentity}): the transaction sets its role and names it in
  * {@code application_name} before the statement runs.
  */
@@ -64,6 +64,7 @@ import io.vertx.sqlclient.desc.ColumnDescriptor;
 public class QueryRunner {
 
     private static final String EXPLAIN = "EXPLAIN (VERBOSE, FORMAT JSON) ";
+    private static final String EXPLAIN_GENERIC = "EXPLAIN (GENERIC_PLAN, VERBOSE, FORMAT JSON) ";
 
     /** About how many characters of statement text {@link #shapes} keeps. */
     private static final long SHAPE_CACHE_CHARS = 4_000_000;
@@ -71,16 +72,46 @@ public class QueryRunner {
     /** How often a cancel is sent again while a cancelled statement's connection is not yet released. */
     private static final Duration RECANCEL_INTERVAL = Duration.ofMillis(200);
 
-    /** For each scanned relation: its columns, and the tables it is a partition of. */
+    /**
+     * For each relation the plan scans ($1, $2) or names as a {@code regclass} constant ($3): its columns, and the
+     * tables it inherits from or is a partition of, up to the top (a child of a denied table is denied, and hidden
+     * columns of a parent are hidden in its children).
+     */
     private static final String SCANNED_RELATIONS = """
-            SELECT s.nsp, s.rel,
+            WITH RECURSIVE relations AS (
+                SELECT c.oid FROM unnest($1::text[], $2::text[]) AS s(nsp, rel)
+                JOIN pg_namespace n ON n.nspname = s.nsp
+                JOIN pg_class c ON c.relnamespace = n.oid AND c.relname = s.rel
+                UNION
+                SELECT to_regclass(r)::oid FROM unnest($3::text[]) AS r WHERE to_regclass(r) IS NOT NULL
+            ), up(child, parent) AS (
+                SELECT r.oid, i.inhparent FROM relations r JOIN pg_inherits i ON i.inhrelid = r.oid
+                UNION
+                SELECT up.child, i.inhparent FROM up JOIN pg_inherits i ON i.inhrelid = up.parent
+            )
+            SELECT n.nspname::text AS nsp, c.relname::text AS rel,
                    ARRAY(SELECT a.attname::text FROM pg_attribute a
                          WHERE a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped) AS columns,
-                   ARRAY(SELECT pn.nspname || '.' || pc.relname FROM pg_partition_ancestors(c.oid) p
-                         JOIN pg_class pc ON pc.oid = p.relid JOIN pg_namespace pn ON pn.oid = pc.relnamespace) AS ancestors
-            FROM unnest($1::text[], $2::text[]) AS s(nsp, rel)
-            JOIN pg_namespace n ON n.nspname = s.nsp
-            JOIN pg_class c ON c.relnamespace = n.oid AND c.relname = s.rel""";
+                   ARRAY(SELECT pn.nspname || '.' || pc.relname FROM up
+                         JOIN pg_class pc ON pc.oid = up.parent JOIN pg_namespace pn ON pn.oid = pc.relnamespace
+                         WHERE up.child = c.oid) AS ancestors
+            FROM relations r JOIN pg_class c ON c.oid = r.oid JOIN pg_namespace n ON n.oid = c.relnamespace""";
+
+    /**
+     * Of the functions the plan calls ($1), the operators it applies ($2) and the types it casts to ($3), the
+     * functions written in a procedural language (SQL, PL/pgSQL, ...) outside the system catalogs: what they read
+     * runs inside them, where the plan does not show it. The built-in functions that run a query given as text are
+     * refused by the guard ({@code DeniedFunctions}).
+     */
+    private static final String OPAQUE_FUNCTIONS = """
+            SELECT DISTINCT p.proname::text AS name FROM pg_proc p
+            JOIN pg_language l ON l.oid = p.prolang JOIN pg_namespace n ON n.oid = p.pronamespace
+            WHERE l.lanname NOT IN ('internal', 'c') AND n.nspname NOT IN ('pg_catalog', 'information_schema')
+              AND (p.proname = ANY($1::text[])
+                   OR p.oid IN (SELECT o.oprcode FROM pg_operator o WHERE o.oprname = ANY($2::text[]))
+                   OR p.oid IN (SELECT k.castfunc FROM pg_cast k JOIN pg_type t ON t.oid = k.casttarget
+                                WHERE t.typname = ANY($3::text[])))
+            ORDER BY 1""";
 
     /**
      * See {@link #sessionSettings}: the transaction with its access mode, then the statement and lock timeouts in
@@ -92,6 +123,7 @@ public class QueryRunner {
 
     private final SqlConfig config;
     private final ColumnPolicy columns;
+    private final TablePolicy tables;
     private final SqlMetrics metrics;
     private final SessionIdentity sessions;
     private final StatementSpan spans;
@@ -105,8 +137,9 @@ public class QueryRunner {
             .weigher((String body, List<ColumnText> kinds) -> body.length() + 16 + kinds.size())
             .build();
 
-    public QueryRunner(SqlConfig config, ColumnPolicy columns, SqlMetrics metrics, SessionIdentity sessions,
-            Tracing tracing) {
+    public QueryRunner(SqlConfig config, ColumnPolicy columns, TablePolicy tables, SqlMetrics metrics,
+            SessionIdentity sessions, Tracing tracing) {
+        this.tables = tables;
         this.spans = new StatementSpan(tracing);
         this.config = config;
         this.columns = columns;
@@ -275,78 +308,130 @@ public class QueryRunner {
 
     private Uni<QueryResult> inReadOnlyTransaction(SqlConnection connection, String sql, Duration timeout,
             Optional<SessionIdentity.Settings> identity) {
-        return inTransaction(connection, true, timeout, identity, () -> checkHiddenColumnsIfAny(connection, sql)
+        return inTransaction(connection, true, timeout, identity, () -> checkPolicyIfAny(connection, sql, Tuple.tuple())
                 .flatMap(ignored -> read(connection, sql, Tuple.tuple(),
                         new Reading(config.maxRows(), MAX_BATCH, config.maxResultSize().asLongValue(), true))));
     }
 
-    private Uni<Void> checkHiddenColumnsIfAny(SqlConnection connection, String sql) {
-        return columns.restricts() ? checkHiddenColumns(connection, sql) : Uni.createFrom().voidItem();
+    /** Whether statements' plans are read before they run: when a table policy or hidden columns are configured. */
+    private boolean checksPlans() {
+        return columns.restricts() || tables.checksPlans();
+    }
+
+    private Uni<Void> checkPolicyIfAny(SqlConnection connection, String sql, Tuple params) {
+        return checksPlans() ? checkPolicy(connection, sql, EXPLAIN, params) : Uni.createFrom().voidItem();
     }
 
     /**
-     * Refuses the statement when its plan reads a hidden column, before it runs: PostgreSQL's own
-     * plan has every column resolved (through {@code *}, views, joins, whole-row references), so
-     * no spelling of the SQL can hide a read from this check. An EXPLAIN statement is checked by
-     * the statement it explains.
+     * Refuses the statement when its plan reads a table the policy refuses or a hidden column, or calls a function
+     * whose reads the plan cannot show, before it runs. PostgreSQL's own plan has every relation and column resolved
+     * (through {@code TABLE}, {@code *}, the search path, views, inheritance and partitions, joins, whole-row
+     * references), so no spelling of the SQL can hide a read from this check. An EXPLAIN statement is checked by the
+     * statement it explains.
      */
-    private Uni<Void> checkHiddenColumns(SqlConnection connection, String sql) {
+    private Uni<Void> checkPolicy(SqlConnection connection, String sql, String explain, Tuple params) {
         int start = SqlGuard.explainedStatementStart(sql).orElse(0);
         String query = sql.substring(start);
-        return connection.preparedQuery(EXPLAIN + query).execute()
+        // Unbound parameters ($1 with no value, GENERIC_PLAN) go by the simple protocol: the extended one wants their
+        // values. Only for a single statement (see checkPolicyUnbound), so nothing but the EXPLAIN runs.
+        Uni<RowSet<Row>> explained = params == null ? connection.query(explain + query).execute()
+                : connection.preparedQuery(explain + query).execute(params);
+        return explained
                 .onFailure(PgException.class)
-                .transform(failure -> translate((PgException) failure, sql, start - EXPLAIN.length()))
+                .transform(failure -> translate((PgException) failure, sql, start - explain.length()))
                 .map(rows -> readPlan(rows))
-                .flatMap(plan -> plan.scans().isEmpty() ? Uni.createFrom().voidItem() : refuseHiddenReads(connection, plan));
+                .flatMap(plan -> refuseOutsideThePolicy(connection, plan));
     }
 
-    private Uni<Void> refuseHiddenReads(SqlConnection connection, PlanReferences plan) {
-        List<String> schemas = plan.scans().stream().map(PlanReferences.Scan::schema).toList();
-        List<String> names = plan.scans().stream().map(PlanReferences.Scan::relation).toList();
-        return connection.preparedQuery(SCANNED_RELATIONS)
-                .execute(Tuple.of(schemas.toArray(String[]::new), names.toArray(String[]::new)))
-                .map(relations -> {
-                    Set<String> refused = new TreeSet<>();
-                    for (Row relation : relations) {
-                        String schema = relation.getString("nsp");
-                        String name = relation.getString("rel");
-                        List<String> effective = new ArrayList<>(List.of(relation.getArrayOfStrings("ancestors")));
-                        effective.add(schema + "." + name);
-                        Set<String> hidden = columns.hidden(effective, List.of(relation.getArrayOfStrings("columns")));
-                        if (hidden.isEmpty()) {
-                            continue;
-                        }
-                        String shown = schema.equals("public") ? name : schema + "." + name;
-                        for (PlanReferences.Scan scan : plan.scans()) {
-                            if (scan.schema().equals(schema) && scan.relation().equals(name)) {
-                                for (String column : plan.columnsOf(scan.alias())) {
-                                    if (hidden.contains(column)) {
-                                        refused.add(shown + "." + column);
-                                    }
-                                }
-                                if (plan.readsWholeRow(scan.alias())) {
-                                    hidden.forEach(column -> refused.add(shown + "." + column));
-                                }
-                            }
+    /**
+     * Looks up what the plan reads and calls (both questions sent together, one round trip) and refuses, in this
+     * order, tables outside the policy, functions whose reads cannot be checked, and hidden columns.
+     */
+    private Uni<Void> refuseOutsideThePolicy(SqlConnection connection, PlanReferences plan) {
+        String[] schemas = plan.scans().stream().map(PlanReferences.Scan::schema).toArray(String[]::new);
+        String[] names = plan.scans().stream().map(PlanReferences.Scan::relation).toArray(String[]::new);
+        Uni<RowSet<Row>> relations = connection.preparedQuery(SCANNED_RELATIONS)
+                .execute(Tuple.of(schemas, names, plan.regclasses().toArray(String[]::new)));
+        Uni<RowSet<Row>> opaque = connection.preparedQuery(OPAQUE_FUNCTIONS).execute(Tuple.of(
+                plan.functions().toArray(String[]::new), plan.operators().toArray(String[]::new),
+                plan.names().toArray(String[]::new)));
+        return bothSettled(relations, opaque).map(both -> {
+            refuseTables(both.getItem1());
+            refuseOpaqueFunctions(both.getItem2());
+            refuseHiddenReads(plan, both.getItem1());
+            return null;
+        });
+    }
+
+    private void refuseTables(RowSet<Row> relations) {
+        Set<String> refused = new TreeSet<>();
+        for (Row relation : relations) {
+            String schema = relation.getString("nsp");
+            String name = relation.getString("rel");
+            if (!tables.permitsRelation(schema + "." + name, List.of(relation.getArrayOfStrings("ancestors")))) {
+                refused.add(schema.equals("public") ? name : schema + "." + name);
+            }
+        }
+        if (!refused.isEmpty()) {
+            throw new ToolRefusedException(TablePolicy.refusalOf(refused));
+        }
+    }
+
+    private static void refuseOpaqueFunctions(RowSet<Row> functions) {
+        Set<String> names = new TreeSet<>();
+        functions.forEach(row -> names.add(row.getString("name")));
+        if (!names.isEmpty()) {
+            throw new ToolRefusedException((names.size() == 1 ? "Function " : "Functions ") + String.join(", ", names)
+                    + (names.size() == 1 ? " is" : " are") + " written in SQL or a procedural language: what "
+                    + (names.size() == 1 ? "it reads" : "they read")
+                    + " runs inside, where the table policy and hidden columns cannot be checked, so "
+                    + (names.size() == 1 ? "it is" : "they are") + " not available to the agent");
+        }
+    }
+
+    private void refuseHiddenReads(PlanReferences plan, RowSet<Row> relations) {
+        if (!columns.restricts()) {
+            return;
+        }
+        Set<String> refused = new TreeSet<>();
+        for (Row relation : relations) {
+            String schema = relation.getString("nsp");
+            String name = relation.getString("rel");
+            List<String> effective = new ArrayList<>(List.of(relation.getArrayOfStrings("ancestors")));
+            effective.add(schema + "." + name);
+            Set<String> hidden = columns.hidden(effective, List.of(relation.getArrayOfStrings("columns")));
+            if (hidden.isEmpty()) {
+                continue;
+            }
+            String shown = schema.equals("public") ? name : schema + "." + name;
+            for (PlanReferences.Scan scan : plan.scans()) {
+                if (scan.schema().equals(schema) && scan.relation().equals(name)) {
+                    for (String column : plan.columnsOf(scan.alias())) {
+                        if (hidden.contains(column)) {
+                            refused.add(shown + "." + column);
                         }
                     }
-                    if (!refused.isEmpty()) {
-                        throw new ToolRefusedException((refused.size() == 1 ? "Column " : "Columns ")
-                                + String.join(", ", refused)
-                                + (refused.size() == 1 ? " is" : " are") + " hidden and cannot be read, also not through *, "
-                                + "a whole-row reference such as row_to_json(t), a view or a condition; name the columns you need "
-                                + "and leave the hidden ones out");
+                    if (plan.readsWholeRow(scan.alias())) {
+                        hidden.forEach(column -> refused.add(shown + "." + column));
                     }
-                    return null;
-                });
+                }
+            }
+        }
+        if (!refused.isEmpty()) {
+            throw new ToolRefusedException((refused.size() == 1 ? "Column " : "Columns ") + String.join(", ", refused)
+                    + (refused.size() == 1 ? " is" : " are") + " hidden and cannot be read, also not through *, "
+                    + "a whole-row reference such as row_to_json(t), a view or a condition; name the columns you need "
+                    + "and leave the hidden ones out");
+        }
     }
 
     private static PlanReferences readPlan(RowSet<Row> rows) {
         try {
             return PlanReferences.of(plan(rows));
         } catch (IllegalArgumentException e) {
-            Log.warnf("A plan could not be checked for hidden columns: %s", e.getMessage());
-            throw new ToolRefusedException("The statement could not be checked for hidden columns; write it more simply");
+            Log.warnf("A plan could not be checked against the table policy: %s", e.getMessage());
+            throw new ToolRefusedException(
+                    "The statement could not be checked against the table policy and hidden columns; write it more simply");
         }
     }
 
@@ -427,17 +512,33 @@ public class QueryRunner {
     }
 
     /**
-     * Refuses, as {@link #run(Source, String)} would, a statement whose plan reads a hidden column,
-     * without running it (for SQL kept to be run later, such as a validated query). Completes at
-     * once when no column is hidden; a statement PostgreSQL cannot plan fails with its error.
+     * Refuses, as {@link #run(Source, String)} would, a statement whose plan reads a hidden column or a table outside
+     * the policy, without running it (for SQL kept to be run later, such as a validated query). Completes at once when
+     * no policy is configured; a statement PostgreSQL cannot plan fails with its error.
      */
-    public Uni<Void> checkHiddenColumns(Source source, String sql) {
-        if (!columns.restricts()) {
+    public Uni<Void> checkPolicy(Source source, String sql) {
+        return checkPolicy(source, sql, EXPLAIN, Tuple.tuple());
+    }
+
+    /**
+     * {@link #checkPolicy(Source, String)} for a statement with positional parameters ({@code $1}, ...) that are not
+     * bound yet, such as a declared tool's as it loads: PostgreSQL plans it for any values ({@code GENERIC_PLAN},
+     * PostgreSQL 16 and later; an older server fails, and the check is left to each call).
+     */
+    public Uni<Void> checkPolicyUnbound(Source source, String sql) {
+        if (!SqlGuard.isSingleStatement(sql)) {
+            return Uni.createFrom().failure(new IllegalArgumentException("Not a single statement; checked at each call"));
+        }
+        return checkPolicy(source, sql, EXPLAIN_GENERIC, null);
+    }
+
+    private Uni<Void> checkPolicy(Source source, String sql, String explain, Tuple params) {
+        if (!checksPlans()) {
             return Uni.createFrom().voidItem();
         }
         return onOwnConnection(source, sql, Caller.service(),
                 (connection, timeout) -> inTransaction(connection, true, timeout, Optional.empty(),
-                        () -> checkHiddenColumns(connection, sql)));
+                        () -> checkPolicy(connection, sql, explain, params)));
     }
 
     /**
@@ -473,7 +574,8 @@ public class QueryRunner {
             return spans.traced(source, sql, parent,
                     metrics.timed(source, againIfShapeChanged(() -> onOwnConnection(source, sql, caller,
                             (connection, timeout) -> inTransaction(connection, options.readOnly(), timeout, identity,
-                                    () -> read(connection, sql, params, reading))))));
+                                    () -> checkPolicyIfAny(connection, sql, params)
+                                            .flatMap(ignored -> read(connection, sql, params, reading)))))));
         });
     }
 

@@ -1,5 +1,7 @@
 package io.sqlagent.sql;
 
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -11,8 +13,8 @@ import jakarta.inject.Inject;
 
 /**
  * Which tables and views the SQL tools may use ({@code sqlagent.sql.allowed-tables} and
- * {@code denied-tables}), applied by {@code run_sql} to every table a statement references and
- * by {@code introspect_schema} to what it lists and describes. The system catalogs stay readable
+ * {@code denied-tables}), applied by {@code run_sql} and declared tools to every table a statement names and to every
+ * relation its plan reads ({@link QueryRunner}), and by {@code introspect_schema} to what it lists and describes. The system catalogs stay readable
  * (the agent needs them to explore) except the planner statistics, which hold sampled column
  * values and so would leak data from tables the policy hides (or from hidden columns).
  */
@@ -48,6 +50,28 @@ public class TablePolicy {
         return allowed.isPresent() || !denied.isEmpty();
     }
 
+    /**
+     * Whether statements' plans must be read before they run ({@link QueryRunner}): when tables are restricted, or
+     * columns hidden (which closes the planner statistics).
+     */
+    public boolean checksPlans() {
+        return restricts() || hidesColumns;
+    }
+
+    /**
+     * Whether a relation a plan reads may be read: {@code relation} as {@code schema.name}, {@code ancestors} the
+     * tables it inherits from or is a partition of, up to the top. A child or partition of a denied table is denied,
+     * one of an allowed table allowed.
+     */
+    public boolean permitsRelation(String relation, Collection<String> ancestors) {
+        List<String> names = new ArrayList<>(ancestors);
+        names.add(relation);
+        if (names.stream().anyMatch(name -> matches(denied, qualified(name)))) {
+            return false;
+        }
+        return names.stream().anyMatch(this::permits);
+    }
+
     /** Whether a table, named as in SQL ({@code t} or {@code schema.t}), may be used. */
     public boolean permits(String table) {
         String name = qualified(table);
@@ -74,12 +98,14 @@ public class TablePolicy {
     /** Why a statement reading {@code tables} may not run, naming the tables the policy refuses; empty when it may. */
     public Optional<String> refusal(Set<String> tables) {
         Set<String> refused = refused(tables);
-        if (refused.isEmpty()) {
-            return Optional.empty();
-        }
-        return Optional.of((refused.size() == 1 ? "Table " : "Tables ") + String.join(", ", refused)
+        return refused.isEmpty() ? Optional.empty() : Optional.of(refusalOf(refused));
+    }
+
+    /** The refusal of a statement that reads {@code refused}, tables the policy refuses (sorted, not empty). */
+    public static String refusalOf(Set<String> refused) {
+        return (refused.size() == 1 ? "Table " : "Tables ") + String.join(", ", refused)
                 + (refused.size() == 1 ? " is" : " are")
-                + " not available to the agent; use introspect_schema to see the tables it may query");
+                + " not available to the agent; use introspect_schema to see the tables it may query";
     }
 
     private static boolean matches(Set<String> patterns, String name) {

@@ -2,7 +2,10 @@ package io.sqlagent.sql.guard;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * One SQL text as PostgreSQL's lexer cuts it, and the copy of it that JSqlParser gets: comments
@@ -68,6 +71,52 @@ final class LexedSql {
             }
         }
         return names;
+    }
+
+    /**
+     * The relations named right after one of {@code keywords} (unquoted words, lower case) from code token
+     * {@code from} on, past {@code ONLY} and {@code LATERAL}, as {@code name} or {@code schema.name} (a database
+     * qualifier dropped), folded as PostgreSQL folds them; a name followed by {@code (} is a function and left out.
+     * A net under the syntax tree, from PostgreSQL's tokens alone: JSqlParser reads {@code (TABLE x) t} as a table
+     * named {@code table}, and cannot parse {@code TABLE ONLY x}, {@code WITH c AS (TABLE x)} or {@code UNION TABLE x}.
+     */
+    Set<String> relationsAfter(int from, Set<String> keywords) {
+        Set<String> relations = new TreeSet<>();
+        for (int i = from; i + 1 < code.size(); i++) {
+            PgToken keyword = code.get(i);
+            if (keyword.kind() != PgToken.Kind.WORD || !keywords.contains(keyword.text(sql).toLowerCase(Locale.ROOT))) {
+                continue;
+            }
+            int j = i + 1;
+            while (j < code.size() && code.get(j).kind() == PgToken.Kind.WORD
+                    && (code.get(j).is(sql, "only") || code.get(j).is(sql, "lateral"))) {
+                j++;
+            }
+            List<String> parts = new ArrayList<>();
+            while (j < code.size() && isName(code.get(j))) {
+                parts.add(Identifiers.fold(code.get(j).text(sql)));
+                if (j + 2 < code.size() && isDot(code.get(j + 1)) && isName(code.get(j + 2))) {
+                    j += 2;
+                } else {
+                    j++;
+                    break;
+                }
+            }
+            boolean call = j < code.size() && code.get(j).kind() == PgToken.Kind.PUNCTUATION
+                    && sql.charAt(code.get(j).start()) == '(';
+            if (!parts.isEmpty() && !call) {
+                relations.add(String.join(".", parts.subList(Math.max(0, parts.size() - 2), parts.size())));
+            }
+        }
+        return relations;
+    }
+
+    private static boolean isName(PgToken token) {
+        return token.kind() == PgToken.Kind.WORD || token.kind() == PgToken.Kind.QUOTED_IDENTIFIER;
+    }
+
+    private boolean isDot(PgToken token) {
+        return token.kind() == PgToken.Kind.PUNCTUATION && sql.charAt(token.start()) == '.';
     }
 
     /**

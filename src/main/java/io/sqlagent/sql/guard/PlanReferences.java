@@ -38,6 +38,10 @@ public final class PlanReferences {
     private final Set<String> wholeRows = new HashSet<>();
     /** Names written without a qualifier: PostgreSQL omits it when the plan has a single table. */
     private final Set<String> bare = new HashSet<>();
+    /** Names of the functions the plan calls, operators it applies and relations it names as {@code '…'::regclass}. */
+    private final Set<String> functions = new HashSet<>();
+    private final Set<String> operators = new HashSet<>();
+    private final Set<String> regclasses = new HashSet<>();
 
     private PlanReferences() {
     }
@@ -72,6 +76,32 @@ public final class PlanReferences {
         return read;
     }
 
+    /** The names of the functions the plan calls (its expressions and function scans), unqualified. */
+    public Set<String> functions() {
+        return Set.copyOf(functions);
+    }
+
+    /** The operators the plan's expressions apply, as written ({@code +}, {@code ~~}, ...). */
+    public Set<String> operators() {
+        return Set.copyOf(operators);
+    }
+
+    /**
+     * The names written in the plan's expressions, functions and column names among them: a cast is deparsed as
+     * {@code ::type}, so the types the plan casts to are in here too.
+     */
+    public Set<String> names() {
+        Set<String> names = new HashSet<>(bare);
+        columns.values().forEach(names::addAll);
+        names.addAll(functions);
+        return names;
+    }
+
+    /** The relations the plan's expressions name as constants of type {@code regclass} ({@code 'x'::regclass}). */
+    public Set<String> regclasses() {
+        return Set.copyOf(regclasses);
+    }
+
     /** Whether the plan reads the whole row of {@code alias}. */
     public boolean readsWholeRow(String alias) {
         return wholeRows.contains(alias);
@@ -100,6 +130,9 @@ public final class PlanReferences {
         String type = node.path("Node Type").asText(parentType);
         node.fields().forEachRemaining(field -> {
             String name = field.getKey();
+            if (name.equals("Function Name") && field.getValue().isTextual()) {
+                functions.add(field.getValue().asText());
+            }
             if (NAME_FIELDS.contains(name) || (outputUnused && name.equals("Output"))) {
                 return;
             }
@@ -130,6 +163,22 @@ public final class PlanReferences {
         }
         for (int i = 0; i < tokens.size(); i++) {
             PgToken token = tokens.get(i);
+            if (token.kind() == PgToken.Kind.OPERATOR && (i == 0 || !adjacentOperators(tokens.get(i - 1), token))) {
+                // The lexer gives one token per operator character; PostgreSQL's operator is the whole run.
+                int end = i;
+                while (end + 1 < tokens.size() && adjacentOperators(tokens.get(end), tokens.get(end + 1))) {
+                    end++;
+                }
+                String operator = expression.substring(token.start(), tokens.get(end).end());
+                if (!operator.equals("::")) {
+                    operators.add(operator);
+                }
+            }
+            if (token.kind() == PgToken.Kind.STRING && i + 3 < tokens.size()
+                    && expression.startsWith("::", tokens.get(i + 1).start()) && tokens.get(i + 3).is(expression, "regclass")) {
+                String text = token.text(expression);
+                regclasses.add(text.substring(1, text.length() - 1).replace("''", "'"));
+            }
             if (!isName(token)) {
                 continue;
             }
@@ -144,10 +193,16 @@ public final class PlanReferences {
                 } else if (next.kind() == PgToken.Kind.OPERATOR && expression.charAt(next.start()) == '*') {
                     wholeRows.add(alias);
                 }
-            } else if (!afterDot && !call) {
+            } else if (call) {
+                functions.add(unquoted(expression, token));
+            } else if (!afterDot) {
                 bare.add(unquoted(expression, token));
             }
         }
+    }
+
+    private static boolean adjacentOperators(PgToken first, PgToken second) {
+        return first.kind() == PgToken.Kind.OPERATOR && second.kind() == PgToken.Kind.OPERATOR && first.end() == second.start();
     }
 
     private static boolean isPunctuation(String expression, PgToken token, String text) {

@@ -228,6 +228,11 @@ final class QueryInspector {
     }
 
     private void addTable(Table table, Scope scope) {
+        if ("table".equalsIgnoreCase(table.getName()) && table.getSchemaName() == null) {
+            // JSqlParser reads (TABLE x) t as a table named TABLE: the keyword (a table of that name must be quoted).
+            // The guard takes x from PostgreSQL's tokens instead.
+            return;
+        }
         List<String> parts = new ArrayList<>();
         // database.schema.table: PostgreSQL takes only the current database there (any other is an
         // error), so the table is schema.table, the name the table policy knows it by.

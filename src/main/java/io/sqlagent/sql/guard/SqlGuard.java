@@ -41,6 +41,8 @@ public final class SqlGuard {
 
     // Words that start a query; anything else is refused by its first word before parsing.
     private static final Set<String> QUERY_STARTS = Set.of("select", "with", "values", "table");
+    // Words a relation's name follows in a query: what the tokens of an unparseable statement are searched for.
+    private static final Set<String> RELATION_KEYWORDS = Set.of("from", "join", "table", "only");
     private static final Map<String, String> STATEMENT_NAMES = Map.of("start", "START TRANSACTION",
             "refresh", "REFRESH MATERIALIZED VIEW");
 
@@ -179,6 +181,15 @@ public final class SqlGuard {
         }
     }
 
+    /** Whether {@code sql} is one statement as PostgreSQL cuts it (false when it cannot be lexed). */
+    public static boolean isSingleStatement(String sql) {
+        try {
+            return LexedSql.of(sql).statementCount() == 1;
+        } catch (Refusal refusal) {
+            return false;
+        }
+    }
+
     /** A guard allowing SELECT, VALUES and EXPLAIN with the default settings. */
     public static SqlGuard defaults() {
         return new SqlGuard(EnumSet.allOf(StatementKind.class));
@@ -261,12 +272,22 @@ public final class SqlGuard {
             String text = lexed.forParser(lexed.code().get(first).start());
             statement = JsqlParsing.parse(text, lexed.code(), parseTimeout);
         } catch (Refusal unparseable) {
-            // A denied call is the more useful reason, and the one that matters.
-            throw deniedCall(lexed, first).orElse(unparseable);
+            // A denied call is the more useful reason, and the one that matters; the relations the tokens name go
+            // with the refusal, so that a table policy can name the one it refuses.
+            Optional<Refusal> call = deniedCall(lexed, first);
+            if (call.isPresent()) {
+                throw call.get();
+            }
+            return SqlVerdict.refuse(unparseable.getMessage(), StatementKind.SELECT,
+                    lexed.relationsAfter(first, RELATION_KEYWORDS), Set.of());
         }
         StatementKind queryKind = queryKind(statement, explain);
         StatementKind kind = explain ? StatementKind.EXPLAIN : queryKind;
-        QueryInspector.Inspection inspection = QueryInspector.inspect(statement, denied);
+        QueryInspector.Inspection parsed = QueryInspector.inspect(statement, denied);
+        // JSqlParser misreads TABLE x inside a query; PostgreSQL's tokens name what it reads.
+        Set<String> tables = new java.util.TreeSet<>(parsed.tables());
+        tables.addAll(lexed.relationsAfter(first, Set.of("table")));
+        QueryInspector.Inspection inspection = new QueryInspector.Inspection(tables, parsed.functions(), parsed.problem());
         Optional<String> problem = inspection.problem()
                 .or(() -> deniedCall(lexed, first).map(Refusal::getMessage))
                 .or(() -> ServerSecrets.closedTable(inspection.tables()))
