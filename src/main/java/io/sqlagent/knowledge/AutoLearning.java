@@ -14,6 +14,7 @@ import jakarta.enterprise.event.Observes;
 import io.quarkus.logging.Log;
 import io.sqlagent.Texts;
 import io.sqlagent.sql.SqlErrorOccurred;
+import io.sqlagent.sql.guard.SqlLiterals;
 import io.sqlagent.tool.Outcome;
 import io.sqlagent.tool.ToolCallListener;
 import io.sqlagent.tool.ToolException;
@@ -91,12 +92,14 @@ public class AutoLearning implements ToolCallListener {
 
     private void save(SqlErrorOccurred error, String fixed, String conversationId, String principal) {
         String category = category(error.sqlState());
-        String problem = firstLine(error.message());
+        // Learnings are shared by every principal: no value the caller read (under its row-level security) goes in.
+        String problem = SqlLiterals.maskMessage(firstLine(error.message()));
         String title = truncate(problem, 100);
         String description = "A query failed with SQLSTATE " + error.sqlState() + " (" + problem
                 + ") and worked once rewritten. "
-                + "The failing query was: " + truncate(error.sql().strip(), MAX_SQL_IN_DESCRIPTION)
+                + "The failing query was: " + truncate(SqlLiterals.mask(error.sql()).strip(), MAX_SQL_IN_DESCRIPTION)
                 + " — the query that worked is attached.";
+        fixed = SqlLiterals.mask(fixed);
         Provenance provenance = new Provenance(SOURCE, principal, Optional.of(conversationId));
         store.saveLearning(title, description, category, fixed, provenance).subscribe().with(
                 saved -> Log.debugf("Auto-learning from conversation %s: %s (%s)", conversationId, title, saved),
