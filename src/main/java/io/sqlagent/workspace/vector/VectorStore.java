@@ -271,14 +271,18 @@ public class VectorStore {
 
     /** Closes every open collection; later calls open them again. */
     public void close() {
-        open.forEach((name, collection) -> {
+        // Each is taken out before it is closed: a close still waiting for a merge is never waited for twice.
+        for (String name : List.copyOf(open.keySet())) {
+            VectorCollection collection = open.remove(name);
+            if (collection == null) {
+                continue;
+            }
             try {
                 collection.close();
             } catch (IOException e) {
                 Log.warnf("Collection '%s' did not close cleanly: %s", name, e.getMessage());
             }
-        });
-        open.clear();
+        }
     }
 
     /** At shutdown: stops following the store, then closes the collections. */
@@ -289,9 +293,9 @@ public class VectorStore {
     }
 
     /**
-     * Closes the collections, waiting at most {@code timeout}: closing aborts merges, and a merge that does not notice
-     * soon (Lucene checks between writes) is left to the process's exit, since its threads do not hold the JVM.
-     * Returns whether everything closed in time.
+     * Closes the collections, waiting at most {@code timeout}: closing aborts merges, but Lucene notices the abort
+     * only between writes, and a merge of many fields (terms of each) can go on for minutes first; it is then left to
+     * the process's exit (merge threads are daemons). Returns whether everything closed in time.
      */
     boolean closeWithin(Duration timeout) {
         Thread closing = new Thread(this::close, "sqlagent-vector-close");
