@@ -3,6 +3,9 @@
 -- Left out: the pgvector extension and its film_embedding table (not in the embedded PostgreSQL), the monthly
 -- partitions of payment (the schema index lists partitioned tables, not their partitions), ownership, grants
 -- and session settings. No data.
+-- Function bodies name tables created further down, as in the original dump.
+SET check_function_bodies = false;
+
 
 CREATE DOMAIN public."bıgınt" AS bigint;
 
