@@ -1,7 +1,6 @@
 package io.sqlagent.embedded;
 
 import static io.restassured.RestAssured.given;
-import static org.hamcrest.Matchers.is;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -51,8 +50,6 @@ class EmbeddedSupervisionTest {
 
         long down = waitForReadiness(503, Duration.ofSeconds(5));
         assertTrue(down < 2000, "readiness went DOWN " + down + " ms after the kill");
-        given().when().get("/q/health/ready").then().statusCode(503)
-                .body("checks.find { it.name == '" + EmbeddedSupervisor.NAME + "' }.status", is("DOWN"));
 
         // A tool call while the store is down: its audit record cannot be written now.
         given().contentType(ContentType.JSON).body("{\"text\":\"while the store was down\"}").when()
