@@ -14,7 +14,8 @@ import jakarta.inject.Inject;
 /**
  * Which tables and views the SQL tools may use ({@code sqlagent.sql.allowed-tables} and
  * {@code denied-tables}), applied by {@code run_sql} and declared tools to every table a statement names and to every
- * relation its plan reads ({@link QueryRunner}), and by {@code introspect_schema} to what it lists and describes. The system catalogs stay readable
+ * relation its plan reads ({@link QueryRunner}), and by {@code introspect_schema} to what it lists and describes. The system
+ * catalogs stay readable
  * (the agent needs them to explore) except the planner statistics, which hold sampled column
  * values and so would leak data from tables the policy hides (or from hidden columns).
  */
