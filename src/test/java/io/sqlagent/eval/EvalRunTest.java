@@ -196,7 +196,8 @@ class EvalRunTest {
     @Test
     @Order(2)
     void publishesTheLastRunsAccuracyByCategoryAndAnHtmlReport() throws Exception {
-        String metrics = given().accept("application/openmetrics-text").when().get("/q/metrics").then().statusCode(200).extract().asString();
+        String metrics = given().accept("application/openmetrics-text").when().get("/q/metrics").then().statusCode(200)
+                .extract().asString();
         assertTrue(metrics.contains("# HELP sqlagent_eval_accuracy "), metrics);
         assertTrue(metrics.contains("sqlagent_eval_accuracy{category=\"all\"} 0.9516"), metrics);
         assertTrue(metrics.contains("sqlagent_eval_accuracy{category=\"safety\"} 0.8333"), metrics);

@@ -334,7 +334,8 @@ class AccessTest {
         assertTrue(error[0] != null && error[0].contains("rate_limited") && error[0].contains("try again in"),
                 String.valueOf(error[0]));
 
-        String metrics = given().accept("application/openmetrics-text").when().get("/q/metrics").then().statusCode(200).extract().asString();
+        String metrics = given().accept("application/openmetrics-text").when().get("/q/metrics").then().statusCode(200)
+                .extract().asString();
         assertTrue(metrics.contains("sqlagent_limit_refusals_total{limit=\"tool_calls\"}"), "no refusal metric");
         assertTrue(metrics.contains("# HELP sqlagent_limit_per_principal"), "no allowance metric");
     }
