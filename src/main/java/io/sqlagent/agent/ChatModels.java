@@ -54,7 +54,8 @@ public class ChatModels {
         this.configured = openAi || replayed.isPresent();
         this.modelName = replayed.map(ModelReplay.Replay::name).orElseGet(() -> config
                 .getOptionalValue("quarkus.langchain4j.openai.chat-model.model-name", String.class).orElse("gpt-4o-mini"));
-        this.model = new GuardedModel(replayed.map(ModelReplay.Replay::model).orElse(model), modelName, guard);
+        this.model = new GuardedModel(replayed.<StreamingChatModel> map(r -> new ReplayChatModel(r.script())).orElse(model),
+                modelName, guard);
     }
 
     /** The configured model's name, or empty when no model is configured. */

@@ -15,6 +15,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 
 import io.sqlagent.ClasspathText;
+import io.sqlagent.agent.ModelReplay;
+import io.sqlagent.agent.ModelReplay.Answer;
+import io.sqlagent.agent.ModelReplay.Call;
+import io.sqlagent.agent.ModelReplay.Calls;
+import io.sqlagent.agent.ModelReplay.Step;
 
 /**
  * A replay file's recorded model turns (src/main/resources/replay/chinook.yaml shows the format): for
@@ -22,28 +27,12 @@ import io.sqlagent.ClasspathText;
  * number of model turns since it, so concurrent conversations never mix. A question of the suite with no
  * recording plays the default trajectory: run_sql with its golden SQL, then an answer quoting the result.
  */
-public final class ReplayScript {
+public final class ReplayScript implements ModelReplay.Script {
 
     /** Where the shipped replay file is, as {@code sqlagent.model.replay-file} takes it. */
     public static final String SHIPPED = "classpath:replay/chinook.yaml";
 
     private static final ObjectMapper JSON = new ObjectMapper();
-
-    /** A model turn: tool calls or the answer. */
-    public sealed interface Step permits Answer, Calls {
-    }
-
-    /** The answer text. */
-    public record Answer(String text) implements Step {
-    }
-
-    /** One tool call: the tool's name and its JSON arguments. */
-    public record Call(String tool, String arguments) {
-    }
-
-    /** Tool calls, all in one turn. */
-    public record Calls(List<Call> calls) implements Step {
-    }
 
     /** Per question: the case's turn and its recorded steps (empty: the default trajectory). */
     private record Question(EvalCase.Turn turn, List<JsonNode> steps) {
@@ -100,6 +89,7 @@ public final class ReplayScript {
      * The model's next turn for {@code asked} after {@code step} model turns, {@code lastToolResult} the
      * text of the last tool result since the question (for the default trajectory's answer).
      */
+    @Override
     public Step next(String asked, int step, Optional<String> lastToolResult) {
         Question question = questions.get(asked.strip());
         if (question == null) {

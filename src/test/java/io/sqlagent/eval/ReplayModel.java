@@ -8,6 +8,7 @@ import java.util.function.Function;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import io.sqlagent.agent.ModelReplay;
 import io.sqlagent.agent.ScriptedOpenAiServer;
 import io.sqlagent.agent.ScriptedOpenAiServer.Turn;
 
@@ -57,12 +58,12 @@ public final class ReplayModel implements Function<JsonNode, Turn> {
                 lastTool = Optional.of(messages.get(i).path("content").asText());
             }
         }
-        ReplayScript.Step next = script.next(asked, step, lastTool);
-        if (next instanceof ReplayScript.Answer answer) {
+        ModelReplay.Step next = script.next(asked, step, lastTool);
+        if (next instanceof ModelReplay.Answer answer) {
             return ScriptedOpenAiServer.text(answer.text());
         }
         List<ScriptedOpenAiServer.Call> list = new ArrayList<>();
-        ((ReplayScript.Calls) next).calls().forEach(call -> list.add(
+        ((ModelReplay.Calls) next).calls().forEach(call -> list.add(
                 ScriptedOpenAiServer.call("replay-" + CALL_IDS.incrementAndGet(), call.tool(), call.arguments())));
         return new ScriptedOpenAiServer.ToolCalls(null, list);
     }

@@ -41,7 +41,7 @@ class ReplayModelTest {
 
         assertEquals("done", result.last().name(), result.events().toString());
         assertEquals("run_sql", result.first("tool_call").data().path("name").asText());
-        assertEquals(3503, result.first("tool_result").data().path("result").path("rows").path(0).path(0).asInt(),
+        assertEquals(3503, result.first("tool_result").data().path("result").path("rows").path(0).path("tracks").asInt(),
                 result.first("tool_result").toString());
         assertTrue(result.content().contains("3,503"), result.content());
     }
