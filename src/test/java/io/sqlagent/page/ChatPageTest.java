@@ -182,13 +182,13 @@ class ChatPageTest {
     @Test
     void aCsvDownloadNeutralisesCellsASpreadsheetWouldRunAsFormulas() throws Exception {
         String sql = "SELECT '=HYPERLINK(\"http://evil.example\",\"x\")' AS \"=link\", '@SUM(1+1)' AS at, '+1+cmd' AS plus,"
-                + " '-2+3' AS minus, E'\\tx' AS tab, E'\\r=1' AS cr, -1.5 AS n, '+7' AS signed, 'a=b' AS plain";
+                + " '-2+3' AS negative, E'\\tx' AS tab, E'\\r=1' AS cr, -1.5 AS n, '+7' AS signed, 'a=b' AS plain";
         model.then(toolCalls(call("c1", "run_sql", new ObjectMapper().writeValueAsString(Map.of("sql", sql)))),
                 text("Done."));
         ask("Export the formulas");
         waitFor(() -> !runs().isEmpty() && finished(lastRun()));
 
-        assertEquals("\"'=link\",at,plus,minus,tab,cr,n,signed,plain\r\n"
+        assertEquals("\"'=link\",at,plus,negative,tab,cr,n,signed,plain\r\n"
                 + "\"'=HYPERLINK(\"\"http://evil.example\"\",\"\"x\"\")\",\"'@SUM(1+1)\",\"'+1+cmd\",\"'-2+3\","
                 + "\"'\tx\",\"'\r=1\",-1.5,+7,a=b\r\n", downloadCsv());
     }
@@ -198,7 +198,8 @@ class ChatPageTest {
         Path csv = downloads.resolve("run_sql-result.csv");
         Files.deleteIfExists(csv);
         lastRun().findElements(By.cssSelector(".result-bar button")).stream().filter(b -> b.getText().equals("CSV"))
-                .findFirst().orElseThrow().click();
+                .findFirst().orElseThrow(() -> new AssertionError("no CSV button in the run: " + lastRun().getText()))
+                .click();
         waitFor(() -> Files.exists(csv));
         return Files.readString(csv);
     }
@@ -356,7 +357,8 @@ class ChatPageTest {
         assertEquals(List.of("2.50", "12345678901234567890"), lastRun().findElements(By.cssSelector("table.result tbody td"))
                 .stream().map(WebElement::getText).toList());
         lastRun().findElements(By.cssSelector(".result-bar button")).stream().filter(b -> b.getText().equals("JSON"))
-                .findFirst().orElseThrow().click();
+                .findFirst().orElseThrow(() -> new AssertionError("no CSV button in the run: " + lastRun().getText()))
+                .click();
         Path json = downloads.resolve("run_sql-result.json");
         waitFor(() -> Files.exists(json));
         String content = Files.readString(json);
