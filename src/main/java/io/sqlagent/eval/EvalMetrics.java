@@ -7,6 +7,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.runtime.Startup;
 
 /**
  * Prometheus gauges of the last finished run: {@code sqlagent_eval_accuracy{category}} (with
@@ -14,6 +15,7 @@ import io.micrometer.core.instrument.MeterRegistry;
  * have reads NaN; at most 50 categories get a series. {@code all} is there from the start, NaN until
  * a run has finished, so a dashboard or an alert on it finds the series on every replica.
  */
+@Startup // built at start, not on first use, so that the series exists before any run (dashboards, alerts)
 @ApplicationScoped
 public class EvalMetrics {
 
