@@ -114,7 +114,8 @@ class ReplicasIT {
                 """
                         {"title": "Invoice totals include tax", "description": "The zebracorn column total of invoice already includes tax.",
                          "category": "business_logic"}""",
-                Duration.ofSeconds(10));
+                // The first save loads the embedding model on this replica, which takes longer on a loaded machine.
+                Duration.ofSeconds(40));
         assertEquals(200, saved.statusCode(), saved.body());
 
         JsonNode found = json(
