@@ -54,6 +54,21 @@ class MisconfigurationIT {
     }
 
     @Test
+    void shippedToolsTheTablePolicyRefusesStopTheStartSayingHowToStartWithoutThem() throws Exception {
+        // The demo database with a policy of the operator's own: the shipped Chinook tools read invoice.
+        try (ServiceProcess service = ServiceProcess.start(workDir, Map.of("SQLAGENT_SQL_DENIED_TABLES", "invoice"))) {
+            int exit = service.awaitExit(EXIT_WITHIN);
+
+            assertNotEquals(0, exit);
+            String log = service.logText();
+            assertTrue(log.contains("tools.sales_by_country_and_month.statement: the statement reads what the table policy "
+                    + "refuses: Table invoice is not available"), log);
+            assertTrue(log.contains("Set sqlagent.tools.shipped=false (SQLAGENT_TOOLS_SHIPPED=false) to start without them"),
+                    log);
+        }
+    }
+
+    @Test
     void theExampleSecretsValuesAreRefusedNamingEachSettingAndHowToMakeOne() throws Exception {
         // As a Kubernetes Secret copied from k8s/secret.example.yaml without filling it in would set them.
         Map<String, String> env = Map.of("SQLAGENT_AUTH_MODE", "api-key",
