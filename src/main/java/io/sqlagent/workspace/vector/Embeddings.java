@@ -7,8 +7,6 @@ import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 
-import ai.onnxruntime.OrtEnvironment;
-import ai.onnxruntime.OrtLoggingLevel;
 import dev.langchain4j.data.embedding.Embedding;
 import dev.langchain4j.data.segment.TextSegment;
 import dev.langchain4j.model.embedding.EmbeddingModel;
@@ -89,29 +87,12 @@ public class Embeddings {
                 current = model;
                 if (current == null) {
                     long started = System.nanoTime();
-                    current = kind.equals("local") ? local() : remote();
+                    current = kind.equals("local") ? new AllMiniLmL6V2EmbeddingModel() : remote();
                     Log.infof("Embedding model %s ready in %d ms", name(), (System.nanoTime() - started) / 1_000_000);
                     model = current;
                 }
             }
         }
         return current;
-    }
-
-    /**
-     * The in-process model, with ONNX Runtime's own log at errors only. The runtime logs natively (to
-     * the terminal, past the service's log settings) and, at its default level, warns on every machine
-     * without a usable GPU that its device probe found none: nothing a person can act on, since the
-     * model runs on the CPU by design. The first environment made sets the level for the process, and
-     * the model then uses that one, so it is made here first.
-     */
-    private static EmbeddingModel local() {
-        try {
-            OrtEnvironment.getEnvironment(OrtLoggingLevel.ORT_LOGGING_LEVEL_ERROR, "sqlagent");
-        } catch (RuntimeException | LinkageError e) {
-            // The model makes its own environment and reports what is wrong with the runtime then.
-            Log.debugf(e, "ONNX Runtime environment not made ahead of the model");
-        }
-        return new AllMiniLmL6V2EmbeddingModel();
     }
 }
