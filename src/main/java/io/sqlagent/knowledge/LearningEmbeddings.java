@@ -71,6 +71,15 @@ public class LearningEmbeddings {
                         (String) row[2], ((Number) row[3]).doubleValue())));
     }
 
+    /** The cosine of two unit vectors, as the store computes it: their dot product in double precision. */
+    static double cosine(Float[] a, Float[] b) {
+        double sum = 0;
+        for (int i = 0; i < a.length; i++) {
+            sum += a[i].doubleValue() * b[i].doubleValue();
+        }
+        return sum;
+    }
+
     /**
      * {@code vector} as a PostgreSQL array literal, cast to {@code real[]} in the statement: the
      * store's {@code embedding} column is not mapped on {@link Learning}, so it is written as text.
