@@ -8,6 +8,7 @@ import org.jboss.resteasy.reactive.RestResponse;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
 import io.quarkus.logging.Log;
+import io.sqlagent.ClientGone;
 import io.sqlagent.ErrorIds;
 import io.sqlagent.store.StoreUnavailableException;
 
@@ -16,7 +17,8 @@ import io.sqlagent.store.StoreUnavailableException;
  * an {@link ErrorBody} with its status. Refusals carry their own ({@link ApiException}); a store
  * out of reach is 503 {@code store_unavailable} with {@code Retry-After}; Quarkus' own HTTP errors
  * (an unknown path, a method not allowed) keep their status as {@code http_error}; anything else
- * is 500 {@code internal_error} with an error id, the cause logged under that id and never sent.
+ * is 500 {@code internal_error} with an error id, the cause logged under that id and never sent, unless it is the
+ * client going away ({@link ClientGone}): logged at debug level only.
  */
 public class ErrorMapper {
 
@@ -55,6 +57,15 @@ public class ErrorMapper {
 
     @ServerExceptionMapper
     RestResponse<ErrorBody> unexpected(Throwable e) {
+        if (ClientGone.is(e)) {
+            // Nobody reads this answer: the connection is gone. 400, not 500, so the service's error rate counts
+            // its own failures only.
+            Log.debugf("The client closed the connection before its request was read whole: %s", e);
+            return RestResponse.ResponseBuilder.<ErrorBody> create(Status.BAD_REQUEST)
+                    .type(MediaType.APPLICATION_JSON_TYPE)
+                    .entity(ErrorBody.of("client_closed", "The connection closed before the request was read whole"))
+                    .build();
+        }
         String id = ErrorIds.logged(e, "A request failed inside the service");
         return RestResponse.ResponseBuilder.<ErrorBody> create(Status.INTERNAL_SERVER_ERROR)
                 .type(MediaType.APPLICATION_JSON_TYPE)
