@@ -98,8 +98,12 @@ public final class MySqlGuard implements StatementCheck {
                     + " (at " + MySqlLexer.position(sql, e.position()) + ")");
         }
         List<MySqlToken> code = statement(sql, all);
-        refuseByTokens(sql, code);
         String first = code.get(0).kind() == MySqlToken.Kind.WORD ? word(sql, code.get(0)) : null;
+        if (first != null && !QUERY_STARTS.contains(first) && !first.equals("show") && !EXPLAIN_WORDS.contains(first)) {
+            // A statement that is no query is refused by its own name, before what it holds is looked at.
+            throw new Refused(notAllowed(STATEMENT_NAMES.getOrDefault(first, first.toUpperCase(Locale.ROOT))));
+        }
+        refuseByTokens(sql, code);
         if (code.get(0).isPunctuation(sql, '(') || (first != null && QUERY_STARTS.contains(first))) {
             return query(sql, all, code, 0, StatementKind.SELECT);
         }
@@ -178,7 +182,12 @@ public final class MySqlGuard implements StatementCheck {
                                         + "sequence" + at);
                             }
                         }
-                        default -> refuseCall(sql, token, next, lower, at);
+                        default -> {
+                            // VALUES (…) starting the statement is a table value constructor, not the function.
+                            if (i > 0) {
+                                refuseCall(sql, token, next, lower, at);
+                            }
+                        }
                     }
                 }
                 case QUOTED_IDENTIFIER -> refuseCall(sql, token, next, ClosedRelations.fold(text), at);
@@ -251,7 +260,7 @@ public final class MySqlGuard implements StatementCheck {
             String word = word(sql, code.get(i));
             what.append(what.isEmpty() ? "" : " ").append(word);
             i++;
-            if (!SHOW_MODIFIERS.contains(word)) {
+            if (SHOWABLE.contains(what.toString()) && !word.equals("full") || !SHOW_MODIFIERS.contains(word)) {
                 break;
             }
         }
