@@ -1,0 +1,49 @@
+package io.sqlagent.sql.engine;
+
+import java.util.Map;
+import java.util.Set;
+
+import io.sqlagent.sql.guard.StatementKind;
+import io.vertx.core.Vertx;
+import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.PoolOptions;
+
+/**
+ * What a source needs from its database engine, and nothing above it knows: the tools, the agent, REST,
+ * MCP, declared tools, evaluations, schema search, audit and metrics stay engine-free. A source's URL
+ * names its engine ({@code postgresql://}, {@code mysql://}, {@code mariadb://}); the engine opens its
+ * pool, checks statements in its dialect, plans the session around each statement, stops a running
+ * statement on the server, renders values, reads the schema and translates failures. How to add one, and
+ * the tests an engine must pass: docs/engines.md.
+ */
+public interface Engine {
+
+    /** The engine's name as shown to people and to the model: {@code postgresql}, {@code mysql}, {@code mariadb}. */
+    String name();
+
+    /** The URL schemes this engine serves, lower case, without {@code ://}. */
+    Set<String> schemes();
+
+    /**
+     * A pool for the source at {@code url} (credentials in it, percent-encoded where they must be).
+     *
+     * @throws IllegalArgumentException when the URL cannot be used; the message names the problem, never
+     *         the password
+     */
+    Pool pool(Vertx vertx, String url, PoolOptions options);
+
+    /** The statement check for the allowed kinds ({@code sqlagent.sql.allowed-statements}). */
+    StatementCheck statementCheck(Set<StatementKind> allowed);
+
+    /** The statements around each caller's statement. */
+    SessionPlan session();
+
+    /** How a running statement is stopped on the server when its caller goes away. */
+    Cancellation cancellation();
+
+    /** The server's refusal of a statement, engine-free; {@code null} when {@code failure} is not the server's. */
+    EngineFailure translate(Throwable failure);
+
+    /** How this engine gives each guarantee; every {@link Guarantee} is a key. */
+    Map<Guarantee, Guarantee.Support> guarantees();
+}

@@ -1,0 +1,129 @@
+package io.sqlagent.sql.engine.mysql;
+
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+import io.smallrye.mutiny.Uni;
+import io.sqlagent.sql.engine.Cancellation;
+import io.sqlagent.sql.engine.Engine;
+import io.sqlagent.sql.engine.EngineFailure;
+import io.sqlagent.sql.engine.Guarantee;
+import io.sqlagent.sql.engine.SessionPlan;
+import io.sqlagent.sql.engine.StatementCheck;
+import io.sqlagent.sql.guard.StatementKind;
+import io.vertx.core.Vertx;
+import io.vertx.mutiny.sqlclient.SqlConnection;
+import io.vertx.mysqlclient.MySQLBuilder;
+import io.vertx.mysqlclient.MySQLConnectOptions;
+import io.vertx.mysqlclient.MySQLException;
+import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.PoolOptions;
+
+/**
+ * MySQL and MariaDB sources ({@code mysql://}, {@code mariadb://}): the Vert.x MySQL client, the
+ * {@link MySqlGuard}, the session of {@link MySqlSession}, {@code KILL QUERY} for cancellation. The two
+ * servers differ where {@link MySqlSession} says (the time limit); everything else is shared.
+ */
+public final class MySqlEngine implements Engine {
+
+    /** MySQL error 3024: the statement reached {@code max_execution_time}. */
+    private static final int MYSQL_TIMED_OUT = 3024;
+    /** MariaDB error 1969: the statement reached {@code max_statement_time}. */
+    private static final int MARIADB_TIMED_OUT = 1969;
+
+    private final boolean mariaDb;
+    private final MySqlSession session;
+
+    private MySqlEngine(boolean mariaDb) {
+        this.mariaDb = mariaDb;
+        this.session = new MySqlSession(mariaDb);
+    }
+
+    /** The engine of {@code mariadb://} sources. */
+    public static MySqlEngine mariaDb() {
+        return new MySqlEngine(true);
+    }
+
+    /** The engine of {@code mysql://} sources. */
+    public static MySqlEngine mySql() {
+        return new MySqlEngine(false);
+    }
+
+    @Override
+    public String name() {
+        return mariaDb ? "mariadb" : "mysql";
+    }
+
+    @Override
+    public Set<String> schemes() {
+        return Set.of(name());
+    }
+
+    @Override
+    public Pool pool(Vertx vertx, String url, PoolOptions options) {
+        String scheme = url.substring(0, Math.max(0, url.indexOf("://"))).toLowerCase(java.util.Locale.ROOT);
+        if (!schemes().contains(scheme)) {
+            throw new IllegalArgumentException("not a " + name() + ":// URL");
+        }
+        // The Vert.x client reads mysql:// and mariadb:// alike.
+        MySQLConnectOptions connect = MySQLConnectOptions.fromUri("mysql" + url.substring(scheme.length()));
+        // Server-side prepared statements are not cached across calls: each call's statement is new text.
+        connect.setCachePreparedStatements(false);
+        return MySQLBuilder.pool().with(options).connectingTo(connect).using(vertx).build();
+    }
+
+    @Override
+    public StatementCheck statementCheck(Set<StatementKind> allowed) {
+        return new MySqlGuard(allowed);
+    }
+
+    @Override
+    public SessionPlan session() {
+        return session;
+    }
+
+    @Override
+    public Cancellation cancellation() {
+        return new Cancellation() {
+            @Override
+            public Uni<Long> identify(SqlConnection connection) {
+                return connection.query("SELECT CONNECTION_ID()").execute()
+                        .map(rows -> rows.iterator().next().getLong(0));
+            }
+
+            @Override
+            public Uni<Void> cancel(io.vertx.mutiny.sqlclient.Pool pool, SqlConnection connection, long id) {
+                // KILL QUERY stops the statement and leaves the connection open; it needs no privilege for one's own.
+                return pool.query("KILL QUERY " + id).execute().replaceWithVoid();
+            }
+        };
+    }
+
+    @Override
+    public EngineFailure translate(Throwable failure) {
+        if (!(failure instanceof MySQLException mysql)) {
+            return null;
+        }
+        boolean timedOut = mysql.getErrorCode() == MYSQL_TIMED_OUT || mysql.getErrorCode() == MARIADB_TIMED_OUT;
+        return new EngineFailure(mysql.getMessage(), mysql.getSqlState(), Optional.of(mysql.getErrorCode()),
+                Optional.empty(), timedOut);
+    }
+
+    @Override
+    public Map<Guarantee, Guarantee.Support> guarantees() {
+        Map<Guarantee, Guarantee.Support> support = new EnumMap<>(Guarantee.class);
+        support.put(Guarantee.STATEMENT_CHECK, Guarantee.Support.HOLDS);
+        support.put(Guarantee.READ_ONLY_TRANSACTION, Guarantee.Support.HOLDS);
+        support.put(Guarantee.TIME_LIMIT, Guarantee.Support.HOLDS);
+        support.put(Guarantee.CANCELLATION, Guarantee.Support.HOLDS);
+        // Until the plan check is built, a table policy or hidden columns on such a source stop the service at start.
+        support.put(Guarantee.TABLE_POLICY_ON_PLAN, Guarantee.Support.REFUSED_AT_START);
+        support.put(Guarantee.HIDDEN_COLUMNS, Guarantee.Support.REFUSED_AT_START);
+        // SET ROLE lasts for the session; a pooled connection would carry one caller's role to the next.
+        support.put(Guarantee.CALLER_ROLE, Guarantee.Support.REFUSED_AT_START);
+        support.put(Guarantee.EXACT_VALUES, Guarantee.Support.NOT_YET);
+        return Map.copyOf(support);
+    }
+}
