@@ -27,6 +27,42 @@ public interface ModelReplay {
          * {@code lastToolResult} the text of the last tool result since the question.
          */
         Step next(String asked, int step, Optional<String> lastToolResult);
+
+        /**
+         * The model's next turn for a conversation as the model receives it: the last user message is the
+         * question, the assistant turns since it the steps taken, the last tool result since it the one read.
+         */
+        default Step next(List<Message> conversation) {
+            int lastUser = -1;
+            for (int i = 0; i < conversation.size(); i++) {
+                if (conversation.get(i).role() == Role.USER) {
+                    lastUser = i;
+                }
+            }
+            String asked = lastUser < 0 ? "" : conversation.get(lastUser).text();
+            int step = 0;
+            Optional<String> lastTool = Optional.empty();
+            for (Message message : conversation.subList(lastUser + 1, conversation.size())) {
+                if (message.role() == Role.ASSISTANT) {
+                    step++;
+                } else if (message.role() == Role.TOOL) {
+                    lastTool = Optional.of(message.text());
+                }
+            }
+            return next(asked, step, lastTool);
+        }
+    }
+
+    /** Who wrote a message of the conversation a replayed model reads. */
+    enum Role {
+        USER,
+        ASSISTANT,
+        TOOL,
+        OTHER
+    }
+
+    /** One message of the conversation a replayed model reads, its text empty where it has none. */
+    record Message(Role role, String text) {
     }
 
     /** A model turn: tool calls or the answer. */

@@ -2,7 +2,6 @@ package io.sqlagent.agent;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
@@ -31,24 +30,7 @@ record ReplayChatModel(ModelReplay.Script script) implements StreamingChatModel 
 
     @Override
     public void chat(ChatRequest request, StreamingChatResponseHandler handler) {
-        List<ChatMessage> messages = request.messages();
-        int lastUser = -1;
-        for (int i = 0; i < messages.size(); i++) {
-            if (messages.get(i) instanceof UserMessage) {
-                lastUser = i;
-            }
-        }
-        String asked = lastUser < 0 ? "" : ((UserMessage) messages.get(lastUser)).singleText();
-        int step = 0;
-        Optional<String> lastTool = Optional.empty();
-        for (int i = lastUser + 1; i < messages.size(); i++) {
-            if (messages.get(i) instanceof AiMessage) {
-                step++;
-            } else if (messages.get(i) instanceof ToolExecutionResultMessage result) {
-                lastTool = Optional.of(result.text());
-            }
-        }
-        ModelReplay.Step next = script.next(asked, step, lastTool);
+        ModelReplay.Step next = script.next(request.messages().stream().map(ReplayChatModel::message).toList());
         int input = request.messages().toString().length() / 4;
         if (next instanceof ModelReplay.Answer answer) {
             handler.onPartialResponse(answer.text());
@@ -65,5 +47,18 @@ record ReplayChatModel(ModelReplay.Script script) implements StreamingChatModel 
         handler.onCompleteResponse(ChatResponse.builder().aiMessage(AiMessage.from(calls))
                 .tokenUsage(new TokenUsage(input, calls.toString().length() / 4 + 1))
                 .finishReason(FinishReason.TOOL_EXECUTION).build());
+    }
+
+    private static ModelReplay.Message message(ChatMessage message) {
+        if (message instanceof UserMessage user) {
+            return new ModelReplay.Message(ModelReplay.Role.USER, user.hasSingleText() ? user.singleText() : "");
+        }
+        if (message instanceof AiMessage) {
+            return new ModelReplay.Message(ModelReplay.Role.ASSISTANT, "");
+        }
+        if (message instanceof ToolExecutionResultMessage result) {
+            return new ModelReplay.Message(ModelReplay.Role.TOOL, result.text());
+        }
+        return new ModelReplay.Message(ModelReplay.Role.OTHER, "");
     }
 }

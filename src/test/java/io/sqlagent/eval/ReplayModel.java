@@ -2,7 +2,6 @@ package io.sqlagent.eval;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
@@ -34,31 +33,17 @@ public final class ReplayModel implements Function<JsonNode, Turn> {
 
     @Override
     public Turn apply(JsonNode request) {
-        JsonNode messages = request.path("messages");
-        int lastUser = -1;
-        for (int i = 0; i < messages.size(); i++) {
-            if ("user".equals(messages.get(i).path("role").asText())) {
-                lastUser = i;
-            }
-        }
-        String asked = lastUser < 0 ? "" : messages.get(lastUser).path("content").asText();
+        List<ModelReplay.Message> conversation = new ArrayList<>();
+        request.path("messages").forEach(message -> conversation.add(message(message)));
+        String asked = conversation.stream().filter(message -> message.role() == ModelReplay.Role.USER)
+                .reduce((first, second) -> second).map(ModelReplay.Message::text).orElse("");
         if (asked.startsWith("You are grading")) {
             String graded = asked.substring(asked.indexOf("Answer to grade:"));
             boolean right = graded.contains("3503") || graded.contains("3,503");
             return ScriptedOpenAiServer
                     .text("{\"verdict\": \"" + (right ? "correct" : "incorrect") + "\", \"reason\": \"replayed\"}");
         }
-        int step = 0;
-        Optional<String> lastTool = Optional.empty();
-        for (int i = lastUser + 1; i < messages.size(); i++) {
-            String role = messages.get(i).path("role").asText();
-            if ("assistant".equals(role)) {
-                step++;
-            } else if ("tool".equals(role)) {
-                lastTool = Optional.of(messages.get(i).path("content").asText());
-            }
-        }
-        ModelReplay.Step next = script.next(asked, step, lastTool);
+        ModelReplay.Step next = script.next(conversation);
         if (next instanceof ModelReplay.Answer answer) {
             return ScriptedOpenAiServer.text(answer.text());
         }
@@ -66,5 +51,15 @@ public final class ReplayModel implements Function<JsonNode, Turn> {
         ((ModelReplay.Calls) next).calls().forEach(call -> list.add(
                 ScriptedOpenAiServer.call("replay-" + CALL_IDS.incrementAndGet(), call.tool(), call.arguments())));
         return new ScriptedOpenAiServer.ToolCalls(null, list);
+    }
+
+    private static ModelReplay.Message message(JsonNode message) {
+        ModelReplay.Role role = switch (message.path("role").asText()) {
+            case "user" -> ModelReplay.Role.USER;
+            case "assistant" -> ModelReplay.Role.ASSISTANT;
+            case "tool" -> ModelReplay.Role.TOOL;
+            default -> ModelReplay.Role.OTHER;
+        };
+        return new ModelReplay.Message(role, message.path("content").asText());
     }
 }
