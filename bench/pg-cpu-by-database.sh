@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Where PostgreSQL's CPU per REST run_sql call goes (docs/benchmarks.md, "Service CPU per call, fourth round"):
+# Where PostgreSQL's CPU per REST run_sql call goes (docs/benchmarks.md, "Service CPU per call"):
 # one start of a packaged service against a throwaway PostgreSQL with pg_stat_statements loaded
 # (bench/lib/external-service.sh, BENCH_PG_OPTIONS), WARM seconds of 8 clients first, then one run of SECS
 # seconds at each client count of CS. For each run it prints the calls, the service's CPU per call and

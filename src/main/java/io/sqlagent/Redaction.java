@@ -24,6 +24,8 @@ import org.eclipse.microprofile.config.ConfigProvider;
  * {@code *api-key*}, {@code *secret*}, {@code *token*}, and URL passwords), and any registered
  * with {@link #secret}, wherever and however they appear.</li>
  * </ul>
+ * An example value the project ships ({@code sk-change-me}, {@code change-me…}; {@link #isExampleValue}) is not
+ * hidden: everyone who read the example knows it, and the message that refuses it must show which value to replace.
  * Static rather than a bean: values must be hidden also in code that has no bean at hand (records,
  * static error mappers) and in lines logged while the application starts.
  */
@@ -39,6 +41,13 @@ public final class Redaction {
     private static final Pattern QUERY_PASSWORD = Pattern.compile("([?&;]password=)[^&#\\s'\"]*", Pattern.CASE_INSENSITIVE);
     private static final Pattern BEARER = Pattern.compile("(?i)\\b(bearer\\s+)[A-Za-z0-9._~+/=-]+");
     private static final Pattern API_KEY = Pattern.compile("\\bsk-[A-Za-z0-9_-]{6,}");
+    /**
+     * The example values, whatever their case: every {@code change-me} variant the example Secret
+     * ships (also {@code changeme}, {@code change_me}; not inside a word, as in {@code exchange-metrics}),
+     * the {@code sk-...} / {@code ...} the docs write where a key goes, and {@code <key>}-style slots.
+     */
+    private static final Pattern EXAMPLE_VALUE = Pattern
+            .compile("(?i).*(?<![a-z])change[-_]?me(?![a-z]).*|(sk-)?\\.\\.\\.|<[^>]*>");
     private static final Pattern SECRET_PROPERTY = Pattern
             .compile("(?i).*[._-](password|api-key|api_key|apikey|secret|token)$");
     private static final Pattern USER_PROPERTY = Pattern.compile("(?i).*[._-](username|user)$");
@@ -73,7 +82,13 @@ public final class Redaction {
         redacted = hideUrlPasswords(redacted);
         redacted = QUERY_PASSWORD.matcher(redacted).replaceAll("$1" + HIDDEN);
         redacted = BEARER.matcher(redacted).replaceAll("$1" + HIDDEN);
-        return API_KEY.matcher(redacted).replaceAll("sk-" + HIDDEN);
+        return API_KEY.matcher(redacted)
+                .replaceAll(key -> isExampleValue(key.group()) ? Matcher.quoteReplacement(key.group()) : "sk-" + HIDDEN);
+    }
+
+    /** Whether {@code value} is one of the example values the project ships in place of a credential. */
+    public static boolean isExampleValue(String value) {
+        return value != null && EXAMPLE_VALUE.matcher(value.strip()).matches();
     }
 
     /**
@@ -160,7 +175,8 @@ public final class Redaction {
             boolean secretName = SECRET_PROPERTY.matcher(name).matches();
             boolean urlName = URL_PROPERTY.matcher(name.toLowerCase(Locale.ROOT)).matches();
             if (secretName) {
-                read(config, name).filter(value -> !isPlaceholder(value)).ifPresent(Redaction::secret);
+                read(config, name).filter(value -> !isPlaceholder(value) && !isExampleValue(value))
+                        .ifPresent(Redaction::secret);
             }
             if (urlName) {
                 read(config, name).ifPresent(url -> secret(urlPassword(url)));

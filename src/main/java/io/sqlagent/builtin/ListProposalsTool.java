@@ -6,6 +6,7 @@ import java.util.Optional;
 import jakarta.inject.Singleton;
 
 import io.smallrye.mutiny.Uni;
+import io.sqlagent.knowledge.KnowledgeReader;
 import io.sqlagent.knowledge.KnowledgeReviews;
 import io.sqlagent.tool.ToolCallContext;
 import io.sqlagent.tool.ToolDefinition;
@@ -35,6 +36,7 @@ public class ListProposalsTool extends TypedTool<ListProposalsTool.Arguments> {
 
     @Override
     protected Uni<?> run(Arguments arguments, ToolCallContext context) {
-        return reviews.proposals(arguments.limit().orElse(50)).map(items -> Map.of("items", items));
+        return reviews.proposals(arguments.limit().orElse(50), KnowledgeReader.of(context.identity()))
+                .map(items -> Map.of("items", items));
     }
 }

@@ -63,12 +63,7 @@ public class RunSqlTool extends TypedTool<RunSqlTool.Arguments> {
                 .orElseThrow(() -> new ToolException("No source named '" + config.source() + "' is configured"));
         // The verdict comes back on a worker thread, as the caller's cancel may: CancelSafe keeps that cancel.
         return CancelSafe.then(guard.checkOffEventLoop(arguments.sql()), verdict -> {
-            if (!verdict.allowed()) {
-                // A statement that names a table outside the policy is refused for that first: the reason to act on.
-                return Uni.createFrom().failure(new ToolRefusedException(
-                        tables.refusal(verdict.tables()).orElse(verdict.reason())));
-            }
-            Optional<String> refused = tables.refusal(verdict.tables());
+            Optional<String> refused = tables.refusal(verdict);
             if (refused.isPresent()) {
                 return Uni.createFrom().failure(new ToolRefusedException(refused.get()));
             }

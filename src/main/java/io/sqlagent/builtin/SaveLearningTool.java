@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.Optional;
 
 import io.smallrye.mutiny.Uni;
+import io.sqlagent.knowledge.KnowledgeReader;
 import io.sqlagent.knowledge.KnowledgeStore;
 import io.sqlagent.knowledge.LearningConfig;
 import io.sqlagent.knowledge.Provenance;
@@ -20,7 +21,8 @@ import io.sqlagent.tool.schema.Param;
  * {@code save_learning}: stores what the agent found out (a type mismatch, a schema surprise, a
  * business rule) so later questions can find it. The same title in the same category is stored
  * once; saving it again fails with the stored one's id. A learning that says the same as a stored one in
- * other words is not saved: the answer is {@code success: false} with {@code duplicate_of}. While
+ * other words is not saved: the answer is {@code success: false} with {@code duplicate_of}. Both compare only with
+ * learnings the caller may read (approved ones, its own proposals; every one for a reviewer). While
  * {@code sqlagent.learning.approval=required} what is saved is a proposal ({@code status: proposed}). Not a CDI bean: the
  * knowledge tool source
  * registers it only while {@code sqlagent.learning.enabled} is true.
@@ -61,7 +63,8 @@ public class SaveLearningTool extends TypedTool<SaveLearningTool.Arguments> {
         String title = arguments.title().strip();
         String sql = arguments.sql().filter(text -> !text.isBlank()).orElse(null);
         Provenance provenance = new Provenance(context.caller(), context.identity().name(), context.conversationId());
-        return store.saveLearning(title, arguments.description().strip(), arguments.category(), sql, provenance)
+        return store.saveLearning(title, arguments.description().strip(), arguments.category(), sql, provenance,
+                KnowledgeReader.of(context.identity()))
                 .map(saved -> answer(saved, title, arguments.category()));
     }
 

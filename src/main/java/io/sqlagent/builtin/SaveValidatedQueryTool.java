@@ -7,6 +7,7 @@ import java.util.Optional;
 
 import io.smallrye.mutiny.Uni;
 import io.sqlagent.knowledge.KnowledgeFile;
+import io.sqlagent.knowledge.KnowledgeReader;
 import io.sqlagent.knowledge.KnowledgeStore;
 import io.sqlagent.knowledge.LearningConfig;
 import io.sqlagent.knowledge.Provenance;
@@ -74,7 +75,7 @@ public class SaveValidatedQueryTool extends TypedTool<SaveValidatedQueryTool.Arg
                 arguments.sql().strip(), arguments.summary().strip(), tables,
                 arguments.dataQualityNotes().filter(text -> !text.isBlank()).orElse(null));
         Provenance provenance = new Provenance(context.caller(), context.identity().name(), context.conversationId());
-        return store.saveAgentPattern(pattern, provenance, shape)
+        return store.saveAgentPattern(pattern, provenance, shape, KnowledgeReader.of(context.identity()))
                 .map(saved -> {
                     Saved.Stored stored = (Saved.Stored) saved;
                     boolean proposed = stored.status().equals("proposed");

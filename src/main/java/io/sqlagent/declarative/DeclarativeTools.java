@@ -85,13 +85,30 @@ public class DeclarativeTools {
     void loadOnStart(@Observes StartupEvent event) {
         Reload reload = reload();
         if (!reload.applied()) {
-            throw new DeclaredToolsException(reload.problems());
+            throw startFailure(reload.problems(), config.paths().isEmpty() && shippedApplies());
         }
         if (config.watch() && config.paths().isPresent()) {
             timerId = vertx.setPeriodic(config.watchInterval().toMillis(),
                     id -> Infrastructure.getDefaultWorkerPool().execute(this::reloadIfChanged));
             Log.infof("Watching %s for tool changes every %s", config.paths().get(), config.watchInterval());
         }
+    }
+
+    /**
+     * Why the start stops, for the problems of the tool files. When the files are the shipped demo tools
+     * ({@code shipped}) and the table policy refuses what they read, the operator did not write them and may not want
+     * them: the message says how to start without them.
+     */
+    static DeclaredToolsException startFailure(List<YamlProblem> problems, boolean shipped) {
+        if (shipped && problems.stream().anyMatch(problem -> problem.message().startsWith(ToolDeclarations.POLICY_PROBLEM))) {
+            return new DeclaredToolsException(problems, "The tools above are the Chinook demo tools shipped with the "
+                    + "service (classpath:" + ToolFiles.SHIPPED
+                    + "), loaded because sqlagent.tools.paths is unset; the table policy "
+                    + "(sqlagent.sql.allowed-tables, denied-tables, hidden-columns) refuses what they read. Set "
+                    + "sqlagent.tools.shipped=false (SQLAGENT_TOOLS_SHIPPED=false) to start without them, or "
+                    + "sqlagent.tools.paths to tool files of your own.");
+        }
+        return new DeclaredToolsException(problems);
     }
 
     /** Names of the declared tools in effect. */

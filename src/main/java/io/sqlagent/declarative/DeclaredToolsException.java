@@ -11,9 +11,14 @@ public class DeclaredToolsException extends RuntimeException {
     private final List<YamlProblem> problems;
 
     public DeclaredToolsException(List<YamlProblem> problems) {
+        this(problems, null);
+    }
+
+    /** The problems, then {@code advice} (what to do about them, on a line of its own) unless it is {@code null}. */
+    public DeclaredToolsException(List<YamlProblem> problems, String advice) {
         super("The tool files have " + problems.size() + " problem(s):" + System.lineSeparator() + "  "
-                + problems.stream().map(YamlProblem::toString).collect(Collectors.joining(System.lineSeparator() + "  ")),
-                null, false, false);
+                + problems.stream().map(YamlProblem::toString).collect(Collectors.joining(System.lineSeparator() + "  "))
+                + (advice == null ? "" : System.lineSeparator() + advice), null, false, false);
         this.problems = List.copyOf(problems);
     }
 

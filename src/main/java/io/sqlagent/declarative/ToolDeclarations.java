@@ -25,6 +25,9 @@ import io.sqlagent.yaml.YamlTree;
  */
 final class ToolDeclarations {
 
+    /** How a problem of a statement the table policy refuses begins. */
+    static final String POLICY_PROBLEM = "the statement reads what the table policy refuses";
+
     private final YamlTree file;
     private final String name;
     private final String path;
@@ -153,7 +156,7 @@ final class ToolDeclarations {
     private void checkPolicy(String source, NamedParameters statement, List<DeclaredParameter> parameters) {
         String sql = positional(statement, parameters);
         policy.refusal(source, sql, guard.checkWithParameters(sql).tables()).ifPresent(reason -> problems.add(
-                file.problem(field("statement"), "the statement reads what the table policy refuses: " + reason)));
+                file.problem(field("statement"), POLICY_PROBLEM + ": " + reason)));
     }
 
     private ToolSecurity security() {

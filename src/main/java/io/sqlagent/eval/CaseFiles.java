@@ -1,6 +1,5 @@
 package io.sqlagent.eval;
 
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.Iterator;
@@ -11,22 +10,24 @@ import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 
 import io.sqlagent.ClasspathText;
+import io.sqlagent.yaml.YamlProblem;
+import io.sqlagent.yaml.YamlTree;
 
 /**
  * Reads suites: the ones shipped under {@code evals/} on the classpath by name, or a case list a
  * caller sends (YAML text, or the same structure as JSON). Every problem is reported with the case
- * and field it is in, before anything runs.
+ * and field it is in, before anything runs. YAML is read by the service's one YAML reader
+ * ({@link YamlTree}), so a syntax error or a key given twice names the file and line.
  */
 public final class CaseFiles {
 
     /** The suites shipped with the service. */
     public static final List<String> SHIPPED = List.of("chinook");
 
-    private static final YAMLMapper YAML = new YAMLMapper();
     private static final Pattern ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,99}");
     private static final Set<String> SUITE_FIELDS = Set.of("suite", "description", "fixture", "cases");
     private static final Set<String> CASE_FIELDS = Set.of("id", "category", "question", "golden_sql", "expected",
@@ -44,26 +45,37 @@ public final class CaseFiles {
         if (!SHIPPED.contains(name)) {
             return Optional.empty();
         }
-        return Optional.of(parseYaml(ClasspathText.require("evals/" + name + ".yaml"), name));
+        String file = "evals/" + name + ".yaml";
+        return Optional.of(parseYaml(file, ClasspathText.require(file), name));
     }
 
     /** A suite from YAML text; {@code fallbackName} names it when the text has no {@code suite}. */
     public static EvalSuite parseYaml(String text, String fallbackName) {
-        JsonNode tree;
-        try {
-            tree = YAML.readTree(text);
-        } catch (IOException e) {
-            throw new CaseFileException("The case file is not valid YAML: "
-                    + (e instanceof com.fasterxml.jackson.core.JsonProcessingException p ? p.getOriginalMessage()
-                            : e.getMessage()));
+        return parseYaml(fallbackName, text, fallbackName);
+    }
+
+    /**
+     * A suite from YAML text read from {@code file} (named in a syntax error, with its line).
+     *
+     * @param fallbackName names the suite when the text has no {@code suite}
+     */
+    public static EvalSuite parseYaml(String file, String text, String fallbackName) {
+        YamlTree tree = YamlTree.parse(file, text);
+        if (tree.problems().size() == 1 && tree.problems().get(0).message().equals("the file is empty")) {
+            return parse(null, fallbackName);
         }
-        return parse(tree, fallbackName);
+        if (!tree.problems().isEmpty()) {
+            YamlProblem first = tree.problems().get(0);
+            throw new CaseFileException("The case file is not valid YAML (" + first.file() + ", line " + first.line()
+                    + "): " + first.message().replaceFirst("^not valid YAML: ", ""));
+        }
+        return parse(tree.root(), fallbackName);
     }
 
     /** A suite from a tree: an object with {@code cases}, or a bare list of cases. */
     public static EvalSuite parse(JsonNode tree, String fallbackName) {
         if (tree instanceof ArrayNode list) {
-            ObjectNode wrapped = YAML.createObjectNode();
+            ObjectNode wrapped = JsonNodeFactory.instance.objectNode();
             wrapped.set("cases", list);
             tree = wrapped;
         }

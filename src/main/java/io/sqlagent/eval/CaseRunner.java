@@ -23,6 +23,7 @@ import io.sqlagent.sql.TablePolicy;
 import io.sqlagent.sql.guard.SqlGuard;
 import io.sqlagent.tool.Caller;
 import io.sqlagent.tool.ToolDescriptor;
+import io.sqlagent.tool.ToolRefusedException;
 import io.sqlagent.tool.ToolRegistry;
 
 /**
@@ -177,8 +178,19 @@ public class CaseRunner {
         return golden.flatMap(want -> read(agentSql.get(), settings.caller())
                 .map(got -> ExecutionMatch.grade(want, got, ordered, turn.extraColumns(), settings.tolerance()))
                 .onFailure()
-                .recoverWithItem(failure -> Grade.fail("The agent's statement fails when run again: " + failure.getMessage())))
-                .onFailure().recoverWithItem(failure -> Grade.fail("The golden SQL fails: " + failure.getMessage()));
+                .recoverWithItem(failure -> failed("The agent's statement", " fails when run again: ", failure)))
+                .onFailure().recoverWithItem(failure -> failed("The golden SQL", " fails: ", failure));
+    }
+
+    /**
+     * The grade of a case whose statement could not be read again: refused by the guard or the table policy (the
+     * case is not graded against what the run's principal may not read), or failed in PostgreSQL.
+     */
+    private static Grade failed(String statement, String fails, Throwable failure) {
+        if (failure instanceof ToolRefusedException) {
+            return Grade.fail(statement + " is refused for the run's principal: " + failure.getMessage());
+        }
+        return Grade.fail(statement + fails + failure.getMessage());
     }
 
     /**
@@ -187,13 +199,9 @@ public class CaseRunner {
      * reads no more than the run's principal could read with run_sql.
      */
     private Uni<ResultTable> read(String statement, Caller caller) {
-        var verdict = guard.check(statement);
-        if (!verdict.allowed()) {
-            return Uni.createFrom().failure(new IllegalArgumentException(verdict.reason()));
-        }
-        Optional<String> refused = tables.refusal(verdict.tables());
+        Optional<String> refused = tables.refusal(guard.check(statement));
         if (refused.isPresent()) {
-            return Uni.createFrom().failure(new IllegalArgumentException(refused.get()));
+            return Uni.createFrom().failure(new ToolRefusedException(refused.get()));
         }
         return queries.run(source(), statement, caller).map(ResultTable::of);
     }

@@ -1,11 +1,15 @@
 package io.sqlagent.eval;
 
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 
+import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.Startup;
 
@@ -26,13 +30,15 @@ public class EvalMetrics {
     private final MeterRegistry registry;
     private final Map<String, Double> accuracy = new ConcurrentHashMap<>();
     private volatile double hallucinations = Double.NaN;
+    /** The gauges this instance registered: removed when it goes, or a registry that outlives it keeps reading them. */
+    private final List<Meter> registered = new CopyOnWriteArrayList<>();
 
     EvalMetrics(MeterRegistry registry) {
         this.registry = registry;
-        Gauge.builder("sqlagent.eval.hallucinations", this, metrics -> metrics.hallucinations)
+        registered.add(Gauge.builder("sqlagent.eval.hallucinations", this, metrics -> metrics.hallucinations)
                 .description(
                         "Table and column names that did not exist but reached the database, in the last finished eval run")
-                .register(registry);
+                .register(registry));
         accuracy.put(ALL, Double.NaN);
         accuracyGauge(ALL);
     }
@@ -51,9 +57,19 @@ public class EvalMetrics {
     }
 
     private void accuracyGauge(String category) {
-        Gauge.builder("sqlagent.eval.accuracy", accuracy, map -> map.getOrDefault(category, Double.NaN))
+        registered.add(Gauge.builder("sqlagent.eval.accuracy", accuracy, map -> map.getOrDefault(category, Double.NaN))
                 .description("Share of cases passed in the last finished eval run, by category (all: every case)")
                 .tag("category", category)
-                .register(registry);
+                .register(registry));
+    }
+
+    /**
+     * Built at start, this instance registers its gauges before any run; a registry that outlives the
+     * application (Micrometer's global one across restarts in one JVM, as in the tests) would otherwise
+     * answer the next instance's registration with these gauges, which read this instance's NaN forever.
+     */
+    @PreDestroy
+    void unregister() {
+        registered.forEach(registry::remove);
     }
 }

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -15,6 +16,7 @@ import io.quarkus.logging.Log;
 import io.sqlagent.Texts;
 import io.sqlagent.sql.SqlErrorOccurred;
 import io.sqlagent.sql.guard.SqlLiterals;
+import io.sqlagent.tool.Caller;
 import io.sqlagent.tool.Outcome;
 import io.sqlagent.tool.ToolCallListener;
 import io.sqlagent.tool.ToolException;
@@ -84,32 +86,45 @@ public class AutoLearning implements ToolCallListener {
             return;
         }
         String fixed = execution.call().arguments().path("sql").asText();
-        String principal = execution.context().identity().name();
         for (SqlErrorOccurred error : recovered.errors()) {
-            save(error, fixed, conversationId, principal);
+            save(error, fixed, conversationId, execution.context().identity());
         }
     }
 
-    private void save(SqlErrorOccurred error, String fixed, String conversationId, String principal) {
-        String category = category(error.sqlState());
-        // Learnings are shared by every principal: no value the caller read (under its row-level security) goes in.
-        String problem = SqlLiterals.maskMessage(firstLine(error.message()));
-        String title = truncate(problem, 100);
+    /** What is learned from one error and the query that worked: title, description and SQL, with no value in them. */
+    record Learned(String title, String description, String sql) {
+    }
+
+    /**
+     * The learning an error and its fix come to. Learnings are shared by every principal once approved, so no value
+     * the caller read (under its row-level security) goes in: literals and quoted values are masked, and so is a name
+     * that is one of the statements' literal values or does not read as a name (a value written where a name belongs).
+     */
+    static Learned learned(SqlErrorOccurred error, String fixed) {
+        Set<String> values = SqlLiterals.values(error.message(), error.sql(), fixed);
+        String problem = SqlLiterals.maskMessage(firstLine(error.message()), values);
         String description = "A query failed with SQLSTATE " + error.sqlState() + " (" + problem
                 + ") and worked once rewritten. "
-                + "The failing query was: " + truncate(SqlLiterals.mask(error.sql()).strip(), MAX_SQL_IN_DESCRIPTION)
+                + "The failing query was: " + truncate(SqlLiterals.mask(error.sql(), values).strip(), MAX_SQL_IN_DESCRIPTION)
                 + " — the query that worked is attached.";
-        fixed = SqlLiterals.mask(fixed);
-        Provenance provenance = new Provenance(SOURCE, principal, Optional.of(conversationId));
-        store.saveLearning(title, description, category, fixed, provenance).subscribe().with(
-                saved -> Log.debugf("Auto-learning from conversation %s: %s (%s)", conversationId, title, saved),
-                failure -> {
-                    if (failure instanceof ToolException) {
-                        Log.debugf("Auto-learning not saved: %s", failure.getMessage()); // already known
-                    } else {
-                        Log.warnf("Auto-learning could not be saved: %s", failure.getMessage());
-                    }
-                });
+        return new Learned(truncate(problem, 100), description, SqlLiterals.mask(fixed, values));
+    }
+
+    private void save(SqlErrorOccurred error, String fixed, String conversationId, Caller caller) {
+        String category = category(error.sqlState());
+        Learned learned = learned(error, fixed);
+        String title = learned.title();
+        Provenance provenance = new Provenance(SOURCE, caller.name(), Optional.of(conversationId));
+        store.saveLearning(title, learned.description(), category, learned.sql(), provenance, KnowledgeReader.of(caller))
+                .subscribe().with(
+                        saved -> Log.debugf("Auto-learning from conversation %s: %s (%s)", conversationId, title, saved),
+                        failure -> {
+                            if (failure instanceof ToolException) {
+                                Log.debugf("Auto-learning not saved: %s", failure.getMessage()); // already known
+                            } else {
+                                Log.warnf("Auto-learning could not be saved: %s", failure.getMessage());
+                            }
+                        });
     }
 
     /**

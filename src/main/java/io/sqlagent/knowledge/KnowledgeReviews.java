@@ -16,6 +16,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.quarkus.hibernate.reactive.panache.Panache;
+import io.quarkus.hibernate.reactive.panache.PanacheQuery;
 import io.quarkus.panache.common.Page;
 import io.smallrye.mutiny.Uni;
 import io.sqlagent.store.StoreSessions;
@@ -36,6 +37,8 @@ public class KnowledgeReviews {
 
     private static final String PROPOSED = "status = 'proposed' order by createdAt, id";
 
+    private static final String PROPOSED_BY = "status = 'proposed' and proposedBy = ?1 order by createdAt, id";
+
     private static final String SET_EMBEDDING = """
             UPDATE learning SET embedding = CAST(CAST(:embedding AS text) AS real[]) WHERE id = :id""";
 
@@ -49,10 +52,13 @@ public class KnowledgeReviews {
         this.queries = queries;
     }
 
-    /** The proposals waiting for a reviewer, oldest first, as {@link #view views}. */
-    public Uni<List<Map<String, Object>>> proposals(int limit) {
-        return sessions.withSession(() -> Learning.<ReviewedItem> find(PROPOSED).page(Page.ofSize(limit)).list()
-                .flatMap(learnings -> QueryPattern.<ReviewedItem> find(PROPOSED).page(Page.ofSize(limit)).list()
+    /**
+     * The proposals waiting for a reviewer, oldest first, as {@link #view views}: every one for a reviewer, the
+     * reader's own for anyone else.
+     */
+    public Uni<List<Map<String, Object>>> proposals(int limit, KnowledgeReader reader) {
+        return sessions.withSession(() -> proposed(true, limit, reader)
+                .flatMap(learnings -> proposed(false, limit, reader)
                         .map(patterns -> {
                             List<ReviewedItem> items = new ArrayList<>(learnings);
                             items.addAll(patterns);
@@ -66,10 +72,24 @@ public class KnowledgeReviews {
                         .toList());
     }
 
-    /** One item by its id (any status); fails with {@code proposal_not_found}. */
-    public Uni<Map<String, Object>> item(String id) {
+    private static Uni<List<ReviewedItem>> proposed(boolean learnings, int limit, KnowledgeReader reader) {
+        String query = reader.reviewer() ? PROPOSED : PROPOSED_BY;
+        Object[] parameters = reader.reviewer() ? new Object[0] : new Object[] { reader.author() };
+        PanacheQuery<ReviewedItem> found = learnings ? Learning.find(query, parameters) : QueryPattern.find(query, parameters);
+        return found.page(Page.ofSize(limit)).list();
+    }
+
+    /**
+     * One item by its id, when {@code reader} may read it (any status for a reviewer or its author, approved for
+     * anyone else, without what only the author and reviewers see: {@link #sharedView}); fails with
+     * {@code proposal_not_found}, the same for an item that is not there and one the reader may not read.
+     */
+    public Uni<Map<String, Object>> item(String id, KnowledgeReader reader) {
         KnowledgeItemId item = id(id);
-        return stored(item).map(found -> view(found.orElseThrow(() -> ReviewException.notFound(id))));
+        return stored(item).map(found -> {
+            ReviewedItem readable = found.filter(reader::mayRead).orElseThrow(() -> ReviewException.notFound(id));
+            return reader.reviewer() || reader.authored(readable.proposedBy) ? view(readable) : sharedView(readable);
+        });
     }
 
     /**
@@ -286,6 +306,25 @@ public class KnowledgeReviews {
         provenance.put("reviewed_at", text(item.reviewedAt));
         provenance.put("review_note", item.reviewNote);
         view.put("provenance", provenance);
+        return view;
+    }
+
+    /**
+     * An approved item as a caller who neither proposed nor reviews it sees it: its content, and of its provenance
+     * only the channel and the times. The question, the conversation and the principals stay with the author and the
+     * reviewers (a question can name what its asker saw), and so do a validated query's row count, digest and check
+     * message, which come from one caller's run under its row-level security.
+     */
+    static Map<String, Object> sharedView(ReviewedItem item) {
+        Map<String, Object> view = view(item);
+        @SuppressWarnings("unchecked")
+        Map<String, Object> provenance = (Map<String, Object>) view.get("provenance");
+        provenance.keySet().retainAll(List.of("source", "source_file", "proposed_at", "reviewed_at"));
+        if (view.get("result") instanceof Map<?, ?> result) {
+            @SuppressWarnings("unchecked")
+            Map<String, Object> shown = (Map<String, Object>) result;
+            shown.keySet().retainAll(List.of("columns", "check_status", "checked_at"));
+        }
         return view;
     }
 

@@ -194,20 +194,23 @@ public class KnowledgeStore {
      * embedding. Fails with a {@link ToolException} naming the one already stored when the same title
      * was saved in the same category before; answers {@link Saved.NearDuplicate} without storing it
      * when a stored learning says the same in other words ({@code sqlagent.learning.duplicate-similarity}).
+     * Both look only at what {@code reader} may read: another principal's proposal is never named, and is no
+     * near-duplicate; the same title as one (which the store keeps once) is refused without saying whose or which.
      */
-    public Uni<Saved> saveLearning(String title, String description, String category, String sql, Provenance provenance) {
+    public Uni<Saved> saveLearning(String title, String description, String category, String sql, Provenance provenance,
+            KnowledgeReader reader) {
         return ready().flatMap(ok -> sameLearning(title, category))
                 .flatMap(same -> {
                     if (same != null) {
-                        return Uni.createFrom().failure(alreadyKnown(same, category));
+                        return Uni.createFrom().failure(alreadyKnown(same, category, reader));
                     }
                     return embeddings.embed(LearningEmbeddings.text(title, description))
-                            .flatMap(vector -> embeddings.nearest(vector, learning.duplicateSimilarity())
+                            .flatMap(vector -> embeddings.nearest(vector, learning.duplicateSimilarity(), reader)
                                     .flatMap(near -> near.<Uni<Saved>> map(found -> Uni.createFrom().item(
                                             new Saved.NearDuplicate(found.id(), found.title(), found.status(),
                                                     found.similarity())))
                                             .orElseGet(() -> insertLearning(title, description, category, sql, provenance,
-                                                    vector))));
+                                                    vector, reader))));
                 });
     }
 
@@ -220,7 +223,7 @@ public class KnowledgeStore {
      * two agents saving the same learning at once store it once), then reads it back as an entity.
      */
     private Uni<Saved> insertLearning(String title, String description, String category, String sql, Provenance provenance,
-            Float[] vector) {
+            Float[] vector, KnowledgeReader reader) {
         String status = newStatus();
         Map<String, Object> values = new LinkedHashMap<>();
         values.put("title", title);
@@ -238,7 +241,7 @@ public class KnowledgeStore {
                         .map(stored -> {
                             if (inserted == 0) {
                                 // Saved by someone else since the look-up: the same learning, stored once.
-                                throw alreadyKnown(stored, category);
+                                throw alreadyKnown(stored, category, reader);
                             }
                             return stored;
                         })))
@@ -251,7 +254,13 @@ public class KnowledgeStore {
         return text.replaceAll("^ +| +$", "");
     }
 
-    private static ToolException alreadyKnown(Learning same, String category) {
+    private static ToolException alreadyKnown(Learning same, String category, KnowledgeReader reader) {
+        if (!reader.mayRead(same)) {
+            // Another principal's proposal: the title is the caller's own words, so saying it is taken tells nothing
+            // the caller did not write; which item, whose, and whether it was rejected stay unsaid.
+            return new ToolException("A learning with this title in category " + category
+                    + " is already known or waiting for review; it was not saved again.");
+        }
         return new ToolException("This learning is already known: '" + same.title + "' (" + category + ", id " + same.id
                 + (same.status.equals("approved") ? "" : ", " + same.status) + "); it was not saved again.");
     }
@@ -261,7 +270,8 @@ public class KnowledgeStore {
      * {@linkplain #newStatus() approved or proposed}; fails with a {@link ToolException} when a
      * pattern with the same question or the same name exists.
      */
-    public Uni<Saved> saveAgentPattern(KnowledgeFile.Pattern pattern, Provenance provenance, ResultShape shape) {
+    public Uni<Saved> saveAgentPattern(KnowledgeFile.Pattern pattern, Provenance provenance, ResultShape shape,
+            KnowledgeReader reader) {
         String status = newStatus();
         Map<String, Object> values = patternValues(pattern, "agent", null, provenance.conversationId().orElse(null));
         values.put("status", status);
@@ -274,14 +284,19 @@ public class KnowledgeStore {
                 INSERT_AGENT_PATTERN.formatted(TABLES, ASKED), values)
                 .flatMap(inserted -> QueryPattern.<QueryPattern> find(SAME_PATTERN, pattern.name(), trimmed(pattern.question()))
                         .list()
-                        .map(same -> inserted == 0 ? duplicatePattern(same, pattern)
+                        .map(same -> inserted == 0 ? duplicatePattern(same, pattern, reader)
                                 : same.stream().filter(found -> found.name.equals(pattern.name())).findFirst()
                                         .orElseThrow()))))
                 .map(stored -> (Saved) new Saved.Stored(stored.id, status))
                 .invoke(saved -> countSaved("query_pattern", "validated_query"));
     }
 
-    private static QueryPattern duplicatePattern(List<QueryPattern> found, KnowledgeFile.Pattern pattern) {
+    /**
+     * The refusal of a pattern whose question or name is taken. One the caller may not read (another principal's
+     * proposal) is not named: the caller learns only that its own question or name is taken.
+     */
+    private static QueryPattern duplicatePattern(List<QueryPattern> found, KnowledgeFile.Pattern pattern,
+            KnowledgeReader reader) {
         if (found.isEmpty()) {
             // Deleted between the insert and the look-up: rare, and a retry will do.
             throw new ToolException("The query pattern could not be saved because of a concurrent change; try again.");
@@ -289,13 +304,15 @@ public class KnowledgeStore {
         String question = trimmed(pattern.question()).toLowerCase(Locale.ROOT);
         for (QueryPattern same : found) {
             if (trimmed(same.question).toLowerCase(Locale.ROOT).equals(question)) {
-                throw new ToolException("A validated query for this question already exists: '" + same.name + "' (id "
-                        + same.id + ")");
+                throw new ToolException(reader.mayRead(same)
+                        ? "A validated query for this question already exists: '" + same.name + "' (id " + same.id + ")"
+                        : "A validated query for this question is already known or waiting for review; it was not saved again.");
             }
         }
         QueryPattern same = found.get(0);
-        throw new ToolException("A query pattern named '" + same.name + "' already exists (id " + same.id
-                + "); choose another name.");
+        throw new ToolException(reader.mayRead(same)
+                ? "A query pattern named '" + same.name + "' already exists (id " + same.id + "); choose another name."
+                : "The name '" + pattern.name() + "' is taken; choose another name.");
     }
 
     /**

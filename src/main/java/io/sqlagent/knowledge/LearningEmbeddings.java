@@ -22,12 +22,14 @@ public class LearningEmbeddings {
 
     /**
      * The stored learning closest to a vector, scored from the dot product of unit vectors (the cosine), in double
-     * precision: PostgreSQL raises an error when a product of two {@code real}s underflows.
+     * precision: PostgreSQL raises an error when a product of two {@code real}s underflows. Only learnings the caller
+     * may read are compared ({@link KnowledgeReader}): another principal's proposal is not a duplicate for this caller.
      */
     private static final String NEAREST = """
             SELECT id, title, status, similarity FROM (
                 SELECT id, title, status, (SELECT sum(a::float8 * b::float8) FROM unnest(embedding, CAST(CAST(:vector AS text) AS real[])) AS t(a, b)) AS similarity
-                FROM learning WHERE embedding IS NOT NULL) scored
+                FROM learning WHERE embedding IS NOT NULL
+                    AND (status = 'approved' OR :reviewer OR proposed_by = :author)) scored
             WHERE similarity >= :threshold ORDER BY similarity DESC, id LIMIT 1""";
 
     private final StoreSessions sessions;
@@ -53,8 +55,8 @@ public class LearningEmbeddings {
                 .runSubscriptionOn(Infrastructure.getDefaultWorkerPool());
     }
 
-    /** The stored learning most similar to {@code vector}, when one reaches {@code threshold}. */
-    public Uni<Optional<Near>> nearest(Float[] vector, double threshold) {
+    /** The stored learning most similar to {@code vector} that {@code reader} may read, when one reaches {@code threshold}. */
+    public Uni<Optional<Near>> nearest(Float[] vector, double threshold, KnowledgeReader reader) {
         if (threshold >= 1) {
             return Uni.createFrom().item(Optional.empty());
         }
@@ -62,9 +64,20 @@ public class LearningEmbeddings {
                 .flatMap(session -> session.createNativeQuery(NEAREST, Object[].class)
                         .setParameter("vector", literal(vector))
                         .setParameter("threshold", threshold)
+                        .setParameter("reviewer", reader.reviewer())
+                        .setParameter("author", reader.author())
                         .getResultList()))
                 .map(rows -> rows.stream().findFirst().map(row -> new Near(((Number) row[0]).longValue(), (String) row[1],
                         (String) row[2], ((Number) row[3]).doubleValue())));
+    }
+
+    /** The cosine of two unit vectors, as the store computes it: their dot product in double precision. */
+    static double cosine(Float[] a, Float[] b) {
+        double sum = 0;
+        for (int i = 0; i < a.length; i++) {
+            sum += a[i].doubleValue() * b[i].doubleValue();
+        }
+        return sum;
     }
 
     /**

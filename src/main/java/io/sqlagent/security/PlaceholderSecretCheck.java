@@ -1,7 +1,9 @@
 package io.sqlagent.security;
 
+import java.util.HashSet;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
 
@@ -13,23 +15,18 @@ import jakarta.interceptor.Interceptor;
 import org.eclipse.microprofile.config.Config;
 
 import io.quarkus.runtime.StartupEvent;
+import io.sqlagent.Redaction;
 
 /**
  * Refuses to start while a credential setting still holds one of the example values the project
  * ships (k8s/secret.example.yaml's {@code change-me…}, the docs' {@code sk-...}): copied as it is,
  * such a value is a working credential everyone who read the example knows. The message names each
- * setting and how to make a value of one's own.
+ * setting (once, as it was set: an environment variable is not named again as the property it sets)
+ * and how to make a value of one's own; the log shows the example value, which is no secret
+ * ({@link Redaction#isExampleValue}).
  */
 @ApplicationScoped
 public class PlaceholderSecretCheck {
-
-    /**
-     * The example values, whatever their case: every {@code change-me} variant the example Secret
-     * ships (also {@code changeme}, {@code change_me}; not inside a word, as in {@code exchange-metrics}),
-     * the {@code sk-...} / {@code ...} the docs write where a key goes, and {@code <key>}-style slots.
-     */
-    private static final Pattern PLACEHOLDER = Pattern
-            .compile("(?i).*(?<![a-z])change[-_]?me(?![a-z]).*|(sk-)?\\.\\.\\.|<[^>]*>");
 
     /**
      * Settings that hold a credential, by name as a property ({@code sqlagent.auth.bootstrap-key}) or
@@ -70,13 +67,23 @@ public class PlaceholderSecretCheck {
                 found.put(name, value);
             }
         }
+        // An environment variable is also seen under the property it sets: name it once, as it was set.
+        Set<String> setAsEnvironment = new HashSet<>();
+        found.keySet().stream().filter(name -> name.equals(name.toUpperCase(Locale.ROOT)))
+                .forEach(name -> setAsEnvironment.add(sameSetting(name)));
+        found.keySet().removeIf(name -> !name.equals(name.toUpperCase(Locale.ROOT))
+                && setAsEnvironment.contains(sameSetting(name)));
         return found;
+    }
+
+    private static String sameSetting(String name) {
+        return name.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]", ".");
     }
 
     /** Whether {@code value}, or the password in it when it is a URL, is one of the example values. */
     static boolean isPlaceholder(String value) {
         String text = value.strip();
-        if (PLACEHOLDER.matcher(text).matches()) {
+        if (Redaction.isExampleValue(text)) {
             return true;
         }
         int at = text.lastIndexOf('@');
@@ -84,7 +91,7 @@ public class PlaceholderSecretCheck {
         if (scheme > 0 && at > scheme) {
             String userInfo = text.substring(scheme + 3, at);
             int colon = userInfo.indexOf(':');
-            return colon >= 0 && PLACEHOLDER.matcher(userInfo.substring(colon + 1)).matches();
+            return colon >= 0 && Redaction.isExampleValue(userInfo.substring(colon + 1));
         }
         return false;
     }

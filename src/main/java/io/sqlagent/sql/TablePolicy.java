@@ -11,6 +11,8 @@ import java.util.TreeSet;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
+import io.sqlagent.sql.guard.SqlVerdict;
+
 /**
  * Which tables and views the SQL tools may use ({@code sqlagent.sql.allowed-tables} and
  * {@code denied-tables}), applied by {@code run_sql} and declared tools to every table a statement names and to every
@@ -100,6 +102,20 @@ public class TablePolicy {
     public Optional<String> refusal(Set<String> tables) {
         Set<String> refused = refused(tables);
         return refused.isEmpty() ? Optional.empty() : Optional.of(refusalOf(refused));
+    }
+
+    /**
+     * Why a statement the guard has judged may not run, or empty when it may: a table it names that the policy refuses
+     * comes first, even when the guard refuses the statement for something else (that is the reason to act on), then
+     * the guard's own reason. {@code run_sql} and an evaluation's golden SQL both ask this, so they refuse the same
+     * statements in the same words; what only the plan can tell is {@link QueryRunner}'s to refuse.
+     */
+    public Optional<String> refusal(SqlVerdict verdict) {
+        Optional<String> byName = refusal(verdict.tables());
+        if (byName.isPresent() || verdict.allowed()) {
+            return byName;
+        }
+        return Optional.of(verdict.reason());
     }
 
     /** The refusal of a statement that reads {@code refused}, tables the policy refuses (sorted, not empty). */

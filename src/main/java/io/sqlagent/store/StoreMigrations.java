@@ -32,9 +32,8 @@ import io.vertx.mutiny.sqlclient.Tuple;
  * anything runs, naming the script, as Flyway's checksum validation would.
  *
  * <p>
- * The service's own migrator rather than Flyway: Flyway would need a JDBC driver, an Agroal pool
- * and a second connection path (also for the embedded store) only to run these scripts at start,
- * which costs start-up time; this one runs them over the reactive pool the service already has.
+ * The service's own migrator rather than Flyway, for the reason docs/architecture.md gives
+ * ("Why the store's migrator is the project's own").
  */
 @ApplicationScoped
 public class StoreMigrations {

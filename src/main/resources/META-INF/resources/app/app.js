@@ -581,7 +581,7 @@ async function searchKnowledge(event) {
   loadProposals();
 }
 
-/** Learning that waits for approval (GET /api/knowledge/proposals, when the service offers it). */
+/** Learning that waits for approval (GET /api/knowledge/proposals: every proposal for a reviewer, the caller's own otherwise). */
 async function loadProposals() {
   const response = await api('/api/knowledge/proposals');
   const section = $('proposals');
@@ -591,9 +591,11 @@ async function loadProposals() {
   }
   const list = $('proposal-list');
   list.replaceChildren();
-  for (const item of (await response.json()).items || []) {
+  const body = await response.json();
+  for (const item of body.items || []) {
     const li = el('li', null, `${item.kind}: ${item.title || item.name} `);
-    for (const verdict of ['approve', 'reject']) {
+    // A caller who may not review sees only its own proposals, without the buttons it could not use.
+    for (const verdict of body.can_review === false ? [] : ['approve', 'reject']) {
       const button = el('button', 'small', verdict);
       button.type = 'button';
       button.addEventListener('click', async () => {

@@ -59,6 +59,8 @@ public final class SchemaSearchBench {
 
     /** Creates a database named {@code database} holding the first {@code count} tables of {@code set} (again if it exists). */
     public static void createDatabase(String adminJdbcUrl, String database, SchemaSet set, int count) throws Exception {
+        // Registered explicitly: under a Quarkus test's class loader DriverManager may not have found it on its own.
+        Class.forName("org.postgresql.Driver");
         try (Connection admin = DriverManager.getConnection(adminJdbcUrl, EmbeddedDatabase.USER, "");
                 Statement statement = admin.createStatement()) {
             statement.execute("DROP DATABASE IF EXISTS " + database + " WITH (FORCE)");

@@ -7,16 +7,36 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+import io.quarkus.arc.Arc;
 import io.sqlagent.sql.Source;
+import io.sqlagent.sql.SourceRegistry;
 
 /**
  * The tables, views and functions the table policy tests read ({@code src/test/resources/policy/fixture.sql}), made
- * and dropped around each test: denied tables, their children and partitions, views over them, a schema found
- * through the search path, and functions that read them.
+ * before and dropped after each test of a class that registers this extension
+ * ({@code @RegisterExtension static final PolicyFixture POLICY = new PolicyFixture();}): denied tables, their children
+ * and partitions, views over them, a schema found through the search path, and functions that read them. The source
+ * is the application's {@code default}, looked up in the running application as each test starts.
  */
-public final class PolicyFixture {
+public final class PolicyFixture implements BeforeEachCallback, AfterEachCallback {
 
-    private PolicyFixture() {
+    @Override
+    public void beforeEach(ExtensionContext context) {
+        create(source());
+    }
+
+    @Override
+    public void afterEach(ExtensionContext context) {
+        drop(source());
+    }
+
+    /** The source the fixture lives in: the running application's {@code default}. */
+    public static Source source() {
+        return Arc.container().instance(SourceRegistry.class).get().find("default").orElseThrow();
     }
 
     /** Drops what is left of an earlier run, then creates the fixture. */
@@ -25,6 +45,7 @@ public final class PolicyFixture {
         run(source, "policy/fixture.sql");
     }
 
+    /** Drops the fixture and whatever depends on it. */
     public static void drop(Source source) {
         run(source, "policy/cleanup.sql");
     }

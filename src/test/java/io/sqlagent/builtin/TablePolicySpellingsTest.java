@@ -10,11 +10,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
-import jakarta.inject.Inject;
-
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.function.Executable;
 
 import io.quarkus.test.common.WithTestResource;
@@ -24,8 +21,6 @@ import io.restassured.http.ContentType;
 import io.restassured.response.Response;
 import io.sqlagent.TestProfiles;
 import io.sqlagent.agent.ScriptedModelResource;
-import io.sqlagent.sql.Source;
-import io.sqlagent.sql.SourceRegistry;
 import io.sqlagent.tool.ToolJson;
 
 /**
@@ -40,22 +35,8 @@ class TablePolicySpellingsTest {
 
     private static final String SECRET = "TOPSECRET";
 
-    @Inject
-    SourceRegistry sources;
-
-    private Source source() {
-        return sources.find("default").orElseThrow();
-    }
-
-    @BeforeEach
-    void createTheFixture() {
-        PolicyFixture.create(source());
-    }
-
-    @AfterEach
-    void dropIt() {
-        PolicyFixture.drop(source());
-    }
+    @RegisterExtension
+    static final PolicyFixture POLICY = new PolicyFixture();
 
     private static Response runSql(String sql) {
         return given().contentType(ContentType.JSON).body(ToolJson.MAPPER.createObjectNode().put("sql", sql).toString())

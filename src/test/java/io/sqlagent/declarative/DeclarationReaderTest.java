@@ -6,11 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
 
+import io.sqlagent.sql.TablePolicy;
 import io.sqlagent.sql.guard.SqlGuard;
 import io.sqlagent.yaml.YamlProblem;
 
@@ -242,5 +244,27 @@ class DeclarationReaderTest {
 
         assertEquals(List.of(), result.problems());
         assertTrue(result.declarations().tools().size() >= 6);
+    }
+
+    @Test
+    void shippedToolsThePolicyRefusesStopTheStartSayingHowToStartWithoutThem() {
+        // A policy that denies invoice, as an operator's own policy on the demo database might.
+        TablePolicy tables = new TablePolicy(Optional.empty(), Optional.of(List.of("invoice")));
+        StatementPolicy policy = (source, sql, named) -> tables.refusal(named);
+        DeclarationReader.Result result = DeclarationReader.read(List.of(ToolFiles.shipped()), new DeclarationReader.Context(
+                Set.of("default"), Set.of("run_sql"), SqlGuard.defaults(), name -> null, policy));
+
+        String message = DeclarativeTools.startFailure(result.problems(), true).getMessage();
+
+        // Each refused tool by name, with what it reads, then what to do.
+        assertTrue(message.contains("classpath:declarative/tools/chinook.yaml:"), message);
+        assertTrue(message.contains("tools.sales_by_country_and_month.statement: the statement reads what the table policy "
+                + "refuses: Table invoice is not available"), message);
+        assertTrue(message.contains("tools.top_customers.statement: the statement reads what the table policy refuses: "
+                + "Table invoice is not available"), message);
+        assertTrue(message.contains("Set sqlagent.tools.shipped=false (SQLAGENT_TOOLS_SHIPPED=false) to start without them"),
+                message);
+        // Tool files of the operator's own get no such advice: those tools are theirs to fix.
+        assertFalse(DeclarativeTools.startFailure(result.problems(), false).getMessage().contains("sqlagent.tools.shipped"));
     }
 }

@@ -16,8 +16,8 @@ import java.time.Duration;
 import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -28,7 +28,6 @@ import io.sqlagent.TestProfiles;
 import io.sqlagent.agent.ScriptedModelResource;
 import io.sqlagent.builtin.PolicyFixture;
 import io.sqlagent.sql.Source;
-import io.sqlagent.sql.SourceRegistry;
 
 /**
  * Declared tools obey the table policy as run_sql does ({@code TestProfiles.Features}: hidden {@code customer.email},
@@ -45,24 +44,18 @@ class DeclaredToolsPolicyTest {
     @Inject
     DeclarativeTools tools;
 
-    @Inject
-    SourceRegistry sources;
+    @RegisterExtension
+    static final PolicyFixture POLICY = new PolicyFixture();
 
-    private Source source() {
-        return sources.find("default").orElseThrow();
-    }
-
-    @BeforeEach
-    void createTheFixture() {
-        PolicyFixture.create(source());
+    private static Source source() {
+        return PolicyFixture.source();
     }
 
     @AfterEach
-    void removeTheFileAndTheFixture() throws IOException {
+    void removeTheFileAndTheViews() throws IOException {
         Files.deleteIfExists(FILE);
         source().executeWriting("DROP VIEW IF EXISTS public.late_contacts, public.late_notes").await()
                 .atMost(Duration.ofSeconds(10));
-        PolicyFixture.drop(source());
         assertTrue(tools.reload().applied());
     }
 

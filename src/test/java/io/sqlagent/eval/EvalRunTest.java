@@ -283,6 +283,26 @@ class EvalRunTest {
     }
 
     @Test
+    @Order(5)
+    void refusesABodyOfTheWrongShapeNamingTheFieldAndWritesNothing() {
+        long before = count("SELECT count(*) FROM eval_run");
+        bad("{\"suite\":", 400, "malformed_json", "not valid JSON");
+        bad("{\"suite\": 5}", 400, "invalid_suite", "suite must be the name of a shipped suite");
+        bad("{\"yaml\": 5}", 400, "invalid_cases", "yaml must be the text of a case file");
+        bad("{\"yaml\": \"cases: [\"}", 400, "invalid_cases", "The case file is not valid YAML (uploaded, line ");
+        bad("{\"cases\": \"a\"}", 400, "invalid_cases", "A case file is an object with 'cases'");
+        bad("{\"suite\":\"chinook\",\"concurrency\":\"two\"}", 400, "invalid_concurrency", "whole number of at least 1");
+        bad("{\"suite\":\"chinook\",\"concurrency\":1.5}", 400, "invalid_concurrency", "whole number of at least 1");
+        bad("{\"suite\":\"chinook\",\"max_tokens\":-1}", 400, "invalid_max_tokens", "whole number of at least 1");
+        bad("{\"suite\":\"chinook\",\"judge\":\"yes\"}", 400, "invalid_judge", "true or false");
+        bad("{\"suite\":\"chinook\",\"tags\":\"smoke\"}", 400, "invalid_tags", "a list of tag names");
+        bad("{\"suite\":\"chinook\",\"timeout\":90}", 400, "invalid_timeout", "a duration such as");
+        bad("{\"suite\":\"chinook\",\"timeout\":\"-5s\"}", 400, "invalid_timeout", "a duration such as");
+        bad("{\"yaml\":\"" + "x".repeat(2 * 1024 * 1024) + "\"}", 413, "body_too_large", "the limit is");
+        assertEquals(before, count("SELECT count(*) FROM eval_run"));
+    }
+
+    @Test
     @Order(6)
     void theCommandLineRunnerExitsByTheThreshold() throws Exception {
         java.nio.file.Path cases = java.nio.file.Files.createTempFile("cases", ".yaml");

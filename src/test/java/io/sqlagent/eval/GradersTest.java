@@ -1,5 +1,7 @@
 package io.sqlagent.eval;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -180,5 +182,33 @@ class GradersTest {
         assertEquals("case 'a': 'category' is required and must be non-empty text", missing.getMessage());
         assertTrue(assertThrows(CaseFileException.class, () -> CaseFiles.parseYaml("cases: [", "t")).getMessage()
                 .startsWith("The case file is not valid YAML"));
+    }
+
+    @Test
+    void aCaseFileThatIsNotValidYamlNamesTheFileAndLine() {
+        assertThatThrownBy(() -> CaseFiles.parseYaml("cases.yaml", "cases:\n  - id: a\n    category: [join\n", "t"))
+                .isInstanceOf(CaseFileException.class)
+                .hasMessageStartingWith("The case file is not valid YAML (cases.yaml, line ");
+        assertThatThrownBy(() -> CaseFiles.parseYaml("cases.yaml",
+                "cases:\n  - id: a\n    category: join\n    question: q\n    question: r\n", "t"))
+                .isInstanceOf(CaseFileException.class)
+                .hasMessage("The case file is not valid YAML (cases.yaml, line 5): 'question' is given twice"
+                        + " (first on line 4); names must be unique");
+        assertThatThrownBy(() -> CaseFiles.parseYaml("# only a comment\n", "t"))
+                .isInstanceOf(CaseFileException.class)
+                .hasMessageStartingWith("A case file is an object with 'cases'");
+    }
+
+    @Test
+    void aCaseFileReadByTheOneYamlReaderKeepsItsValues() {
+        EvalSuite suite = CaseFiles
+                .parseYaml("suite: s\ncases:\n  - {id: a, category: c, question: q, expected: [2328.60, 3503,"
+                        + " Rock], ordered: true, tags: [x]}\n", "t");
+
+        assertThat(suite.name()).isEqualTo("s");
+        EvalCase.Turn turn = suite.cases().get(0).turns().get(0);
+        assertThat(turn.expectedValues()).extracting(JsonNode::asText).containsExactly("2328.60", "3503", "Rock");
+        assertThat(turn.ordered()).contains(true);
+        assertThat(suite.cases().get(0).tags()).containsExactly("x");
     }
 }

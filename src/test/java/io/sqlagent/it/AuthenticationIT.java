@@ -14,6 +14,7 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -44,6 +45,8 @@ class AuthenticationIT {
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private static final String INITIALIZE = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":"
             + "\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"it\",\"version\":\"1\"}}}";
+    private static final String INITIALIZED = "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}";
+    private static final String TOOLS_LIST = "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}";
 
     @TempDir
     static Path workDir;
@@ -208,6 +211,66 @@ class AuthenticationIT {
             }
         }
         assertTrue(keys.toString().contains("by-subject"), keys.toString());
+    }
+
+    @Test
+    void noTokenTakesTheNameOfAnApiKeyOrTheServiceNorWhatTheyOwn() throws Exception {
+        // Given an API key and the bootstrap key, each with an MCP session of its own
+        HttpResponse<String> created = send("POST", "/api/keys", BOOTSTRAP,
+                "{\"name\":\"forgery-target\",\"scopes\":[\"sql:read\"]}");
+        assertEquals(201, created.statusCode(), created.body());
+        String key = json(created).path("key").asText();
+        String principal = json(created).path("principal").asText();
+        assertTrue(principal.startsWith("key:"), created.body());
+        Map<String, String> sessions = new LinkedHashMap<>();
+        for (String owner : List.of(key, BOOTSTRAP)) {
+            HttpResponse<String> opened = send("POST", "/mcp", owner, INITIALIZE);
+            assertEquals(200, opened.statusCode(), opened.body());
+            String session = opened.headers().firstValue("Mcp-Session-Id").orElseThrow();
+            mcp("POST", INITIALIZED, owner, session);
+            sessions.put(owner, session);
+        }
+
+        // When valid tokens (scope admin, through the operators group) name them as subject, username, upn and email,
+        // in every spelling a kind could take
+        for (String forged : List.of(principal, principal.substring("key:".length()), "key:forgery-target", "forgery-target",
+                "key:bootstrap", "bootstrap", "internal:eval", "internal:service", "anonymous")) {
+            JwtClaims claims = oidc.claims(forged);
+            claims.setSubject(forged);
+            claims.setClaim("upn", forged);
+            claims.setClaim("email", forged);
+            claims.setStringListClaim("groups", "operators");
+            String token = oidc.sign(claims);
+
+            // Then each session answers them as an unknown one, and nothing is carried out
+            for (String session : sessions.values()) {
+                for (String method : List.of("POST", "GET", "DELETE")) {
+                    HttpResponse<String> refused = mcp(method, method.equals("POST") ? TOOLS_LIST : null, token, session);
+                    assertEquals(404, refused.statusCode(), forged + " " + method + ": " + refused.body());
+                    assertFalse(refused.body().contains("run_sql"), refused.body());
+                }
+            }
+        }
+        // and the sessions are their owners' still.
+        for (Map.Entry<String, String> owned : sessions.entrySet()) {
+            HttpResponse<String> listed = mcp("POST", TOOLS_LIST, owned.getKey(), owned.getValue());
+            assertEquals(200, listed.statusCode(), listed.body());
+            assertTrue(listed.body().contains("run_sql"), listed.body());
+        }
+        assertEquals(204, send("DELETE", "/api/keys/forgery-target", BOOTSTRAP, null).statusCode());
+    }
+
+    private static HttpResponse<String> mcp(String method, String body, String bearer, String session) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://localhost:" + service.httpPort + "/mcp"))
+                .timeout(Duration.ofSeconds(20))
+                .header("Accept", "application/json, text/event-stream")
+                .header("Authorization", "Bearer " + bearer)
+                .header("Mcp-Session-Id", session)
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+        if (body != null) {
+            request.header("Content-Type", "application/json");
+        }
+        return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
     }
 
     @Test

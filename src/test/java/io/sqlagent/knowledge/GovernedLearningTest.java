@@ -229,13 +229,17 @@ class GovernedLearningTest {
         review("POST", path + "/reject", "{\"" + "x".repeat(500) + "\": 1}", REVIEWER).statusCode(400)
                 .body("message", is("Unknown field '" + "x".repeat(40) + "…': a rejection takes only \"reason\""));
         review("POST", path + "/reject", "{\"reason\": \"" + "x".repeat(2001) + "\"}", REVIEWER).statusCode(400);
-        // Without scope knowledge:review: 403, for every endpoint.
-        for (String[] request : List.of(new String[] { "GET", "proposals" }, new String[] { "GET", "items/learning-" + id },
-                new String[] { "POST", path + "/approve" }, new String[] { "POST", path + "/reject" },
+        // Without scope knowledge:review: 403, for every endpoint that decides (reading is KnowledgeIsolationTest's).
+        for (String[] request : List.of(new String[] { "POST", path + "/approve" }, new String[] { "POST", path + "/reject" },
                 new String[] { "DELETE", "items/learning-" + id }, new String[] { "POST", "validated-queries/check" })) {
             review(request[0], request[1], null, WRITER).statusCode(403)
                     .body("error", is("forbidden"))
                     .body("message", containsString("knowledge:review"));
+        }
+        for (String read : List.of("proposals", "items/learning-" + id)) {
+            review("GET", read, null, TestIdentities.headers("sam", "sql:read", null)).statusCode(403)
+                    .body("error", is("forbidden"))
+                    .body("message", containsString("knowledge:read"));
         }
 
         assertEquals("proposed", row("SELECT status FROM learning WHERE id = $1", (long) id));

@@ -1,5 +1,6 @@
 package io.sqlagent.security;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -18,6 +19,7 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.smallrye.config.PropertiesConfigSource;
 import io.smallrye.config.SmallRyeConfig;
 import io.smallrye.config.SmallRyeConfigBuilder;
+import io.sqlagent.Redaction;
 
 /** The example credentials the project ships are refused as settings, with what to set instead. */
 class PlaceholderSecretCheckTest {
@@ -69,5 +71,26 @@ class PlaceholderSecretCheckTest {
         assertTrue(message.contains("quarkus.langchain4j.openai.api-key = 'sk-change-me': your model provider's API key"),
                 message);
         assertNull(PlaceholderSecretCheck.problem(Map.of()));
+    }
+
+    @Test
+    void aSettingSetAsAnEnvironmentVariableIsNamedOnceAsItWasSet() {
+        // An environment variable is seen both as itself and as the property it sets.
+        SmallRyeConfig config = new SmallRyeConfigBuilder().withSources(new PropertiesConfigSource(Map.of(
+                "QUARKUS_LANGCHAIN4J_OPENAI_API_KEY", "sk-change-me",
+                "quarkus.langchain4j.openai.api-key", "sk-change-me",
+                "sqlagent.auth.bootstrap-key", "change-me-to-a-long-random-key"), "test", 100)).build();
+
+        Map<String, String> found = PlaceholderSecretCheck.placeholders(config);
+
+        assertThat(found).containsOnlyKeys("QUARKUS_LANGCHAIN4J_OPENAI_API_KEY", "sqlagent.auth.bootstrap-key");
+    }
+
+    @Test
+    void theLogShowsAnExampleValueButHidesARealKey() {
+        String message = PlaceholderSecretCheck.problem(Map.of("QUARKUS_LANGCHAIN4J_OPENAI_API_KEY", "sk-change-me"));
+
+        assertThat(Redaction.redact(message)).contains("QUARKUS_LANGCHAIN4J_OPENAI_API_KEY = 'sk-change-me'");
+        assertThat(Redaction.redact("the key sk-proj-3f9c2a1bd0e4 was refused")).isEqualTo("the key sk-*** was refused");
     }
 }

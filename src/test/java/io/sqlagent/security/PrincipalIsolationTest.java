@@ -22,24 +22,31 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
 import io.restassured.RestAssured;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
+import io.sqlagent.TestProfiles;
 import io.sqlagent.agent.ScriptedModelResource;
 import io.sqlagent.agent.ScriptedOpenAiServer;
+import io.sqlagent.builtin.PolicyFixture;
 import io.sqlagent.sql.SourceRegistry;
 import io.vertx.mutiny.sqlclient.Pool;
 
 /**
  * Two principals mapped to two database roles under row-level security (support representatives 3 and 4, each seeing
- * only their own customers) try each other's MCP sessions and evaluation runs: nothing of the other comes back, and
- * each gets the 404 an unknown id gets. An evaluation runs as the principal who started it: its agent and its golden
- * SQL read through that principal's role.
+ * only their own customers, {@link TwoPrincipals}) try each other's MCP sessions and evaluation runs: nothing of the
+ * other comes back, and each gets the 404 an unknown id gets. An evaluation runs as the principal who started it: its
+ * agent and its golden SQL read through that principal's role and table policy, so golden SQL that reads a denied
+ * table or a hidden column is refused, and the case is not graded against it. The other doors are
+ * {@link PrincipalDoorsTest}'s and {@link PrincipalKnowledgeTest}'s.
  */
 @QuarkusTest
+@TestProfile(TestProfiles.Features.class)
 @WithTestResource(ScriptedModelResource.class)
 class PrincipalIsolationTest {
 
@@ -50,6 +57,9 @@ class PrincipalIsolationTest {
             "clientInfo":{"name":"isolation","version":"1"}}}""";
     private static final String TOOLS_LIST = "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}";
 
+    @RegisterExtension
+    static final PolicyFixture POLICY = new PolicyFixture();
+
     @Inject
     SourceRegistry sources;
 
@@ -57,17 +67,17 @@ class PrincipalIsolationTest {
     Pool store;
 
     private static Map<String, String> rep(int rep, String scopes) {
-        return TestIdentities.headers("rep" + rep + "@example.com", scopes, "pg_role=support_rep_" + rep);
+        return TwoPrincipals.rep(rep, scopes);
     }
 
     @BeforeEach
     void rowLevelSecurity() {
-        DatabaseRolesTest.rowLevelSecurity(sources.find("default").orElseThrow());
+        TwoPrincipals.setUp(sources.find("default").orElseThrow());
     }
 
     @AfterEach
     void noRowLevelSecurity() {
-        DatabaseRolesTest.noRowLevelSecurity(sources.find("default").orElseThrow());
+        TwoPrincipals.tearDown(sources.find("default").orElseThrow());
         ScriptedModelResource.server.reset();
     }
 
@@ -205,5 +215,48 @@ class PrincipalIsolationTest {
         String owner = store.query("SELECT principal FROM eval_run WHERE id = '" + id + "'").execute().await().atMost(WAIT)
                 .iterator().next().getString(0);
         assertEquals("rep4@example.com", owner);
+    }
+
+    @Test
+    void goldenSqlThatReadsWhatThePolicyRefusesIsRefusedAndNothingOfItIsGraded() throws Exception {
+        ScriptedOpenAiServer model = ScriptedModelResource.server;
+        // The agent's own statement is fine: each case fails on its golden SQL alone.
+        for (int i = 0; i < 5; i++) {
+            model.then(toolCalls(call("c" + i, "run_sql", "{\"sql\":\"SELECT first_name FROM customer\"}")), text("Listed."));
+        }
+        String cases = """
+                {"concurrency": 1, "cases": [
+                  {"id": "denied-by-name", "category": "policy", "question": "q1", "golden_sql": "TABLE secret_ledger"},
+                  {"id": "denied-through-a-view", "category": "policy", "question": "q2",
+                   "golden_sql": "SELECT note AS first_name FROM \\"public\\".ledger_view"},
+                  {"id": "denied-child", "category": "policy", "question": "q3",
+                   "golden_sql": "SELECT x.note AS first_name FROM (TABLE secret_ledger_child) x"},
+                  {"id": "hidden-column", "category": "policy", "question": "q4",
+                   "golden_sql": "SELECT email AS first_name FROM customer"},
+                  {"id": "hidden-whole-row", "category": "policy", "question": "q5",
+                   "golden_sql": "SELECT c::text AS first_name FROM customer c"}]}""";
+        Map<String, String> three = rep(3, "admin");
+        String id = given().headers(three).contentType(ContentType.JSON).body(cases).when().post("/api/evals/runs").then()
+                .statusCode(202).extract().path("id");
+        JsonPath report = ended(id, three);
+
+        assertEquals("done", report.getString("status"), report.prettify());
+        Map<String, String> refused = Map.of("denied-by-name", "Table secret_ledger is not available",
+                "denied-through-a-view", "secret_ledger", "denied-child", "Table secret_ledger_child is not available",
+                "hidden-column", "Column customer.email is hidden", "hidden-whole-row", "customer.email");
+        for (int i = 0; i < 5; i++) {
+            String prefix = "cases[" + i + "].";
+            String reason = report.getString(prefix + "grades.execution.reason");
+            assertFalse(report.getBoolean(prefix + "passed"), report.prettify());
+            assertTrue(reason.startsWith("The golden SQL is refused for the run's principal: "), reason);
+            assertTrue(reason.contains(refused.get(report.getString(prefix + "id"))), reason);
+        }
+        // Nothing the golden SQL would have read is in the report, as JSON or as a page.
+        String html = given().headers(three).when().get("/api/evals/runs/" + id + "/report.html").then().statusCode(200)
+                .extract().asString();
+        for (String text : new String[] { report.prettify(), html }) {
+            TwoPrincipals.assertNothingOf(text, TwoPrincipals.customersOf(sources.find("default").orElseThrow(), 4),
+                    TwoPrincipals.allEmails(sources.find("default").orElseThrow()), "the report");
+        }
     }
 }

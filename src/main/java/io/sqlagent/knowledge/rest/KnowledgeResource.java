@@ -3,6 +3,7 @@ package io.sqlagent.knowledge.rest;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
@@ -32,6 +33,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.smallrye.mutiny.Uni;
 import io.sqlagent.Texts;
+import io.sqlagent.knowledge.KnowledgeReader;
 import io.sqlagent.knowledge.KnowledgeReviews;
 import io.sqlagent.knowledge.ReviewException;
 import io.sqlagent.knowledge.ValidatedQueries;
@@ -47,8 +49,10 @@ import io.vertx.ext.web.RoutingContext;
  * {@code /api/knowledge}: reviewing what the agent learned. Proposals (while
  * {@code sqlagent.learning.approval=required}) are listed, approved with optional edits or rejected
  * with an optional reason; any item can be read with its provenance or deleted; validated queries
- * can be checked again. Everything here needs scope {@code knowledge:review}; a refused or invalid
- * request changes nothing.
+ * can be checked again. Deciding needs scope {@code knowledge:review}. Reading (the list, an item by id) is also
+ * open to callers with {@code knowledge:read} or {@code knowledge:write}, who see only what
+ * {@link KnowledgeReader} lets them: their own proposals, and approved items without their author's provenance.
+ * A refused or invalid request changes nothing.
  */
 @Path("/api/knowledge")
 @Produces(MediaType.APPLICATION_JSON)
@@ -75,13 +79,14 @@ public class KnowledgeResource {
 
     @GET
     @Path("proposals")
-    @Operation(summary = "List proposals", description = "{items:[{id, kind: learning|validated_query, status, title|name, ..., provenance}]}, oldest first. "
-            + "?limit= 1..100 (default 50). Scope knowledge:review.")
-    @APIResponse(responseCode = "200", description = "The proposals waiting for review")
+    @Operation(summary = "List proposals", description = "{items:[{id, kind: learning|validated_query, status, title|name, ..., provenance}], can_review}, "
+            + "oldest first. ?limit= 1..100 (default 50). Scope knowledge:review lists every proposal; knowledge:read or knowledge:write "
+            + "lists the caller's own (can_review false).")
+    @APIResponse(responseCode = "200", description = "The proposals waiting for review that the caller may read")
     @APIResponse(responseCode = "400", description = "A limit outside 1..100", content = @Content(schema = @Schema(implementation = ErrorBody.class)))
-    @APIResponse(responseCode = "403", description = "The caller lacks scope knowledge:review", content = @Content(schema = @Schema(implementation = ErrorBody.class)))
+    @APIResponse(responseCode = "403", description = "The caller lacks scopes knowledge:review, knowledge:read and knowledge:write", content = @Content(schema = @Schema(implementation = ErrorBody.class)))
     public Uni<RestResponse<Object>> proposals(@QueryParam("limit") String limit, @Context RoutingContext http) {
-        return reviewer(http, caller -> {
+        return reader(http, caller -> {
             int size;
             try {
                 size = limit == null || limit.isBlank() ? DEFAULT_LIMIT : Integer.parseInt(limit.strip());
@@ -92,20 +97,24 @@ public class KnowledgeResource {
                 return Uni.createFrom().item(RestResponse.status(Status.BAD_REQUEST,
                         ErrorBody.of("invalid_limit", "limit must be a whole number from 1 to " + MAX_LIMIT)));
             }
-            return reviews.proposals(size).map(items -> RestResponse.ok(Map.of("items", items)));
+            KnowledgeReader reader = KnowledgeReader.of(caller);
+            return reviews.proposals(size, reader)
+                    .map(items -> RestResponse.ok(Map.of("items", items, "can_review", reader.reviewer())));
         });
     }
 
     @GET
     @Path("items/{id}")
-    @Operation(summary = "Read a knowledge item", description = "A learning (learning-12) or validated query (query-7) with its status and provenance. Scope knowledge:review.")
+    @Operation(summary = "Read a knowledge item", description = "A learning (learning-12) or validated query (query-7) with its status and provenance. "
+            + "Scope knowledge:review reads any item; knowledge:read or knowledge:write reads the caller's own and approved ones "
+            + "(another's approved item without its question, conversation, principals and result digest).")
     @APIResponse(responseCode = "200", description = "The item")
-    @APIResponse(responseCode = "403", description = "The caller lacks scope knowledge:review", content = @Content(schema = @Schema(implementation = ErrorBody.class)))
-    @APIResponse(responseCode = "404", description = "No item has this id", content = @Content(schema = @Schema(implementation = ErrorBody.class)))
+    @APIResponse(responseCode = "403", description = "The caller lacks scopes knowledge:review, knowledge:read and knowledge:write", content = @Content(schema = @Schema(implementation = ErrorBody.class)))
+    @APIResponse(responseCode = "404", description = "No item has this id that the caller may read", content = @Content(schema = @Schema(implementation = ErrorBody.class)))
     public Uni<RestResponse<Object>> item(
             @Parameter(description = "learning-<n> or query-<n>", example = "learning-1") @PathParam("id") String id,
             @Context RoutingContext http) {
-        return reviewer(http, caller -> reviews.item(id).map(RestResponse::ok));
+        return reader(http, caller -> reviews.item(id, KnowledgeReader.of(caller)).map(RestResponse::ok));
     }
 
     @POST
@@ -198,11 +207,34 @@ public class KnowledgeResource {
 
     /** Runs {@code review} for a caller with scope knowledge:review; answers refusals and review failures with their status. */
     private Uni<RestResponse<Object>> reviewer(RoutingContext http, Review review) {
+        return guarded(http, caller -> caller.has(ToolScopes.KNOWLEDGE_REVIEW) ? Optional.empty()
+                : Optional.of("Reviewing knowledge needs scope '" + ToolScopes.KNOWLEDGE_REVIEW + "', which caller '"
+                        + caller.name() + "' does not have"),
+                review);
+    }
+
+    /**
+     * Runs {@code read} for a caller who may read knowledge items (scope knowledge:review, knowledge:read or
+     * knowledge:write); what it sees is narrowed by {@link KnowledgeReader}.
+     */
+    private Uni<RestResponse<Object>> reader(RoutingContext http, Review read) {
+        return guarded(http, caller -> caller.has(ToolScopes.KNOWLEDGE_REVIEW) || caller.has(ToolScopes.KNOWLEDGE_READ)
+                || caller.has(ToolScopes.KNOWLEDGE_WRITE) ? Optional.empty()
+                        : Optional.of("Reading knowledge items needs scope '" + ToolScopes.KNOWLEDGE_READ + "', '"
+                                + ToolScopes.KNOWLEDGE_WRITE + "' or '" + ToolScopes.KNOWLEDGE_REVIEW + "', which caller '"
+                                + caller.name() + "' does not have"),
+                read);
+    }
+
+    /** Runs {@code review} unless {@code refusal} says why the caller may not; answers failures with their status. */
+    private Uni<RestResponse<Object>> guarded(RoutingContext http,
+            Function<Caller, Optional<String>> refusal,
+            Review review) {
         return callers.of(http).<RestResponse<Object>> flatMap(caller -> {
-            if (!caller.has(ToolScopes.KNOWLEDGE_REVIEW)) {
+            Optional<String> missing = refusal.apply(caller);
+            if (missing.isPresent()) {
                 return Uni.createFrom().item(RestResponse.<Object> status(Status.FORBIDDEN, ErrorBody.of("forbidden",
-                        "Reviewing knowledge needs scope '" + ToolScopes.KNOWLEDGE_REVIEW + "', which caller '" + caller.name()
-                                + "' does not have")));
+                        missing.get())));
             }
             try {
                 return review.run(caller);

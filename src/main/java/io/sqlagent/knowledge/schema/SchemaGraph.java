@@ -43,6 +43,7 @@ final class SchemaGraph {
     private final List<Set<String>> marks;
     private final Map<String, List<Integer>> byName = new HashMap<>();
     private final List<List<Integer>> references;
+    private final List<List<Integer>> referencedBy;
 
     SchemaGraph(List<SchemaIndex.Entry> entries) {
         int size = entries.size();
@@ -82,6 +83,20 @@ final class SchemaGraph {
             targets.remove(i);
             references.add(List.copyOf(targets));
         }
+        referencedBy = new ArrayList<>(size);
+        for (int i = 0; i < size; i++) {
+            referencedBy.add(new ArrayList<>());
+        }
+        for (int i = 0; i < size; i++) {
+            for (int target : references.get(i)) {
+                referencedBy.get(target).add(i);
+            }
+        }
+    }
+
+    /** The tables whose foreign keys reference {@code table}. */
+    List<Integer> referencedBy(int table) {
+        return referencedBy.get(table);
     }
 
     /**

@@ -1,5 +1,7 @@
 package io.sqlagent.tool.schema;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -316,6 +318,42 @@ class CompiledSchemaTest {
         assertRejected("{\"properties\": {\"v\": {\"anyOf\": [{\"type\": \"string\"}]}}}", "#/properties/v", "\"anyOf\"");
         assertRejected("{\"oneOf\": [{\"type\": \"string\"}]}", "#:", "\"oneOf\"");
         assertRejected("{\"maximun\": 3}", "#:", "\"maximun\"");
+    }
+
+    /**
+     * The difference to networknt json-schema-validator 2.0.8 that the package comment gives as the reason for this
+     * validator; the library's results for the same input are quoted beside each assertion.
+     */
+    @Test
+    void doesWhatTheLibraryDoesNot() {
+        String runSql = """
+                {"type": "object",
+                 "properties": {
+                   "sql": {"type": "string", "maxLength": 10},
+                   "limit": {"type": "integer", "format": "int32", "minimum": 1, "maximum": 500}
+                 },
+                 "required": ["sql"],
+                 "additionalProperties": false}
+                """;
+        // The library: [/limit: string found, integer expected, : required property 'sql' not found,
+        // : property 'query' is not defined in the schema and the schema does not allow additional properties]
+        assertThat(validate(runSql, "{\"query\": \"x\", \"limit\": \"5\"}")).containsExactly(
+                new Violation("sql", "is required"),
+                new Violation("limit", "must be an integer, not a string"),
+                new Violation("query", "is not a known argument; known arguments: sql, limit"));
+        // The library: [/sql: must be at most 10 characters long, /limit: must have a maximum value of 500]
+        assertThat(validate(runSql, "{\"sql\": \"select * from track\", \"limit\": 5000}")).containsExactly(
+                new Violation("sql", "must be at most 10 characters long (got 19)"),
+                new Violation("limit", "must be at most 500 (got 5000)"));
+        // The library: [] (format is an annotation to it), though no Java int holds the value.
+        assertThat(validate("{\"properties\": {\"n\": {\"type\": \"integer\", \"format\": \"int32\"}}}",
+                "{\"n\": 99999999999}")).containsExactly(
+                        new Violation("n", "must be an integer from -2147483648 to 2147483647 (got 99999999999)"));
+        // The library: compiles, and then accepts a string of any length.
+        assertThatThrownBy(() -> compile("{\"properties\": {\"n\": {\"type\": \"string\", \"maxLenght\": 3}}}"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("#/properties/n")
+                .hasMessageContaining("unsupported keyword \"maxLenght\"");
     }
 
     private static void assertRejected(String schema, String location, String keyword) {
