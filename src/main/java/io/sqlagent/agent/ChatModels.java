@@ -1,8 +1,10 @@
 package io.sqlagent.agent;
 
+import java.net.URI;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -15,6 +17,7 @@ import dev.langchain4j.model.chat.StreamingChatModel;
 import dev.langchain4j.model.chat.listener.ChatModelListener;
 import dev.langchain4j.model.chat.request.ChatRequest;
 import dev.langchain4j.model.chat.request.ChatRequestParameters;
+import dev.langchain4j.model.chat.response.ChatResponse;
 import dev.langchain4j.model.chat.response.StreamingChatResponseHandler;
 
 /**
@@ -42,6 +45,10 @@ public class ChatModels {
     private final StreamingChatModel model;
     private final boolean configured;
     private final String modelName;
+    /** Where the model answers: the model server's host and port, or the replay file. */
+    private final String server;
+    /** The name the model server gave itself in its last answer (OpenAI's {@code model} field), once it answered. */
+    private final AtomicReference<String> answeredAs = new AtomicReference<>();
 
     /** {@code model} is a client proxy: the client behind it is built on the first call. */
     @Inject
@@ -54,8 +61,35 @@ public class ChatModels {
         this.configured = openAi || replayed.isPresent();
         this.modelName = replayed.map(ModelReplay.Replay::name).orElseGet(() -> config
                 .getOptionalValue("quarkus.langchain4j.openai.chat-model.model-name", String.class).orElse("gpt-4o-mini"));
+        this.server = replayed.isPresent() ? null : host(url);
         this.model = new GuardedModel(replayed.<StreamingChatModel> map(r -> new ReplayChatModel(r.script())).orElse(model),
-                modelName, guard);
+                modelName, guard, answeredAs);
+    }
+
+    /**
+     * What answers, as the chat page shows it: the model asked for, the server asked (absent for a replay) and the name
+     * that server gave itself in its last answer, which may differ (a server that serves one model whatever the name
+     * asked for, a dated version of an alias). Empty when no model is configured.
+     */
+    public Optional<Answering> answering() {
+        return name().map(name -> new Answering(name, Optional.ofNullable(server), Optional.ofNullable(answeredAs.get())));
+    }
+
+    /** See {@link #answering()}. */
+    public record Answering(String requested, Optional<String> server, Optional<String> answeredAs) {
+    }
+
+    /** host[:port] of the model server's URL, as a person recognises it; the URL itself when it cannot be read. */
+    private static String host(String url) {
+        try {
+            URI uri = URI.create(url.trim());
+            if (uri.getHost() == null) {
+                return url.trim();
+            }
+            return uri.getPort() < 0 ? uri.getHost() : uri.getHost() + ":" + uri.getPort();
+        } catch (IllegalArgumentException e) {
+            return url.trim();
+        }
     }
 
     /** The configured model's name, or empty when no model is configured. */
@@ -92,7 +126,17 @@ public class ChatModels {
      * through {@link ModelGuard#protect}, where a failure before the first piece can be retried.
      * Everything else is the model's own.
      */
-    record GuardedModel(StreamingChatModel model, String name, ModelGuard guard) implements StreamingChatModel {
+    record GuardedModel(StreamingChatModel model, String name, ModelGuard guard, AtomicReference<String> answeredAs)
+            implements
+                StreamingChatModel {
+
+        /** Keeps the name the server gave itself in {@code response}, when it gave one. */
+        void answered(ChatResponse response) {
+            if (response.metadata() != null && response.metadata().modelName() != null
+                    && !response.metadata().modelName().isBlank()) {
+                answeredAs.set(response.metadata().modelName());
+            }
+        }
 
         @Override
         public void chat(ChatRequest request, StreamingChatResponseHandler handler) {

@@ -132,7 +132,15 @@ final class ModelTurn {
                 .onFailure(StreamEndedEarlyException.class).transform(ended -> new ModelGuard.ModelInterruptedException(
                         model instanceof ChatModels.GuardedModel guarded ? guarded.name() : "server", ended))
                 .collect().last()
-                .map(ModelTurn::response);
+                .map(ModelTurn::response)
+                .invoke(this::answered);
+    }
+
+    /** Tells {@link ChatModels} which model the server says answered (the chat page's header shows it). */
+    private void answered(ChatResponse response) {
+        if (model instanceof ChatModels.GuardedModel guarded) {
+            guarded.answered(response);
+        }
     }
 
     /** Retries and the circuit breaker of {@link ModelGuard}, when the model has them ({@link ChatModels}). */

@@ -2,7 +2,8 @@
 // Plain DOM code: every value from the model, the data or the service is set as text, except the
 // answer's Markdown, which is rendered by marked and cleaned by DOMPurify before it is shown.
 import { parseExact, readEvents } from './sse.js';
-import { chartKinds, download, isTable, renderChart, renderTable, toCsv } from './results.js';
+import { sinceNow, timeElement } from './time.js';
+import { chartKinds, download, isTable, renderChart, renderTable, suggestedChart, toCsv } from './results.js';
 
 const $ = (id) => document.getElementById(id);
 const state = { conversationId: null, running: null, toolsets: [], nextPage: null, apiKey: sessionStorage.getItem('sqlagent.key') };
@@ -184,7 +185,9 @@ class RunView {
       return;
     }
     if (isTable(result)) {
-      this.root.insertBefore(resultView(result, event.name), this.answer);
+      const view = resultView(result, event.name);
+      this.root.insertBefore(view.box, this.answer);
+      view.shown();
     } else if (result !== undefined) {
       entry.details.append(el('pre', 'args', typeof result === 'string' ? result : JSON.stringify(result, null, 2)));
     }
@@ -206,6 +209,10 @@ class RunView {
   }
 }
 
+/**
+ * A result with its bar (table, chart kinds, downloads). The chart its shape suits, if any, is shown first; the
+ * table is a click away. shown() draws it once the box is on the page, since a chart takes the size of its box.
+ */
 function resultView(result, tool) {
   const box = el('section', 'result-view');
   box.setAttribute('aria-label', `Result of ${tool}`);
@@ -256,8 +263,17 @@ function resultView(result, tool) {
     tableButton.setAttribute('aria-pressed', 'true');
     chartSelect.value = '';
   });
+  // Follows the box's width (a window resized, the phone turned).
+  new ResizeObserver(() => chart?.resize()).observe(chartBox);
   box.append(bar, tableWrap, chartBox);
-  return box;
+  const shown = () => {
+    const kind = suggestedChart(result);
+    if (kind) {
+      chartSelect.value = kind;
+      showChart(kind);
+    }
+  };
+  return { box, shown };
 }
 
 // ---------- Asking ----------
@@ -360,6 +376,7 @@ async function ask(question) {
     state.running = null;
     setRunning(false);
     loadConversations();
+    refreshStatus();
   }
 }
 
@@ -401,11 +418,10 @@ async function loadConversations(more = false) {
     const li = el('li');
     const open = el('button', 'link', item.title || '(untitled)');
     open.type = 'button';
-    open.title = new Date(item.updated_at).toLocaleString();
     open.dataset.id = item.id;
     if (item.id === state.conversationId) open.setAttribute('aria-current', 'true');
     open.addEventListener('click', () => openConversation(item.id));
-    li.append(open);
+    li.append(open, timeElement(item.updated_at));
     list.append(li);
   }
   state.nextPage = page.next;
@@ -461,6 +477,36 @@ function newConversation() {
 }
 
 // ---------- What the service offers ----------
+/**
+ * The model that answers and the sources, in the header. The model is named as the server named itself in its last
+ * answer when it did (a server may serve another model than the one asked for, or whatever name is asked), else as
+ * asked for, with the server's host either way: a default name alone would say nothing true about who answers.
+ */
+function showStatus(info) {
+  const status = $('status');
+  let model = 'no model';
+  let why = '';
+  if (info.model && !info.model_server) {
+    model = `model ${info.model}`;
+  } else if (info.model && info.model_answered_as) {
+    model = `model ${info.model_answered_as} at ${info.model_server}`;
+    why = `The model server at ${info.model_server} named itself ${info.model_answered_as} in its last answer; `
+      + `the service asks for ${info.model}.`;
+  } else if (info.model) {
+    model = `model ${info.model} at ${info.model_server}`;
+    why = `The model the service asks the server at ${info.model_server} for; the name the server gives itself shows `
+      + 'here once it has answered.';
+  }
+  status.textContent = `${model} · source ${info.sources.join(', ') || 'none'}`;
+  status.title = why;
+}
+
+/** After a run: the server may have named itself. */
+async function refreshStatus() {
+  const response = await api('/api/info');
+  if (response.ok) showStatus(await response.json());
+}
+
 async function loadInfo() {
   const response = await api('/api/info');
   if (!response.ok) {
@@ -468,7 +514,7 @@ async function loadInfo() {
     return false;
   }
   const info = await response.json();
-  $('status').textContent = `${info.model ? `model ${info.model}` : 'no model'} · source ${info.sources.join(', ') || 'none'}`;
+  showStatus(info);
   if (!info.model) {
     notice(`No chat model is configured, so questions cannot be answered yet. ${info.model_hint}`);
   }
@@ -565,6 +611,10 @@ async function loadProposals() {
 
 // ---------- Wiring ----------
 function wire() {
+  // "2 minutes ago" grows older while the page stays open.
+  setInterval(() => document.querySelectorAll('#conversations time').forEach((time) => {
+    time.textContent = sinceNow(time.dateTime);
+  }), 30000);
   $('ask').addEventListener('submit', (event) => {
     event.preventDefault();
     const question = $('question').value.trim();

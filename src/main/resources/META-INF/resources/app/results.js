@@ -117,65 +117,153 @@ export function renderTable(result) {
   return table;
 }
 
-/**
- * The chart kinds that fit the result's shape, best first: a time or category column with numbers
- * → line or bar; one category and one number → bar or pie; two numbers → scatter. Empty when none fits.
- */
-export function chartKinds(result) {
-  const columns = result.columns;
-  if (result.rows.length < 2 || columns.length < 2) {
-    return [];
-  }
-  const numericCols = columns.filter((c) => isNumericColumn(c, result.rows));
-  const first = columns[0];
-  const firstNumeric = isNumericColumn(first, result.rows);
-  if (!firstNumeric && TEMPORAL.test(first.type || '') && numericCols.length > 0) {
-    return ['line', 'bar'];
-  }
-  if (!firstNumeric && numericCols.length === 1) {
-    return ['bar', 'pie', 'line'];
-  }
-  if (!firstNumeric && numericCols.length > 1) {
-    return ['bar', 'line'];
-  }
-  if (numericCols.length >= 2) {
-    return ['scatter'];
-  }
-  return [];
+/** The result's columns split by kind: the numeric ones, and the others (text, dates, ...) in their order. */
+function columnsByKind(result) {
+  const numeric = result.columns.filter((c) => isNumericColumn(c, result.rows));
+  return { numeric, others: result.columns.filter((c) => !numeric.includes(c)) };
 }
 
-/** Draws the result as a chart of `kind` into `element` with ECharts; returns the chart. */
+/** The column a chart's categories or times come from: the first time column, else the first non-numeric one. */
+function labelColumn(others) {
+  return others.find((c) => TEMPORAL.test(c.type || '')) || others[0];
+}
+
+/**
+ * The chart kinds that fit the result's shape, best first: a time column with numbers → line or bar;
+ * a category column with one number → bar, pie or line, with several → bar or line; numbers only → scatter.
+ * Empty when none fits (a single row or a single column).
+ */
+export function chartKinds(result) {
+  if (result.rows.length < 2 || result.columns.length < 2) {
+    return [];
+  }
+  const { numeric, others } = columnsByKind(result);
+  if (others.length === 0) {
+    return numeric.length >= 2 ? ['scatter'] : [];
+  }
+  if (numeric.length === 0) {
+    return [];
+  }
+  if (TEMPORAL.test(labelColumn(others).type || '')) {
+    return ['line', 'bar'];
+  }
+  return numeric.length === 1 ? ['bar', 'pie', 'line'] : ['bar', 'line'];
+}
+
+/** More bars than this are not drawn without being asked: the table reads better. */
+const MAX_SHOWN_BARS = 40;
+
+/**
+ * The chart shown with the answer when the result's shape suits one, else null (the table is shown):
+ * one time column and numbers → line; one category column and numbers → bar (up to {@link MAX_SHOWN_BARS}
+ * rows). A single value, several text columns or numbers alone are shown as a table; their charts, if any,
+ * stay a choice.
+ */
+export function suggestedChart(result) {
+  const kinds = chartKinds(result);
+  const { others } = columnsByKind(result);
+  if (kinds.length === 0 || others.length !== 1) {
+    return null;
+  }
+  if (kinds[0] === 'line') {
+    return 'line';
+  }
+  return result.rows.length <= MAX_SHOWN_BARS ? 'bar' : null;
+}
+
+/** A chart's title from its columns: "tracks by genre", "total, invoices by month". */
+export function chartTitle(result) {
+  const { numeric, others } = columnsByKind(result);
+  if (others.length === 0) {
+    return numeric.length >= 2 ? `${numeric[1].name} against ${numeric[0].name}` : '';
+  }
+  return `${numeric.map((c) => c.name).join(', ')} by ${labelColumn(others).name}`;
+}
+
+/**
+ * The tooltip as elements (ECharts' own is HTML with inline style attributes, which the page's
+ * Content-Security-Policy refuses): a heading, then a row per series with its colour, name and value as
+ * the service sent it. Styled by style.css; the marker's colour is set through the DOM, which the policy allows.
+ */
+function tooltip(heading, items) {
+  const box = document.createElement('div');
+  box.className = 'tip';
+  if (heading) {
+    const title = document.createElement('div');
+    title.className = 'tip-title';
+    title.textContent = heading;
+    box.append(title);
+  }
+  for (const item of items) {
+    const row = document.createElement('div');
+    row.className = 'tip-row';
+    const marker = document.createElement('span');
+    marker.className = 'tip-marker';
+    marker.style.backgroundColor = item.color;
+    const label = document.createElement('span');
+    label.className = 'tip-label';
+    label.textContent = item.label;
+    const value = document.createElement('span');
+    value.className = 'tip-value';
+    value.textContent = item.value;
+    row.append(marker, label, value);
+    box.append(row);
+  }
+  return box;
+}
+
+/**
+ * Draws the result as a chart of `kind` into `element` with ECharts; returns the chart. Drawn on a canvas:
+ * ECharts' SVG renderer writes style attributes, which the page's Content-Security-Policy refuses.
+ */
 export function renderChart(element, result, kind, dark) {
-  const columns = result.columns;
   const echarts = window.echarts;
-  const chart = echarts.init(element, dark ? 'dark' : null, { renderer: 'svg' });
-  const numericCols = columns.filter((c) => isNumericColumn(c, result.rows));
+  const chart = echarts.init(element, dark ? 'dark' : null, { renderer: 'canvas' });
+  const { numeric, others } = columnsByKind(result);
+  const title = chartTitle(result);
   let option;
   if (kind === 'scatter') {
-    const [x, y] = numericCols;
+    const [x, y] = numeric;
     option = {
-      xAxis: { type: 'value', name: x.name },
+      tooltip: {
+        trigger: 'item',
+        formatter: (p) => tooltip('', [{ color: p.color, label: x.name, value: text(result.rows[p.dataIndex][x.key]) },
+          { color: p.color, label: y.name, value: text(result.rows[p.dataIndex][y.key]) }]),
+      },
+      xAxis: { type: 'value', name: x.name, nameLocation: 'middle', nameGap: 28 },
       yAxis: { type: 'value', name: y.name },
       series: [{ type: 'scatter', data: result.rows.map((row) => [num(row[x.key]), num(row[y.key])]) }],
     };
   } else if (kind === 'pie') {
-    const label = columns[0];
-    const value = numericCols[0];
+    const label = labelColumn(others);
+    const value = numeric[0];
     option = {
-      tooltip: { trigger: 'item' },
-      series: [{ type: 'pie', radius: '65%', data: result.rows.map((row) => ({ name: text(row[label.key]), value: num(row[value.key]) })) }],
+      tooltip: {
+        trigger: 'item',
+        formatter: (p) => tooltip(p.name, [{ color: p.color, label: value.name, value: `${text(result.rows[p.dataIndex][value.key])} (${p.percent}%)` }]),
+      },
+      series: [{ type: 'pie', radius: '60%', top: 30, data: result.rows.map((row) => ({ name: text(row[label.key]), value: num(row[value.key]) })) }],
     };
   } else {
-    const label = columns[0];
-    const values = numericCols.filter((c) => c !== label);
+    const label = labelColumn(others);
     option = {
-      tooltip: { trigger: 'axis' },
-      legend: values.length > 1 ? { data: values.map((c) => c.name) } : undefined,
-      xAxis: { type: 'category', data: result.rows.map((row) => text(row[label.key])) },
-      yAxis: { type: 'value' },
-      series: values.map((c) => ({ name: c.name, type: kind, data: result.rows.map((row) => num(row[c.key])) })),
+      tooltip: {
+        trigger: 'axis',
+        formatter: (params) => tooltip(params[0]?.name, params.map((p) => ({
+          color: p.color, label: p.seriesName, value: text(result.rows[p.dataIndex][numeric[p.seriesIndex].key]),
+        }))),
+      },
+      legend: numeric.length > 1 ? { data: numeric.map((c) => c.name), top: 24 } : undefined,
+      grid: { top: numeric.length > 1 ? 64 : 48, left: 16, right: 24, bottom: 40, containLabel: true },
+      xAxis: { type: 'category', name: label.name, nameLocation: 'middle', nameGap: 28, data: result.rows.map((row) => text(row[label.key])) },
+      yAxis: { type: 'value', name: numeric.length === 1 ? numeric[0].name : '' },
+      series: numeric.map((c) => ({ name: c.name, type: kind, data: result.rows.map((row) => num(row[c.key])) })),
     };
   }
+  option.title = { text: title, left: 'center', textStyle: { fontSize: 14 } };
+  // The tooltip stays inside the chart, where ECharts draws no arrow (its arrow is HTML with a style attribute).
+  option.tooltip.confine = true;
+  option.tooltip.className = 'chart-tip';
   option.backgroundColor = 'transparent';
   option.animation = false; // the chart is final when drawn: what a screenshot or a screen reader reads is the data
   option.aria = { enabled: true };

@@ -40,6 +40,10 @@ class ChatPageReplayTest {
             box.sendKeys("How many tracks are there?");
             box.sendKeys(Keys.ENTER);
             wait.until(driver -> driver.findElement(By.id("transcript")).getText().contains("There are 3,503 tracks"));
+            // The header is refreshed after a run (a model server may name itself then); a replay stays named as such.
+            wait.until(driver -> !driver.findElements(By.cssSelector("#conversations li")).isEmpty());
+            assertEquals("model replay (classpath:replay/chinook.yaml) · source default",
+                    browser.findElement(By.id("status")).getText());
         } finally {
             browser.quit();
         }

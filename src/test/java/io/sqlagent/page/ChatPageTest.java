@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -17,21 +16,16 @@ import java.util.Map;
 
 import jakarta.inject.Inject;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.WebElement;
-import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.support.ui.Select;
-import org.openqa.selenium.support.ui.WebDriverWait;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.quarkus.test.common.WithTestResource;
-import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.sqlagent.agent.ScriptedModelResource;
 import io.sqlagent.agent.ScriptedOpenAiServer;
@@ -46,17 +40,11 @@ import io.vertx.mutiny.sqlclient.Tuple;
  */
 @QuarkusTest
 @WithTestResource(ScriptedModelResource.class)
-class ChatPageTest {
+class ChatPageTest extends ScriptedPageTest {
 
     static final String GENRES_SQL = "SELECT g.name AS genre, count(*) AS tracks FROM track t JOIN genre g USING (genre_id) "
             + "GROUP BY g.name ORDER BY tracks DESC LIMIT 5";
     static final String ENDLESS_SQL = "SELECT count(*) AS n FROM track a CROSS JOIN track b CROSS JOIN track c";
-
-    static ChromeDriver browser;
-    static Path downloads;
-
-    @TestHTTPResource("/")
-    URI page;
 
     @Inject
     Pool store;
@@ -64,33 +52,15 @@ class ChatPageTest {
     @Inject
     ToolRegistry registry;
 
-    ScriptedOpenAiServer model;
-
-    @BeforeAll
-    static void openBrowser() throws Exception {
-        downloads = Files.createTempDirectory("sqlagent-downloads");
-        browser = Browser.open(1280, 900, downloads);
-    }
-
-    @AfterAll
-    static void closeBrowser() {
-        if (browser != null) {
-            browser.quit();
-        }
-    }
-
+    /** Light theme and a desktop window again after the phone-width test. */
     @BeforeEach
-    void reset() {
-        model = ScriptedModelResource.server;
-        model.reset();
+    void desktop() {
         Browser.colorScheme(browser, "light");
         browser.manage().window().setSize(new org.openqa.selenium.Dimension(1280, 900));
-        browser.get(page.toString());
-        waitFor(() -> "true".equals(browser.findElement(By.tagName("body")).getDomAttribute("data-ready")));
     }
 
     private static void waitFor(java.util.function.BooleanSupplier condition) {
-        new WebDriverWait(browser, Duration.ofSeconds(30)).until(driver -> condition.getAsBoolean());
+        Browser.waitFor(browser, condition);
     }
 
     private static void ask(String question) {
@@ -139,6 +109,12 @@ class ChatPageTest {
         assertEquals("Rock", run.findElement(By.cssSelector(".answer strong")).getText());
         assertTrue(run.findElement(By.cssSelector(".meta")).getText().contains("2 model calls"));
 
+        // Genres and their counts suit a bar chart, shown first; the table is a click away.
+        WebElement chart = run.findElement(By.cssSelector(".chart"));
+        waitFor(() -> !chart.findElements(By.tagName("canvas")).isEmpty());
+        assertEquals("bar", chart.getDomAttribute("data-kind"));
+        run.findElements(By.cssSelector(".result-bar button")).stream().filter(b -> b.getText().equals("Table"))
+                .findFirst().orElseThrow().click();
         List<WebElement> headers = run.findElements(By.cssSelector("table.result th"));
         assertEquals(List.of("genre", "tracks"), headers.stream().map(WebElement::getText).toList());
         List<WebElement> cells = run.findElements(By.cssSelector("table.result tbody tr:first-child td"));
@@ -159,8 +135,7 @@ class ChatPageTest {
         Browser.screenshot(browser, "page-tool-steps");
 
         new Select(run.findElement(By.cssSelector(".result-bar select"))).selectByValue("bar");
-        WebElement chart = run.findElement(By.cssSelector(".chart"));
-        waitFor(() -> !chart.findElements(By.tagName("svg")).isEmpty());
+        waitFor(() -> chart.isDisplayed() && !chart.findElements(By.tagName("canvas")).isEmpty());
         String description = chart.getDomAttribute("aria-label");
         assertTrue(description.contains("Rock") && description.contains("1297") && description.contains("Jazz")
                 && description.contains("130"), description);
@@ -251,31 +226,7 @@ class ChatPageTest {
         String first = "The answer, after a long and careful look at every table and every column of the database, "
                 + "at each of its rows and at everything learned about it before, ";
         model.then(ScriptedOpenAiServer.slowText(Duration.ofMillis(300), first, "is ", "forty-", "two."));
-        browser.executeScript("""
-                const original = window.fetch;
-                window.resumedFrom = [];
-                window.fetch = async (input, init = {}) => {
-                  const url = typeof input === 'string' ? input : input.url;
-                  if (url.includes('/api/chat/runs/')) window.resumedFrom.push(init.headers['Last-Event-ID']);
-                  const response = await original(input, init);
-                  if (url !== '/api/chat') return response;
-                  const reader = response.body.getReader();
-                  let seen = '';
-                  const body = new ReadableStream({
-                    async pull(controller) {
-                      const { value, done } = await reader.read();
-                      if (done) { controller.close(); return; }
-                      controller.enqueue(value);
-                      seen += new TextDecoder().decode(value);
-                      if (/event: ?content/.test(seen)) {
-                        controller.error(new TypeError('network error'));
-                        (async () => { while (!(await reader.read()).done) { /* the run goes on */ } })();
-                      }
-                    },
-                  });
-                  return new Response(body, { status: response.status, headers: response.headers });
-                };
-                """);
+        Browser.dropChatStreamAfterFirstContent(browser);
 
         ask("What is the answer?");
         waitFor(() -> !runs().isEmpty() && finished(lastRun()));

@@ -43,12 +43,18 @@ public class InfoResource {
     }
 
     @GET
-    @Operation(summary = "What the service offers", description = "{model: name | null, model_hint?: what to set when "
-            + "there is no model, sources: [name], toolsets: [{name, title, description, tools}], auth: {mode: none | "
+    @Operation(summary = "What the service offers", description = "{model: the model asked for | null, model_server?: "
+            + "host[:port] of the model server (absent for a replay file), model_answered_as?: the name the server gave "
+            + "itself in its last answer, once it answered, model_hint?: what to set when there is no model, sources: [name], toolsets: [{name, title, description, tools}], auth: {mode: none | "
             + "api-key | oidc | api-key,oidc, login_url?}}")
     public ObjectNode info() {
         ObjectNode info = ToolJson.MAPPER.createObjectNode();
-        models.name().ifPresentOrElse(name -> info.put("model", name), () -> {
+        models.answering().ifPresentOrElse(answering -> {
+            info.put("model", answering.requested());
+            answering.server().ifPresent(server -> info.put("model_server", server));
+            answering.server().flatMap(server -> answering.answeredAs())
+                    .ifPresent(answered -> info.put("model_answered_as", answered));
+        }, () -> {
             info.putNull("model");
             info.put("model_hint", ChatModels.notConfiguredHint());
         });
