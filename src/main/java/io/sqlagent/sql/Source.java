@@ -50,7 +50,7 @@ public record Source(String name, String displayUrl, Optional<Pool> pool, Option
      * @param maxWaitQueueSize calls that may wait for one; one more is refused at once
      * @param acquireTimeout how long a call waits for one
      * @param perPrincipal statements one authenticated principal may have on the source at once (running or
-     *        waiting for a connection); one more is refused at once
+     *        waiting for a connection); more wait in the principal's own line, as many again at most
      */
     public record PoolLimits(int maxSize, int maxWaitQueueSize, Duration acquireTimeout, int perPrincipal) {
 
@@ -106,8 +106,9 @@ public record Source(String name, String displayUrl, Optional<Pool> pool, Option
 
     /**
      * A connection of its own from the pool, as {@code caller}: an authenticated principal first takes one of its
-     * share of the source ({@link PoolLimits#perPrincipal}) and is refused at once with
-     * {@link ToolUnavailableException}, naming the setting, when it has its share in use; the share is given back
+     * share of the source ({@link PoolLimits#perPrincipal}), waiting in its own line while its share is in use
+     * ({@link PrincipalShares}), and is refused with {@link ToolUnavailableException}, naming the setting, when that
+     * wait times out or its line is full; the share is given back
      * here when no connection comes (the wait failed or was cancelled), else by {@link #release} once the caller
      * closed the connection. The unrestricted callers (the service itself, everyone while authentication is off)
      * are one principal with no share of their own: they are bound by the pool alone.
@@ -116,17 +117,20 @@ public record Source(String name, String displayUrl, Optional<Pool> pool, Option
         if (caller.unrestricted()) {
             return connection();
         }
-        return Uni.createFrom().deferred(() -> {
-            if (!shares.tryTake(caller.name())) {
-                busyCounter(name, PRINCIPAL_SHARE).increment();
-                String setting = "sqlagent.sources." + name + ".max-statements-per-principal";
-                return Uni.createFrom().failure(new ToolUnavailableException("Source '" + name + "' is busy for you: "
-                        + "you already have " + shares.perPrincipal()
-                        + " statements running or waiting on it, your share of its "
-                        + limits.maxSize() + " connections (" + setting + "); try again when one has finished"));
-            }
-            return connection(() -> shares.release(caller.name()));
-        });
+        return shares.take(caller.name(), limits.acquireTimeout())
+                .onFailure(PrincipalShares.Refused.class).transform(refused -> {
+                    busyCounter(name, PRINCIPAL_SHARE).increment();
+                    String setting = "sqlagent.sources." + name + ".max-statements-per-principal";
+                    return new ToolUnavailableException("Source '" + name + "' is busy for you: "
+                            + (((PrincipalShares.Refused) refused).waited()
+                                    ? "none of your " + shares.perPrincipal() + " statements running on it finished within "
+                                            + limits.acquireTimeout().toMillis() + " ms"
+                                    : "you already have " + shares.perPrincipal()
+                                            + " statements running and as many waiting on it")
+                            + "; that is your share of its " + limits.maxSize() + " connections (" + setting
+                            + "); try again when one has finished");
+                })
+                .flatMap(ignored -> connection(() -> shares.release(caller.name())));
     }
 
     /** Gives back the share {@link #connection(Caller)} took for {@code caller}, once its connection is closed. */

@@ -54,8 +54,9 @@ public interface SourcesConfig {
 
         /**
          * Statements one authenticated principal may have on the source at once, running or waiting for a
-         * connection; one more is refused at once as busy (HTTP 503, a tool error), so that no principal holds the
-         * whole pool. Unset: one fewer than {@link #maxPoolSize()} (at least 1). Not applied while authentication is
+         * connection; more wait in the principal's own line (as many again at most, for {@link #acquireTimeout()} at
+         * most) and are then refused as busy (HTTP 503, a tool error), so that no principal holds the whole pool. Unset: one
+         * fewer than {@link #maxPoolSize()} (at least 1). Not applied while authentication is
          * off, nor to the service's own statements. At least 1.
          */
         OptionalInt maxStatementsPerPrincipal();

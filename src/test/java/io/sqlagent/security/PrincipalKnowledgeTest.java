@@ -199,7 +199,7 @@ class PrincipalKnowledgeTest {
         }
         awaitActive(share);
 
-        // When it asks for one more over REST, it is refused at once
+        // When it asks for one more over REST, it waits in its own line and is refused when none of its statements ends
         tool(rep(3, "sql:read"), "run_sql", "{\"sql\":\"SELECT 1 AS one\"}").then().statusCode(503);
 
         // while representative 4's short statements answer in their normal time through each door

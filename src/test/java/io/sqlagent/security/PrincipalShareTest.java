@@ -3,6 +3,7 @@ package io.sqlagent.security;
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.is;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -38,8 +39,9 @@ import io.vertx.mutiny.sqlclient.Tuple;
 
 /**
  * No principal can starve a source: one principal holding its whole share of the default source's pool with slow
- * statements is refused one more at once ({@code busy}, naming the setting), while another principal's short
- * statement answers as usual, and the refusal is counted in {@code sqlagent_source_busy_total}.
+ * statements has one more wait in its own line (run when one of its statements ends, refused as {@code busy}, naming
+ * the setting, when none ends within the acquire timeout or its line is full), while another principal's short
+ * statement answers as usual, and refusals are counted in {@code sqlagent_source_busy_total}.
  */
 @QuarkusTest
 class PrincipalShareTest {
@@ -104,7 +106,8 @@ class PrincipalShareTest {
                 () -> runner.run(chinook(), "SELECT 1 AS one", rep3()).await().atMost(WAIT));
         Response other = runSql(restCaller(4), "SELECT 1 AS one, current_user AS acting_as");
 
-        // Then the first is refused at once, naming its share and the setting; the other answers, as itself
+        // Then the first is refused once it waited the acquire timeout, naming its share and the setting; the other
+        // answers, as itself
         assertTrue(oneMore.getMessage().contains("Source 'default' is busy for you"), oneMore.getMessage());
         assertTrue(oneMore.getMessage().contains(share + " statements"), oneMore.getMessage());
         assertTrue(oneMore.getMessage().contains("sqlagent.sources.default.max-statements-per-principal"),
@@ -149,6 +152,66 @@ class PrincipalShareTest {
         // Then the second and the service are served: the share is the principal's, not the source's
         assertEquals(1, runner.run(chinook(), "SELECT 1 AS one", rep5()).await().atMost(WAIT).rows().get(0).get(0).asInt());
         assertEquals(1, runner.run(chinook(), "SELECT 1 AS one").await().atMost(WAIT).rows().get(0).get(0).asInt());
+    }
+
+    @Test
+    void oneMoreWaitsInItsOwnLineAndRunsWhenOneOfItsStatementsEnds() throws Exception {
+        // Given one principal holding its share with slow statements
+        int share = chinook().limits().perPrincipal();
+        for (int i = 0; i < share; i++) {
+            runner.run(chinook(), "SELECT pg_sleep(30) AS slept, '" + marker + "' AS marker", rep3())
+                    .subscribeAsCompletionStage();
+        }
+        awaitActive(share);
+
+        // When it asks for one more (as an agent turn calling more tools at once than its share does)
+        CompletableFuture<QueryResult> waiting = runner.run(chinook(), "SELECT 2 AS two", rep3())
+                .subscribeAsCompletionStage();
+        Thread.sleep(1000);
+
+        // Then it waits, while another principal is served at once
+        assertFalse(waiting.isDone(), "one more of the principal's statements is neither run nor refused while it waits");
+        assertEquals(1, runner.run(chinook(), "SELECT 1 AS one", rep5()).await().atMost(WAIT).rows().get(0).get(0).asInt());
+        // and it runs as soon as one of the principal's own statements ends
+        store.preparedQuery("SELECT pg_cancel_backend(pid) FROM (SELECT pid FROM pg_stat_activity WHERE query LIKE $1"
+                + " AND query NOT LIKE '%pg_stat_activity%' LIMIT 1) AS one").execute(Tuple.of("%" + marker + "%"))
+                .await().atMost(WAIT);
+        assertEquals(2, waiting.get(5, TimeUnit.SECONDS).rows().get(0).get(0).asInt());
+    }
+
+    @Test
+    void aFullLineIsRefusedAtOnce() throws Exception {
+        // Given one principal holding its share, and as many of its statements waiting
+        int share = chinook().limits().perPrincipal();
+        for (int i = 0; i < share; i++) {
+            runner.run(chinook(), "SELECT pg_sleep(30) AS slept, '" + marker + "' AS marker", rep3())
+                    .subscribeAsCompletionStage();
+        }
+        awaitActive(share);
+        List<CompletableFuture<QueryResult>> waiting = new ArrayList<>();
+        for (int i = 0; i < share; i++) {
+            waiting.add(runner.run(chinook(), "SELECT 2 AS two", rep3()).subscribeAsCompletionStage());
+        }
+        Thread.sleep(500);
+        long refusedBefore = refusals();
+
+        // When it asks for one more, it is refused at once, naming its share and the setting
+        long started = System.nanoTime();
+        ToolUnavailableException oneMore = assertThrows(ToolUnavailableException.class,
+                () -> runner.run(chinook(), "SELECT 1 AS one", rep3()).await().atMost(WAIT));
+        assertTrue(Duration.ofNanos(System.nanoTime() - started).compareTo(Duration.ofSeconds(5)) < 0,
+                "refused without waiting for the acquire timeout");
+        assertTrue(oneMore.getMessage().contains("you already have " + share + " statements running and as many waiting"),
+                oneMore.getMessage());
+        assertTrue(oneMore.getMessage().contains("sqlagent.sources.default.max-statements-per-principal"),
+                oneMore.getMessage());
+        assertEquals(refusedBefore + 1, refusals());
+        // and the waiting ones still run once the slow ones end
+        store.preparedQuery("SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE query LIKE $1"
+                + " AND query NOT LIKE '%pg_stat_activity%'").execute(Tuple.of("%" + marker + "%")).await().atMost(WAIT);
+        for (CompletableFuture<QueryResult> call : waiting) {
+            assertEquals(2, call.get(20, TimeUnit.SECONDS).rows().get(0).get(0).asInt());
+        }
     }
 
     private static Caller rep3() {
