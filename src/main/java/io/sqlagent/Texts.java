@@ -2,7 +2,8 @@ package io.sqlagent;
 
 /**
  * Shortening text for messages, written once: every message the service shows quotes input or
- * output cut to a bound, never whole, and never splits a character in two.
+ * output cut to a bound, never whole, and never splits a character in two. Also where in a text an
+ * offset is, as a person finds it in an editor, for the messages that point into SQL.
  */
 public final class Texts {
 
@@ -33,5 +34,24 @@ public final class Texts {
         }
         int end = Character.isHighSurrogate(text.charAt(max - 1)) ? max - 1 : max;
         return text.substring(0, end) + "…[" + (text.length() - end) + " more characters]";
+    }
+
+    /**
+     * "line L, column C" for an offset into {@code text}, both counted from 1 as an editor would: a line ends at
+     * {@code \n}, {@code \r\n} or a lone {@code \r}.
+     */
+    public static String lineAndColumn(String text, int offset) {
+        int line = 1;
+        int column = 1;
+        for (int i = 0; i < offset && i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c == '\n' || (c == '\r' && (i + 1 >= text.length() || text.charAt(i + 1) != '\n'))) {
+                line++;
+                column = 1;
+            } else if (c != '\r') {
+                column++;
+            }
+        }
+        return "line " + line + ", column " + column;
     }
 }

@@ -4,6 +4,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 
+import io.sqlagent.Texts;
+
 /**
  * Reads PostgreSQL's {@code EXPLAIN} header ({@code EXPLAIN [ANALYZE] [VERBOSE]} or
  * {@code EXPLAIN (option [value], …)}) from the tokens, because JSqlParser knows only another
@@ -95,6 +97,6 @@ final class ExplainHeader {
     }
 
     private static String where(String sql, List<PgToken> code, int i) {
-        return PgLexer.position(sql, i < code.size() ? code.get(i).start() : sql.length());
+        return Texts.lineAndColumn(sql, i < code.size() ? code.get(i).start() : sql.length());
     }
 }

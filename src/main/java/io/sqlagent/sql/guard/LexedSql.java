@@ -7,6 +7,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 
+import io.sqlagent.Texts;
+
 /**
  * One SQL text as PostgreSQL's lexer cuts it, and the copy of it that JSqlParser gets: comments
  * and semicolons blanked, the string forms JSqlParser misreads ({@code $tag$…$tag$},
@@ -30,13 +32,13 @@ final class LexedSql {
         try {
             tokens = PgLexer.lex(sql);
         } catch (PgLexer.LexException e) {
-            throw Refusal.unparseable(e.getMessage() + " at " + PgLexer.position(sql, e.position()));
+            throw Refusal.unparseable(e.getMessage() + " at " + Texts.lineAndColumn(sql, e.position()));
         }
         for (PgToken token : tokens) {
             // JSqlParser reads U&"…" as U & "…", so the name it sees is not the one PostgreSQL calls.
             if (token.kind() == PgToken.Kind.UNICODE_IDENTIFIER) {
                 throw new Refusal("Unicode-escaped names (U&\"…\") are not allowed; write the name plainly (at "
-                        + PgLexer.position(sql, token.start()) + ")");
+                        + Texts.lineAndColumn(sql, token.start()) + ")");
             }
         }
         return new LexedSql(sql, tokens);

@@ -9,6 +9,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.BiFunction;
 
+import io.sqlagent.Texts;
+
 /**
  * The {@code :name} placeholders of a declared SQL statement, found with the same lexer the guard
  * uses: a {@code :name} inside a string literal, a quoted identifier, a dollar-quoted string or a
@@ -48,7 +50,7 @@ public final class NamedParameters {
         try {
             tokens = PgLexer.lex(sql);
         } catch (PgLexer.LexException e) {
-            throw new IllegalArgumentException(e.getMessage() + " at " + PgLexer.position(sql, e.position()));
+            throw new IllegalArgumentException(e.getMessage() + " at " + Texts.lineAndColumn(sql, e.position()));
         }
         List<Placeholder> found = new ArrayList<>();
         List<String> words = new ArrayList<>();

@@ -49,22 +49,6 @@ final class PgLexer {
         return lexer.tokens;
     }
 
-    /** "line L, column C" for an offset, both counted from 1 as an editor would. */
-    static String position(String sql, int offset) {
-        int line = 1;
-        int column = 1;
-        for (int i = 0; i < offset && i < sql.length(); i++) {
-            char c = sql.charAt(i);
-            if (c == '\n' || (c == '\r' && (i + 1 >= sql.length() || sql.charAt(i + 1) != '\n'))) {
-                line++;
-                column = 1;
-            } else if (c != '\r') {
-                column++;
-            }
-        }
-        return "line " + line + ", column " + column;
-    }
-
     static boolean isSpace(char c) {
         return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\u000B';
     }

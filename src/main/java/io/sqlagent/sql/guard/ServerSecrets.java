@@ -6,6 +6,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
+import io.sqlagent.Texts;
+
 /**
  * The relations and settings of PostgreSQL that hold credentials or the server's own configuration,
  * closed to the agent whatever its role may read. A role without special privileges cannot read
@@ -102,7 +104,7 @@ final class ServerSecrets {
             if (argument == null || argument.kind() != PgToken.Kind.STRING || sql.charAt(argument.start()) != '\''
                     || after == null || !(isPunctuation(lexed, after, ')') || isPunctuation(lexed, after, ','))) {
                 return Optional.of("current_setting needs the setting's name as a plain string literal, "
-                        + "such as current_setting('TimeZone') (at " + PgLexer.position(sql, token.start()) + ")");
+                        + "such as current_setting('TimeZone') (at " + Texts.lineAndColumn(sql, token.start()) + ")");
             }
             String text = argument.text(sql);
             String setting = text.substring(1, text.length() - 1).replace("''", "'").toLowerCase(Locale.ROOT);

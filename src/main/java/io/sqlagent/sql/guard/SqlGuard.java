@@ -262,7 +262,7 @@ public final class SqlGuard {
             Optional<PgToken> parameter = lexed.firstParameter(first);
             if (parameter.isPresent()) {
                 throw new Refusal(parameter.get().text(sql) + " is a parameter placeholder (at "
-                        + PgLexer.position(sql, parameter.get().start())
+                        + Texts.lineAndColumn(sql, parameter.get().start())
                         + "): write literal values; parameters are not supported here");
             }
         }
@@ -332,7 +332,7 @@ public final class SqlGuard {
         if (word == null) {
             String shown = Texts.shorten(text, 30);
             throw Refusal.unparseable("a statement cannot start with " + shown + " (at "
-                    + PgLexer.position(lexed.sql(), token.start()) + ")");
+                    + Texts.lineAndColumn(lexed.sql(), token.start()) + ")");
         }
         String name = STATEMENT_NAMES.getOrDefault(word, word.toUpperCase(Locale.ROOT));
         throw new Refusal(explained ? notExplainable(name) : notAllowed(name));

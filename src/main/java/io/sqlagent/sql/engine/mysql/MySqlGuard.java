@@ -9,6 +9,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 
+import io.sqlagent.Texts;
 import io.sqlagent.sql.engine.StatementCheck;
 import io.sqlagent.sql.guard.SqlVerdict;
 import io.sqlagent.sql.guard.StatementKind;
@@ -95,7 +96,7 @@ public final class MySqlGuard implements StatementCheck {
             String reason = e.getMessage();
             throw new Refused((reason.startsWith("unterminated") ? "The SQL could not be parsed: " + reason
                     : Character.toUpperCase(reason.charAt(0)) + reason.substring(1))
-                    + " (at " + MySqlLexer.position(sql, e.position()) + ")");
+                    + " (at " + Texts.lineAndColumn(sql, e.position()) + ")");
         }
         List<MySqlToken> code = statement(sql, all);
         String first = code.get(0).kind() == MySqlToken.Kind.WORD ? word(sql, code.get(0)) : null;
@@ -115,7 +116,7 @@ public final class MySqlGuard implements StatementCheck {
         }
         if (first == null) {
             throw new Refused("The SQL could not be parsed: a statement cannot start with "
-                    + code.get(0).text(sql) + " (at " + MySqlLexer.position(sql, code.get(0).start()) + ")");
+                    + code.get(0).text(sql) + " (at " + Texts.lineAndColumn(sql, code.get(0).start()) + ")");
         }
         throw new Refused(notAllowed(STATEMENT_NAMES.getOrDefault(first, first.toUpperCase(Locale.ROOT))));
     }
@@ -156,7 +157,7 @@ public final class MySqlGuard implements StatementCheck {
             MySqlToken next = i + 1 < code.size() ? code.get(i + 1) : null;
             String text = token.text(sql);
             String lower = text.toLowerCase(Locale.ROOT);
-            String at = " (at " + MySqlLexer.position(sql, token.start()) + ")";
+            String at = " (at " + Texts.lineAndColumn(sql, token.start()) + ")";
             switch (token.kind()) {
                 case WORD -> {
                     switch (lower) {

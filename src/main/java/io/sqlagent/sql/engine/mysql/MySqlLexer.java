@@ -47,21 +47,6 @@ final class MySqlLexer {
         return lexer.tokens;
     }
 
-    /** "line L, column C" for an offset, both counted from 1. */
-    static String position(String sql, int offset) {
-        int line = 1;
-        int column = 1;
-        for (int i = 0; i < offset && i < sql.length(); i++) {
-            if (sql.charAt(i) == '\n') {
-                line++;
-                column = 1;
-            } else {
-                column++;
-            }
-        }
-        return "line " + line + ", column " + column;
-    }
-
     static boolean isSpace(char c) {
         return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\u000B';
     }
