@@ -6,13 +6,13 @@ import java.util.Optional;
 import jakarta.inject.Singleton;
 
 import io.smallrye.mutiny.Uni;
+import io.sqlagent.jsonschema.Param;
 import io.sqlagent.knowledge.schema.SchemaSearch;
 import io.sqlagent.sql.Source;
 import io.sqlagent.sql.SourceChoice;
 import io.sqlagent.tool.ToolCallContext;
 import io.sqlagent.tool.ToolDefinition;
 import io.sqlagent.tool.TypedTool;
-import io.sqlagent.tool.schema.Param;
 
 /**
  * {@code search_schema}: the tables of a source (the default one unless the call names another) that fit a question, best

@@ -39,7 +39,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.smallrye.common.annotation.Blocking;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
+import io.sqlagent.Caller;
 import io.sqlagent.Texts;
+import io.sqlagent.ToolJson;
 import io.sqlagent.eval.CaseFileException;
 import io.sqlagent.eval.CaseFiles;
 import io.sqlagent.eval.EvalConfig;
@@ -49,12 +51,10 @@ import io.sqlagent.eval.EvalService;
 import io.sqlagent.eval.EvalStore;
 import io.sqlagent.eval.EvalSuite;
 import io.sqlagent.eval.HtmlReport;
-import io.sqlagent.rest.ApiException;
-import io.sqlagent.rest.ErrorBody;
-import io.sqlagent.rest.JsonBodies;
+import io.sqlagent.http.ApiException;
+import io.sqlagent.http.ErrorBody;
+import io.sqlagent.http.JsonBodies;
 import io.sqlagent.security.Callers;
-import io.sqlagent.tool.Caller;
-import io.sqlagent.tool.ToolJson;
 import io.vertx.ext.web.RoutingContext;
 
 /**
@@ -86,7 +86,7 @@ public class EvalResource {
         this.config = config;
     }
 
-    /** A request refused before anything runs or is written (answered by io.sqlagent.rest.ErrorMapper). */
+    /** A request refused before anything runs or is written (answered by io.sqlagent.http.ErrorMapper). */
     static final class Refused extends ApiException {
         private static final long serialVersionUID = 1L;
 
@@ -105,7 +105,7 @@ public class EvalResource {
             EvalSuite suite = CaseFiles.shipped(name).orElseThrow();
             ObjectNode node = ToolJson.MAPPER.createObjectNode().put("name", name).put("description", suite.description())
                     .put("cases", suite.cases().size());
-            node.set("categories", io.sqlagent.tool.ToolJson.MAPPER
+            node.set("categories", io.sqlagent.ToolJson.MAPPER
                     .valueToTree(suite.cases().stream().map(c -> c.category()).distinct().sorted().toList()));
             suites.add(node);
         }
