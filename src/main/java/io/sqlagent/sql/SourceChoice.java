@@ -12,10 +12,10 @@ import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 
 import io.quarkus.runtime.Startup;
-import io.sqlagent.tool.Caller;
+import io.sqlagent.Caller;
+import io.sqlagent.jsonschema.Violation;
 import io.sqlagent.tool.ToolArgumentsException;
 import io.sqlagent.tool.ToolException;
-import io.sqlagent.tool.schema.Violation;
 
 /**
  * The sources the SQL tools ({@code run_sql}, {@code introspect_schema}, {@code search_schema}) may query, and the one

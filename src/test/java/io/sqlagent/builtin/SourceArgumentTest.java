@@ -19,9 +19,9 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.response.ValidatableResponse;
 import io.restassured.specification.RequestSpecification;
+import io.sqlagent.ToolJson;
 import io.sqlagent.security.TestIdentities;
 import io.sqlagent.sql.ExternalPostgresResource;
-import io.sqlagent.tool.ToolJson;
 import io.vertx.core.MultiMap;
 import io.vertx.core.json.JsonObject;
 
