@@ -12,6 +12,8 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.smallrye.mutiny.Uni;
+import io.sqlagent.ToolJson;
+import io.sqlagent.jsonschema.Param;
 import io.sqlagent.knowledge.schema.SchemaIndex;
 import io.sqlagent.knowledge.schema.SchemaSearchConfig;
 import io.sqlagent.sql.ColumnPolicy;
@@ -25,9 +27,7 @@ import io.sqlagent.sql.TablePolicy;
 import io.sqlagent.tool.ToolCallContext;
 import io.sqlagent.tool.ToolDefinition;
 import io.sqlagent.tool.ToolException;
-import io.sqlagent.tool.ToolJson;
 import io.sqlagent.tool.TypedTool;
-import io.sqlagent.tool.schema.Param;
 
 /**
  * {@code introspect_schema}: lists the tables of the agent's source, or describes one (columns,

@@ -6,6 +6,8 @@ import jakarta.enterprise.event.Event;
 import jakarta.inject.Singleton;
 
 import io.smallrye.mutiny.Uni;
+import io.sqlagent.CancelSafe;
+import io.sqlagent.jsonschema.Param;
 import io.sqlagent.sql.QueryRunner;
 import io.sqlagent.sql.Source;
 import io.sqlagent.sql.SourceRegistry;
@@ -14,13 +16,11 @@ import io.sqlagent.sql.SqlErrorOccurred;
 import io.sqlagent.sql.SqlExecutionException;
 import io.sqlagent.sql.TablePolicy;
 import io.sqlagent.sql.guard.SqlGuard;
-import io.sqlagent.tool.CancelSafe;
 import io.sqlagent.tool.ToolCallContext;
 import io.sqlagent.tool.ToolDefinition;
 import io.sqlagent.tool.ToolException;
 import io.sqlagent.tool.ToolRefusedException;
 import io.sqlagent.tool.TypedTool;
-import io.sqlagent.tool.schema.Param;
 
 /**
  * {@code run_sql}: the agent's read-only SQL. The statement passes the parser-based guard and the

@@ -7,8 +7,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import io.micrometer.core.instrument.Metrics;
 import io.smallrye.mutiny.Uni;
+import io.sqlagent.Caller;
 import io.sqlagent.Redaction;
-import io.sqlagent.tool.Caller;
 import io.sqlagent.tool.ToolUnavailableException;
 import io.vertx.core.Future;
 import io.vertx.core.http.ConnectionPoolTooBusyException;

@@ -22,6 +22,7 @@ import io.quarkus.logging.Log;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Uni;
 import io.sqlagent.Redaction;
+import io.sqlagent.sql.engine.postgres.PgStatementCache;
 import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.pgclient.PgBuilder;
@@ -202,10 +203,10 @@ public class SourceRegistry {
             options.setConnectTimeout((int) settings.connectTimeout().toMillis());
             // Each connection keeps the rows statements it prepared (by their text, a bounded number), so
             // a statement asked again is not parsed and planned again; only those whose result's shape
-            // cannot change with the schema (QueryRunner.keepsItsShape).
+            // cannot change with the schema (PgStatementCache.keeps).
             options.setCachePreparedStatements(true)
                     .setPreparedStatementCacheMaxSize(PREPARED_STATEMENTS_PER_CONNECTION)
-                    .setPreparedStatementCacheSqlFilter(QueryRunner::keepsItsShape);
+                    .setPreparedStatementCacheSqlFilter(PgStatementCache::keeps);
             PoolOptions poolOptions = new PoolOptions()
                     .setMaxSize(settings.maxPoolSize())
                     // Bounded waits: a full queue is refused at once, a wait ends at the timeout.

@@ -22,7 +22,7 @@ import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 
 import io.quarkus.logging.Log;
-import io.sqlagent.tool.schema.CompiledSchema;
+import io.sqlagent.jsonschema.CompiledSchema;
 
 /**
  * Every tool the service offers, by name. Tools are registered by descriptor and built lazily on

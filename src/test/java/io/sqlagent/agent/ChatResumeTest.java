@@ -20,8 +20,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.sqlagent.ToolJson;
 import io.sqlagent.security.TestIdentities;
-import io.sqlagent.tool.ToolJson;
 
 /**
  * Resumable chat streams, read from the wire: every event of {@code POST /api/chat} has an id

@@ -40,7 +40,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.sqlagent.tool.ToolJson;
+import io.sqlagent.ToolJson;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Tuple;
 

@@ -19,8 +19,8 @@ import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
 import io.restassured.response.Response;
 import io.sqlagent.TestProfiles;
+import io.sqlagent.ToolJson;
 import io.sqlagent.agent.ScriptedModel;
-import io.sqlagent.tool.ToolJson;
 
 /**
  * The table policy holds for every way of naming a relation: each spelling of

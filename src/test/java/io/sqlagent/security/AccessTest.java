@@ -40,9 +40,9 @@ import io.sqlagent.agent.ScriptedModel;
 import io.sqlagent.agent.ScriptedModelExtension;
 import io.sqlagent.agent.ScriptedOpenAiServer;
 import io.sqlagent.agent.SseClient;
+import io.sqlagent.audit.AuditLog;
+import io.sqlagent.audit.AuditRows;
 import io.sqlagent.sql.SourceRegistry;
-import io.sqlagent.tool.audit.AuditLog;
-import io.sqlagent.tool.audit.AuditRows;
 import io.vertx.core.MultiMap;
 import io.vertx.mutiny.sqlclient.Pool;
 

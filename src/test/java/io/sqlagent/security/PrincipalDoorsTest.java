@@ -36,6 +36,7 @@ import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
 import io.restassured.response.Response;
 import io.sqlagent.TestProfiles;
+import io.sqlagent.ToolJson;
 import io.sqlagent.agent.ScriptedModel;
 import io.sqlagent.agent.ScriptedModelExtension;
 import io.sqlagent.agent.ScriptedOpenAiServer;
@@ -45,7 +46,6 @@ import io.sqlagent.declarative.DeclarativeTools;
 import io.sqlagent.declarative.DeclaredToolsFiles;
 import io.sqlagent.security.TwoPrincipals.Customers;
 import io.sqlagent.sql.Source;
-import io.sqlagent.tool.ToolJson;
 import io.vertx.core.MultiMap;
 
 /**

@@ -35,7 +35,7 @@ import io.sqlagent.agent.ScriptedModel;
 import io.sqlagent.agent.ScriptedModelExtension;
 import io.sqlagent.agent.ScriptedOpenAiServer;
 import io.sqlagent.agent.SseClient;
-import io.sqlagent.tool.audit.AuditLog;
+import io.sqlagent.audit.AuditLog;
 
 /**
  * One trace per question, read from the in-memory exporter every test exports to ({@link TestSpans}):

@@ -16,8 +16,8 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
 import io.sqlagent.TestProfiles;
+import io.sqlagent.ToolJson;
 import io.sqlagent.agent.ScriptedModel;
-import io.sqlagent.tool.ToolJson;
 
 /** The workspace tools as the service offers them: listed and callable over REST once a policy is set, refusals as 403. */
 @QuarkusTest

@@ -36,21 +36,21 @@ import io.smallrye.common.annotation.Blocking;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
+import io.sqlagent.Caller;
 import io.sqlagent.agent.AgentConfig;
 import io.sqlagent.agent.AgentService;
 import io.sqlagent.agent.LiveRuns;
 import io.sqlagent.agent.RunEvent;
-import io.sqlagent.rest.ApiException;
-import io.sqlagent.rest.ErrorBody;
-import io.sqlagent.rest.OnWrongType;
-import io.sqlagent.rest.StrictBodies;
-import io.sqlagent.rest.Uuids;
+import io.sqlagent.http.ApiException;
+import io.sqlagent.http.ClientConnections;
+import io.sqlagent.http.ErrorBody;
+import io.sqlagent.http.OnWrongType;
+import io.sqlagent.http.StrictBodies;
+import io.sqlagent.http.Uuids;
 import io.sqlagent.security.Callers;
 import io.sqlagent.security.Limits;
 import io.sqlagent.store.StoreCalls;
-import io.sqlagent.tool.Caller;
 import io.sqlagent.tool.UnknownToolsetException;
-import io.sqlagent.tool.rest.ClientConnections;
 import io.vertx.ext.web.RoutingContext;
 
 /**
@@ -92,7 +92,7 @@ public class ChatResource {
     }
 
     @POST
-    @Consumes(MediaType.WILDCARD) // io.sqlagent.rest.EdgeFilter refuses a body that is not JSON with the house error; an empty body needs no type
+    @Consumes(MediaType.WILDCARD) // io.sqlagent.http.EdgeFilter refuses a body that is not JSON with the house error; an empty body needs no type
     @Produces(MediaType.SERVER_SENT_EVENTS)
     @Operation(summary = "Ask the agent", description = "Body {\"question\": \"…\", \"conversation_id\": optional, \"toolsets\": optional [names]}. Answers text/event-stream: conversation "
             + "{conversation_id}, thinking {delta}, tool_call {id,name,arguments}, tool_result {id,name,ok,duration_ms,"

@@ -42,7 +42,9 @@ import io.quarkus.resteasy.reactive.jackson.CustomDeserialization;
 import io.smallrye.common.annotation.Blocking;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
+import io.sqlagent.Caller;
 import io.sqlagent.Texts;
+import io.sqlagent.ToolJson;
 import io.sqlagent.eval.CaseFileException;
 import io.sqlagent.eval.CaseFiles;
 import io.sqlagent.eval.EvalConfig;
@@ -52,13 +54,11 @@ import io.sqlagent.eval.EvalService;
 import io.sqlagent.eval.EvalStore;
 import io.sqlagent.eval.EvalSuite;
 import io.sqlagent.eval.HtmlReport;
-import io.sqlagent.rest.ApiException;
-import io.sqlagent.rest.ErrorBody;
-import io.sqlagent.rest.OnWrongType;
-import io.sqlagent.rest.StrictBodies;
+import io.sqlagent.http.ApiException;
+import io.sqlagent.http.ErrorBody;
+import io.sqlagent.http.OnWrongType;
+import io.sqlagent.http.StrictBodies;
 import io.sqlagent.security.Callers;
-import io.sqlagent.tool.Caller;
-import io.sqlagent.tool.ToolJson;
 import io.vertx.ext.web.RoutingContext;
 
 /**
@@ -88,7 +88,7 @@ public class EvalResource {
         this.config = config;
     }
 
-    /** A request refused before anything runs or is written (answered by io.sqlagent.rest.ErrorMapper). */
+    /** A request refused before anything runs or is written (answered by io.sqlagent.http.ErrorMapper). */
     static final class Refused extends ApiException {
         private static final long serialVersionUID = 1L;
 
@@ -107,7 +107,7 @@ public class EvalResource {
             EvalSuite suite = CaseFiles.shipped(name).orElseThrow();
             ObjectNode node = ToolJson.MAPPER.createObjectNode().put("name", name).put("description", suite.description())
                     .put("cases", suite.cases().size());
-            node.set("categories", io.sqlagent.tool.ToolJson.MAPPER
+            node.set("categories", io.sqlagent.ToolJson.MAPPER
                     .valueToTree(suite.cases().stream().map(c -> c.category()).distinct().sorted().toList()));
             suites.add(node);
         }
