@@ -12,9 +12,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.sqlagent.ToolJson;
 
 /**
- * Reads a request body that must be a JSON object, the same way for every endpoint: malformed
- * JSON, duplicate keys, content after the value and non-objects are a {@link BadBody} with the error to answer (400);
- * an empty or all-whitespace body is an empty object.
+ * Reads a request body that must be a JSON object, for an endpoint that takes it as a tree (tool arguments, which the
+ * tool's own schema checks; edits by kind): malformed JSON, duplicate keys, content after the value and non-objects
+ * are a {@link BadBody} with the error to answer (400); an empty or all-whitespace body is an empty object. A body with
+ * fixed fields is bound to its record instead ({@link StrictBodies}), and its errors read the same.
  */
 public final class JsonBodies {
 
