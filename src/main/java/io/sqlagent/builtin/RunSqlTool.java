@@ -10,15 +10,13 @@ import io.sqlagent.CancelSafe;
 import io.sqlagent.jsonschema.Param;
 import io.sqlagent.sql.QueryRunner;
 import io.sqlagent.sql.Source;
-import io.sqlagent.sql.SourceRegistry;
-import io.sqlagent.sql.SqlConfig;
+import io.sqlagent.sql.SourceChoice;
 import io.sqlagent.sql.SqlErrorOccurred;
 import io.sqlagent.sql.SqlExecutionException;
 import io.sqlagent.sql.TablePolicy;
 import io.sqlagent.sql.guard.SqlGuard;
 import io.sqlagent.tool.ToolCallContext;
 import io.sqlagent.tool.ToolDefinition;
-import io.sqlagent.tool.ToolException;
 import io.sqlagent.tool.ToolRefusedException;
 import io.sqlagent.tool.TypedTool;
 
@@ -35,18 +33,16 @@ import io.sqlagent.tool.TypedTool;
                 + "total_rows counts the rows read, which stops one past the row limit or at the size cap", usage = "Inspect the schema first; add LIMIT for exploratory queries.")
 public class RunSqlTool extends TypedTool<RunSqlTool.Arguments> {
 
-    private final SourceRegistry sources;
+    private final SourceChoice sources;
     private final QueryRunner runner;
-    private final SqlConfig config;
     private final SqlGuard guard;
     private final TablePolicy tables;
     private final Event<SqlErrorOccurred> sqlErrors;
 
-    RunSqlTool(SourceRegistry sources, QueryRunner runner, SqlConfig config, SqlGuard guard, TablePolicy tables,
+    RunSqlTool(SourceChoice sources, QueryRunner runner, SqlGuard guard, TablePolicy tables,
             Event<SqlErrorOccurred> sqlErrors) {
         this.sources = sources;
         this.runner = runner;
-        this.config = config;
         this.guard = guard;
         this.tables = tables;
         this.sqlErrors = sqlErrors;
@@ -54,13 +50,13 @@ public class RunSqlTool extends TypedTool<RunSqlTool.Arguments> {
 
     /** Arguments of {@code run_sql}. */
     public record Arguments(
-            @Param(description = "The SQL query to execute. Must be a SELECT or WITH statement.", minLength = 1, maxLength = 100_000) String sql) {
+            @Param(description = "The SQL query to execute. Must be a SELECT or WITH statement.", minLength = 1, maxLength = 100_000) String sql,
+            @Param(description = SourceArgument.DESCRIPTION, maxLength = 200) Optional<String> source) {
     }
 
     @Override
     protected Uni<?> run(Arguments arguments, ToolCallContext context) {
-        Source source = sources.find(config.source())
-                .orElseThrow(() -> new ToolException("No source named '" + config.source() + "' is configured"));
+        Source source = sources.choose(arguments.source(), context.identity());
         // The verdict comes back on a worker thread, as the caller's cancel may: CancelSafe keeps that cancel.
         return CancelSafe.then(guard.checkOffEventLoop(arguments.sql()), verdict -> {
             Optional<String> refused = tables.refusal(verdict);

@@ -197,6 +197,11 @@ public class SourceRegistry {
             return new Source(name, displayUrl, Optional.empty(), Optional.of(problem), limits, new AtomicInteger());
         }
         try {
+            String engine = SourceUrls.engine(settings.url());
+            if (!SourceUrls.POSTGRESQL.equals(engine)) {
+                throw new IllegalArgumentException("the " + engine + ":// engine is not served by this build yet "
+                        + "(docs/engines.md, status)");
+            }
             PgConnectOptions options = PgConnectOptions.fromUri(SourceUrls.normalise(settings.url()));
             settings.username().ifPresent(options::setUser);
             settings.password().ifPresent(options::setPassword);

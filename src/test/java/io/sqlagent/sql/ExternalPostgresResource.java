@@ -8,12 +8,18 @@ import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 
 /**
- * A second, separate PostgreSQL server standing in for a user's own database, holding a small
- * {@code shop} database whose {@code track} table has 7 rows (Chinook's has 3503).
+ * A second, separate PostgreSQL server standing in for a user's own databases: source {@code default} is its small
+ * {@code shop} database, whose {@code track} table has 7 rows (Chinook's has 3503); source {@code stock} is its
+ * {@code stock} database, whose {@code part} table has 3, read as the role a caller's {@code pg_role} names (only
+ * {@code stock_clerk} is allowed), so the SQL tools' {@code source} argument is tried with two sources and a role
+ * mapping that admits some callers and not others.
  */
 public class ExternalPostgresResource implements QuarkusTestResourceLifecycleManager {
 
     static final int TRACKS = 7;
+
+    /** The rows of {@code stock}'s {@code part} table. */
+    public static final int PARTS = 3;
 
     private EmbeddedPostgres server;
 
@@ -24,7 +30,17 @@ public class ExternalPostgresResource implements QuarkusTestResourceLifecycleMan
             try (Connection connection = server.getPostgresDatabase().getConnection();
                     Statement statement = connection.createStatement()) {
                 statement.execute("CREATE DATABASE shop");
+                statement.execute("CREATE DATABASE stock");
                 statement.execute("CREATE ROLE shop_reader LOGIN PASSWORD 'reader-pw'");
+                statement.execute("CREATE ROLE stock_clerk NOLOGIN");
+                statement.execute("GRANT stock_clerk TO shop_reader");
+            }
+            try (Connection connection = server.getDatabase("postgres", "stock").getConnection();
+                    Statement statement = connection.createStatement()) {
+                statement.execute("CREATE TABLE part (id int PRIMARY KEY, label text NOT NULL)");
+                statement.execute("COMMENT ON TABLE part IS 'Spare parts kept in the warehouse'");
+                statement.execute("INSERT INTO part SELECT g, 'bolt ' || g FROM generate_series(1, " + PARTS + ") g");
+                statement.execute("GRANT SELECT ON part TO shop_reader, stock_clerk");
             }
             try (Connection connection = server.getDatabase("postgres", "shop").getConnection();
                     Statement statement = connection.createStatement()) {
@@ -38,7 +54,10 @@ public class ExternalPostgresResource implements QuarkusTestResourceLifecycleMan
         return Map.of(
                 "sqlagent.sources.default.url", "jdbc:postgresql://localhost:" + server.getPort() + "/shop",
                 "sqlagent.sources.default.username", "shop_reader",
-                "sqlagent.sources.default.password", "reader-pw");
+                "sqlagent.sources.default.password", "reader-pw",
+                "sqlagent.sources.stock.url", "postgresql://shop_reader:reader-pw@localhost:" + server.getPort() + "/stock",
+                "sqlagent.sources.stock.role-claim", "pg_role",
+                "sqlagent.sources.stock.allowed-roles", "stock_clerk");
     }
 
     @Override

@@ -6,6 +6,7 @@ import static org.hamcrest.Matchers.nullValue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.time.Duration;
+import java.util.List;
 
 import jakarta.inject.Inject;
 
@@ -54,8 +55,8 @@ class ExternalSourceTest {
     }
 
     @Test
-    void onlyTheConfiguredSourceExistsAndIsReady() {
-        assertEquals(1, sources.all().size());
+    void onlyTheConfiguredSourcesExistAndAreReady() {
+        assertEquals(List.of("default", "stock"), sources.all().stream().map(Source::name).toList());
         given().when().get("/q/health/ready")
                 .then()
                 .statusCode(200)
