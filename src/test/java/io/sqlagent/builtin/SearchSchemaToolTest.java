@@ -18,10 +18,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.Statement;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 
 import jakarta.inject.Inject;
@@ -155,7 +155,11 @@ class SearchSchemaToolTest {
 
     @Test
     void theIndexFollowsSchemaChangesOnRefreshWhileSearchesUseTheOldOne() throws Exception {
-        try (Connection connection = DriverManager.getConnection("jdbc:" + defaultSourceUrl, EmbeddedDatabase.USER, "");
+        // The driver itself, not DriverManager: after another test profile's restart DriverManager may hold the driver of
+        // an earlier class loader only, which it refuses to hand to this one ("No suitable driver").
+        Properties login = new Properties();
+        login.setProperty("user", EmbeddedDatabase.USER);
+        try (Connection connection = new org.postgresql.Driver().connect("jdbc:" + defaultSourceUrl, login);
                 Statement statement = connection.createStatement()) {
             statement.execute("CREATE TABLE public.podcast_episode (episode_id int PRIMARY KEY, title text)");
             statement.execute("COMMENT ON TABLE public.podcast_episode IS 'Episodes of the store''s podcasts'");
