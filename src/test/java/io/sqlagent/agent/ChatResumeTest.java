@@ -23,6 +23,7 @@ import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.sqlagent.ToolJson;
+import io.sqlagent.agent.live.RunEvent;
 import io.sqlagent.security.TestIdentities;
 
 /**
