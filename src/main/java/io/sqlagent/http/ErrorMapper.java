@@ -7,14 +7,17 @@ import jakarta.ws.rs.core.Response.Status;
 import org.jboss.resteasy.reactive.RestResponse;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+
 import io.quarkus.logging.Log;
 import io.sqlagent.ClientGone;
 import io.sqlagent.ErrorIds;
 import io.sqlagent.store.StoreUnavailableException;
 
 /**
- * The one error mapper of every REST resource: whatever a resource throws leaves the service as
- * an {@link ErrorBody} with its status. Refusals carry their own ({@link ApiException}); a store
+ * The error mapper of every REST resource: whatever a resource throws leaves the service as
+ * an {@link ErrorBody} with its status (a body that cannot be bound to its record is {@link BindingErrors}'). Refusals carry
+ * their own ({@link ApiException}); a store
  * out of reach is 503 {@code store_unavailable} with {@code Retry-After}; Quarkus' own HTTP errors
  * (an unknown path, a method not allowed) keep their status as {@code http_error}; anything else
  * is 500 {@code internal_error} with an error id, the cause logged under that id and never sent, unless it is the
@@ -46,6 +49,10 @@ public class ErrorMapper {
 
     @ServerExceptionMapper
     RestResponse<ErrorBody> http(WebApplicationException e) {
+        if (e.getCause() instanceof JsonProcessingException malformed) {
+            // RESTEasy wraps JSON that does not parse, on its way to a body record, in a 400.
+            return BindingErrors.malformed(malformed);
+        }
         int status = e.getResponse().getStatus();
         if (status >= 500) {
             return unexpected(e);
@@ -66,6 +73,11 @@ public class ErrorMapper {
                     .entity(ErrorBody.of("client_closed", "The connection closed before the request was read whole"))
                     .build();
         }
+        return internal(e);
+    }
+
+    /** 500 {@code internal_error}: the cause is logged under the error id the answer names, and never sent. */
+    static RestResponse<ErrorBody> internal(Throwable e) {
         String id = ErrorIds.logged(e, "A request failed inside the service");
         return RestResponse.ResponseBuilder.<ErrorBody> create(Status.INTERNAL_SERVER_ERROR)
                 .type(MediaType.APPLICATION_JSON_TYPE)

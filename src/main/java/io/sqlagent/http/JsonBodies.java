@@ -12,9 +12,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.sqlagent.ToolJson;
 
 /**
- * Reads a request body that must be a JSON object, the same way for every endpoint: malformed
- * JSON, duplicate keys, content after the value and non-objects are a {@link BadBody} with the error to answer (400);
- * an empty or all-whitespace body is an empty object.
+ * Reads a request body that must be a JSON object, for an endpoint that takes it as a tree (tool arguments, which the
+ * tool's own schema checks; edits by kind): malformed JSON, duplicate keys, content after the value and non-objects
+ * are a {@link BadBody} with the error to answer (400); an empty or all-whitespace body is an empty object. A body with
+ * fixed fields is bound to its record instead ({@link StrictBodies}), and its errors read the same.
  */
 public final class JsonBodies {
 
@@ -34,13 +35,10 @@ public final class JsonBodies {
             // readTree stops after the first value; a second one or garbage after it would be ignored.
             // Reading one more token makes garbage a parse error and a second value a refusal of its own.
             if (parser.nextToken() != null) {
-                throw new BadBody(ErrorBody.of("malformed_json",
-                        "The body has more after its JSON value" + where(parser.currentLocation())
-                                + "; send exactly one JSON object"));
+                throw new BadBody(moreAfterTheValue(parser.currentLocation()));
             }
         } catch (JsonProcessingException e) {
-            throw new BadBody(ErrorBody.of("malformed_json",
-                    "The body is not valid JSON: " + withoutSource(e.getOriginalMessage()) + where(e.getLocation())));
+            throw new BadBody(malformed(e));
         } catch (java.io.IOException e) {
             throw new BadBody(ErrorBody.of("malformed_json", "The body could not be read as JSON"));
         }
@@ -52,6 +50,18 @@ public final class JsonBodies {
                     "The body must be " + expected + ", not " + article(parsed.getNodeType().name().toLowerCase(Locale.ROOT))));
         }
         return (ObjectNode) parsed;
+    }
+
+    /** JSON that does not parse, with where it stopped. */
+    static ErrorBody malformed(JsonProcessingException e) {
+        return ErrorBody.of("malformed_json",
+                "The body is not valid JSON: " + withoutSource(e.getOriginalMessage()) + where(e.getLocation()));
+    }
+
+    /** A second value, or anything else, after the body's JSON value. */
+    static ErrorBody moreAfterTheValue(JsonLocation location) {
+        return ErrorBody.of("malformed_json",
+                "The body has more after its JSON value" + where(location) + "; send exactly one JSON object");
     }
 
     /**
@@ -67,7 +77,7 @@ public final class JsonBodies {
         return location == null ? "" : " (line " + location.getLineNr() + ", column " + location.getColumnNr() + ")";
     }
 
-    private static String article(String type) {
+    static String article(String type) {
         return switch (type) {
             case "array", "object" -> "an " + type;
             case "null" -> "null";

@@ -6,6 +6,9 @@ import java.util.UUID;
 /** UUID checks, written once: ids in paths and bodies are UUIDs in their canonical 36-character form. */
 public final class Uuids {
 
+    /** A UUID in its canonical form, as a pattern (for a {@code @Pattern} constraint): what {@link #parse} takes. */
+    public static final String CANONICAL = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}";
+
     private Uuids() {
     }
 

@@ -14,12 +14,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.sqlagent.ToolJson;
@@ -33,7 +31,7 @@ import io.sqlagent.security.TestIdentities;
  * are refused with the one error body.
  */
 @QuarkusTest
-@WithTestResource(ScriptedModelResource.class)
+@ScriptedModel
 class ChatResumeTest {
 
     @TestHTTPResource("/api/chat")
@@ -42,13 +40,7 @@ class ChatResumeTest {
     @TestHTTPResource("/")
     URI root;
 
-    ScriptedOpenAiServer model;
-
-    @BeforeEach
-    void reset() {
-        model = ScriptedModelResource.server;
-        model.reset();
-    }
+    final ScriptedOpenAiServer model = ScriptedModelExtension.server();
 
     private URI events(String runId) {
         return root.resolve("/api/chat/runs/" + runId + "/events");
