@@ -106,4 +106,14 @@ class ArchitectureTest {
                 .because("agent adapts the model, workspace.vector its embedding model; tools stay model-neutral")
                 .check(main);
     }
+
+    @Test
+    void theModelClientAndTheConversationsSitBelowTheLoop() {
+        noClasses().that().resideInAnyPackage("io.sqlagent.agent.model..", "io.sqlagent.agent.conversation..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.sqlagent.agent.loop..", "io.sqlagent.agent.live..",
+                        "io.sqlagent.agent.rest..")
+                .because("the loop drives the model client and the conversation store; live runs and the chat "
+                        + "endpoints sit above the loop, so neither the client nor the store may reach up to them")
+                .check(main);
+    }
 }

@@ -31,7 +31,7 @@ public class AgentMetrics {
     }
 
     /** Records a finished run. */
-    void run(String outcome, int modelCalls, Duration duration, long inputTokens, long outputTokens) {
+    public void run(String outcome, int modelCalls, Duration duration, long inputTokens, long outputTokens) {
         Counter.builder("sqlagent.agent.runs").description("Agent runs, by how they ended").tag("outcome", outcome)
                 .register(meters).increment();
         Timer.builder("sqlagent.agent.run.duration").description("Time from a question to the end of its agent run")

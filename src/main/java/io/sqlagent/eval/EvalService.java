@@ -23,7 +23,7 @@ import io.quarkus.runtime.ShutdownEvent;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.sqlagent.Caller;
-import io.sqlagent.agent.ChatModels;
+import io.sqlagent.agent.model.ChatModels;
 import io.sqlagent.http.ApiException;
 import io.sqlagent.http.ErrorBody;
 import io.sqlagent.sql.SourceRegistry;

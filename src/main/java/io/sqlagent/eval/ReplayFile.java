@@ -4,8 +4,8 @@ import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
-import io.sqlagent.agent.ModelFaultsConfig;
-import io.sqlagent.agent.ModelReplay;
+import io.sqlagent.agent.model.ModelFaultsConfig;
+import io.sqlagent.agent.model.ModelReplay;
 
 /**
  * The replay file ({@code sqlagent.model.replay-file}) read as a {@link ReplayScript} and offered to the

@@ -15,11 +15,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 
 import io.sqlagent.ClasspathText;
-import io.sqlagent.agent.ModelReplay;
-import io.sqlagent.agent.ModelReplay.Answer;
-import io.sqlagent.agent.ModelReplay.Call;
-import io.sqlagent.agent.ModelReplay.Calls;
-import io.sqlagent.agent.ModelReplay.Step;
+import io.sqlagent.agent.model.ModelReplay;
+import io.sqlagent.agent.model.ModelReplay.Answer;
+import io.sqlagent.agent.model.ModelReplay.Call;
+import io.sqlagent.agent.model.ModelReplay.Calls;
+import io.sqlagent.agent.model.ModelReplay.Step;
 
 /**
  * A replay file's recorded model turns (src/main/resources/replay/chinook.yaml shows the format): for

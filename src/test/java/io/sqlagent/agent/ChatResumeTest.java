@@ -21,6 +21,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.sqlagent.ToolJson;
+import io.sqlagent.agent.live.RunEvent;
 import io.sqlagent.security.TestIdentities;
 
 /**

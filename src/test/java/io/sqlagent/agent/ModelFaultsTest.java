@@ -24,6 +24,7 @@ import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
 import io.sqlagent.agent.ScriptedOpenAiServer.Failure;
+import io.sqlagent.agent.model.ModelGuard;
 
 /**
  * A model server that fails, through the real client and the SSE read from the wire: failures

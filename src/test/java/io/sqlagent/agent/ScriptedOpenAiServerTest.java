@@ -31,6 +31,7 @@ import dev.langchain4j.model.chat.request.json.JsonObjectSchema;
 import dev.langchain4j.model.chat.response.ChatResponse;
 import dev.langchain4j.model.chat.response.StreamingChatResponseHandler;
 import io.quarkus.test.junit.QuarkusTest;
+import io.sqlagent.agent.loop.ToolSpecifications;
 
 /**
  * The agent's model client as the service builds it (quarkus-langchain4j's OpenAI

@@ -7,9 +7,9 @@ import java.util.function.Function;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import io.sqlagent.agent.ModelReplay;
 import io.sqlagent.agent.ScriptedOpenAiServer;
 import io.sqlagent.agent.ScriptedOpenAiServer.Turn;
+import io.sqlagent.agent.model.ModelReplay;
 
 /**
  * The shipped replay file ({@link ReplayScript#SHIPPED}) behind {@link ScriptedOpenAiServer#program}, so

@@ -35,7 +35,7 @@ class ClientGoneLogTest {
         assertThat(filter.isLoggable(record(LogRedaction.STREAM_WRITER, new IllegalStateException("a bug")))).isTrue();
         assertThat(filter.isLoggable(record(LogRedaction.STREAM_WRITER, new IOException("No space left on device"))))
                 .isTrue();
-        assertThat(filter.isLoggable(record("io.sqlagent.agent.LiveRuns", new IOException("Broken pipe")))).isTrue();
+        assertThat(filter.isLoggable(record("io.sqlagent.agent.live.LiveRuns", new IOException("Broken pipe")))).isTrue();
         assertThat(filter.isLoggable(record(LogRedaction.STREAM_WRITER, null))).isTrue();
     }
 

@@ -20,8 +20,8 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.jboss.resteasy.reactive.RestResponse;
 
 import io.smallrye.mutiny.Uni;
-import io.sqlagent.agent.ConversationCursor;
-import io.sqlagent.agent.ConversationStore;
+import io.sqlagent.agent.conversation.ConversationCursor;
+import io.sqlagent.agent.conversation.ConversationStore;
 import io.sqlagent.http.ApiException;
 import io.sqlagent.http.ErrorBody;
 import io.sqlagent.http.Uuids;

@@ -14,7 +14,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.sqlagent.ToolJson;
-import io.sqlagent.agent.ChatModels;
+import io.sqlagent.agent.model.ChatModels;
 import io.sqlagent.security.AuthConfig;
 import io.sqlagent.sql.Source;
 import io.sqlagent.sql.SourceRegistry;
