@@ -76,7 +76,8 @@ class ArchitectureTest {
     @Test
     void enginesSitBelowTheSourcesThatUseThem() {
         noClasses().that().resideInAPackage("io.sqlagent.sql.engine..")
-                .should().dependOnClassesThat().resideInAnyPackage("io.sqlagent.sql", "io.sqlagent.tool..",
+                .should().dependOnClassesThat().resideInAnyPackage("io.sqlagent.sql", "io.sqlagent.sql.source..",
+                        "io.sqlagent.sql.run..", "io.sqlagent.sql.policy..", "io.sqlagent.tool..",
                         "io.sqlagent.knowledge..", "io.sqlagent.builtin..", "io.sqlagent.agent..", "io.sqlagent.mcp..")
                 .because("an engine (docs/engines.md) is used by sql to serve a source; it knows the guard's verdict "
                         + "and Vert.x, never the sources or anything above them")

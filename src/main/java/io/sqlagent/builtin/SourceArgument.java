@@ -7,7 +7,7 @@ import jakarta.inject.Singleton;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import io.sqlagent.sql.SourceChoice;
+import io.sqlagent.sql.source.SourceChoice;
 import io.sqlagent.tool.ToolDescriptor;
 import io.sqlagent.tool.ToolDescriptorCustomizer;
 

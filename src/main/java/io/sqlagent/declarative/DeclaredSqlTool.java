@@ -8,10 +8,10 @@ import java.util.Optional;
 import com.fasterxml.jackson.databind.node.TextNode;
 
 import io.smallrye.mutiny.Uni;
-import io.sqlagent.sql.FetchOptions;
-import io.sqlagent.sql.QueryResult;
-import io.sqlagent.sql.QueryRunner;
-import io.sqlagent.sql.SourceRegistry;
+import io.sqlagent.sql.run.FetchOptions;
+import io.sqlagent.sql.run.QueryResult;
+import io.sqlagent.sql.run.QueryRunner;
+import io.sqlagent.sql.source.SourceRegistry;
 import io.sqlagent.tool.Tool;
 import io.sqlagent.tool.ToolCall;
 import io.sqlagent.tool.ToolCallContext;

@@ -4,7 +4,7 @@ import java.util.List;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import io.sqlagent.sql.QueryResult;
+import io.sqlagent.sql.run.QueryResult;
 
 /**
  * Renders a result as a markdown table: a header of column names, one line per row up to

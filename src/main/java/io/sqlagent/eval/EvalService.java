@@ -26,8 +26,8 @@ import io.sqlagent.Caller;
 import io.sqlagent.agent.model.ChatModels;
 import io.sqlagent.http.ApiException;
 import io.sqlagent.http.ErrorBody;
-import io.sqlagent.sql.SourceRegistry;
 import io.sqlagent.sql.SqlConfig;
+import io.sqlagent.sql.source.SourceRegistry;
 
 /**
  * Starts and tracks evaluation runs: the cases go through {@link CaseRunner} a few at a time within

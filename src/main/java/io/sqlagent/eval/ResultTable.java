@@ -4,7 +4,7 @@ import java.util.List;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import io.sqlagent.sql.QueryResult;
+import io.sqlagent.sql.run.QueryResult;
 
 /**
  * The rows a statement returned, as the graders compare them: column names (only for reports) and

@@ -25,7 +25,7 @@ import io.restassured.response.ValidatableResponse;
 import io.sqlagent.TestProfiles;
 import io.sqlagent.ToolJson;
 import io.sqlagent.agent.ScriptedModel;
-import io.sqlagent.sql.SourceRegistry;
+import io.sqlagent.sql.source.SourceRegistry;
 import io.vertx.mutiny.sqlclient.Pool;
 
 /**

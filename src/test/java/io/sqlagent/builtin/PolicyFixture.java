@@ -12,8 +12,8 @@ import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 import io.quarkus.arc.Arc;
-import io.sqlagent.sql.Source;
-import io.sqlagent.sql.SourceRegistry;
+import io.sqlagent.sql.source.Source;
+import io.sqlagent.sql.source.SourceRegistry;
 
 /**
  * The tables, views and functions the table policy tests read ({@code src/test/resources/policy/fixture.sql}), made

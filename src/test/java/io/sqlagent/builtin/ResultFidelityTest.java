@@ -27,8 +27,8 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.sqlagent.ToolJson;
-import io.sqlagent.sql.Source;
-import io.sqlagent.sql.SourceRegistry;
+import io.sqlagent.sql.source.Source;
+import io.sqlagent.sql.source.SourceRegistry;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 

@@ -21,7 +21,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.response.ValidatableResponse;
 import io.sqlagent.ToolJson;
-import io.sqlagent.sql.SqlErrorOccurred;
+import io.sqlagent.sql.run.SqlErrorOccurred;
 
 /**
  * The safety suite for {@code run_sql}, over REST against the real Chinook database: what must be

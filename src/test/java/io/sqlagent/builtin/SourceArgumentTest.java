@@ -21,8 +21,8 @@ import io.restassured.response.ValidatableResponse;
 import io.restassured.specification.RequestSpecification;
 import io.sqlagent.ToolJson;
 import io.sqlagent.security.TestIdentities;
-import io.sqlagent.sql.ExternalPostgresResource;
 import io.sqlagent.sql.engine.mysql.MariaDbServer;
+import io.sqlagent.sql.source.ExternalPostgresResource;
 import io.vertx.core.MultiMap;
 import io.vertx.core.json.JsonObject;
 

@@ -18,8 +18,8 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.response.ValidatableResponse;
 import io.sqlagent.ToolJson;
-import io.sqlagent.sql.ExternalPostgresResource;
 import io.sqlagent.sql.engine.mysql.MariaDbServer;
+import io.sqlagent.sql.source.ExternalPostgresResource;
 
 /**
  * One PostgreSQL and one MariaDB source configured together ({@link ExternalPostgresResource}): {@code run_sql} with

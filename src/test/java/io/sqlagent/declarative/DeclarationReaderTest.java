@@ -12,8 +12,8 @@ import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
 
-import io.sqlagent.sql.TablePolicy;
 import io.sqlagent.sql.guard.SqlGuard;
+import io.sqlagent.sql.policy.TablePolicy;
 import io.sqlagent.yaml.YamlProblem;
 
 /** The format and every validation rule, with fixture files under src/test/resources/declarative. */

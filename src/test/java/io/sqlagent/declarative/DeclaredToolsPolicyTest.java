@@ -26,7 +26,7 @@ import io.restassured.response.ValidatableResponse;
 import io.sqlagent.TestProfiles;
 import io.sqlagent.agent.ScriptedModel;
 import io.sqlagent.builtin.PolicyFixture;
-import io.sqlagent.sql.Source;
+import io.sqlagent.sql.source.Source;
 
 /**
  * Declared tools obey the table policy as run_sql does ({@code TestProfiles.Features}: hidden {@code customer.email},

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.postgresql.ds.PGSimpleDataSource;
 
 import io.quarkus.test.junit.QuarkusTest;
-import io.sqlagent.sql.SourceRegistry;
+import io.sqlagent.sql.source.SourceRegistry;
 import io.vertx.mutiny.sqlclient.Pool;
 
 /** With nothing configured, the embedded server serves the store and the Chinook demo source. */

@@ -18,9 +18,9 @@ import org.junit.jupiter.api.Test;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import io.quarkus.test.junit.QuarkusTest;
-import io.sqlagent.sql.QueryRunner;
-import io.sqlagent.sql.SourceRegistry;
 import io.sqlagent.sql.guard.SqlGuard;
+import io.sqlagent.sql.run.QueryRunner;
+import io.sqlagent.sql.source.SourceRegistry;
 
 /**
  * The shipped Chinook set against the shipped Chinook database: at least 60 cases over every

@@ -47,7 +47,7 @@ import io.sqlagent.agent.ScriptedModelExtension;
 import io.sqlagent.agent.ScriptedOpenAiServer;
 import io.sqlagent.agent.SseClient;
 import io.sqlagent.security.TestIdentities;
-import io.sqlagent.sql.SourceRegistry;
+import io.sqlagent.sql.source.SourceRegistry;
 import io.vertx.core.MultiMap;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Tuple;

@@ -30,7 +30,7 @@ import io.sqlagent.TestProfiles;
 import io.sqlagent.ToolJson;
 import io.sqlagent.agent.ScriptedModel;
 import io.sqlagent.security.TestIdentities;
-import io.sqlagent.sql.SourceRegistry;
+import io.sqlagent.sql.source.SourceRegistry;
 import io.vertx.core.MultiMap;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Tuple;

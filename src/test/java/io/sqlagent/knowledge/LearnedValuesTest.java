@@ -12,8 +12,8 @@ import java.util.Optional;
 
 import org.junit.jupiter.api.Test;
 
-import io.sqlagent.sql.SqlErrorOccurred;
 import io.sqlagent.sql.guard.SqlLiterals;
+import io.sqlagent.sql.run.SqlErrorOccurred;
 
 /**
  * No value a caller saw reaches an auto-learning's title, description or SQL, whatever the spelling of the literal

@@ -11,12 +11,12 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 
 import io.quarkus.test.junit.QuarkusTest;
-import io.sqlagent.sql.QueryResult;
-import io.sqlagent.sql.QueryRunner;
-import io.sqlagent.sql.Source;
-import io.sqlagent.sql.SourceRegistry;
 import io.sqlagent.sql.guard.SqlGuard;
 import io.sqlagent.sql.guard.SqlVerdict;
+import io.sqlagent.sql.run.QueryResult;
+import io.sqlagent.sql.run.QueryRunner;
+import io.sqlagent.sql.source.Source;
+import io.sqlagent.sql.source.SourceRegistry;
 
 /** Every query pattern shipped in {@code knowledge/} passes the guard and answers on Chinook. */
 @QuarkusTest

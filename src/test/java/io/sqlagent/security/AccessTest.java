@@ -42,7 +42,7 @@ import io.sqlagent.agent.ScriptedOpenAiServer;
 import io.sqlagent.agent.SseClient;
 import io.sqlagent.audit.AuditLog;
 import io.sqlagent.audit.AuditRows;
-import io.sqlagent.sql.SourceRegistry;
+import io.sqlagent.sql.source.SourceRegistry;
 import io.vertx.core.MultiMap;
 import io.vertx.mutiny.sqlclient.Pool;
 

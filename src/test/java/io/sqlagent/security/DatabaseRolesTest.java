@@ -28,8 +28,8 @@ import io.sqlagent.agent.ScriptedModel;
 import io.sqlagent.agent.ScriptedModelExtension;
 import io.sqlagent.agent.ScriptedOpenAiServer;
 import io.sqlagent.agent.SseClient;
-import io.sqlagent.sql.Source;
-import io.sqlagent.sql.SourceRegistry;
+import io.sqlagent.sql.source.Source;
+import io.sqlagent.sql.source.SourceRegistry;
 import io.vertx.mutiny.sqlclient.Pool;
 
 /**

@@ -45,7 +45,7 @@ import io.sqlagent.builtin.PolicyFixture;
 import io.sqlagent.declarative.DeclarativeTools;
 import io.sqlagent.declarative.DeclaredToolsFiles;
 import io.sqlagent.security.TwoPrincipals.Customers;
-import io.sqlagent.sql.Source;
+import io.sqlagent.sql.source.Source;
 import io.vertx.core.MultiMap;
 
 /**

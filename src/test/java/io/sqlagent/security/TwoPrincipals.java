@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Map;
 
 import io.sqlagent.builtin.PolicyFixture;
-import io.sqlagent.sql.Source;
+import io.sqlagent.sql.source.Source;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
 

@@ -12,6 +12,8 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 
 import io.quarkus.test.junit.QuarkusTest;
+import io.sqlagent.sql.source.Source;
+import io.sqlagent.sql.source.SourceRegistry;
 
 /** The catalog reading behind {@code introspect_schema}, on Chinook. */
 @QuarkusTest

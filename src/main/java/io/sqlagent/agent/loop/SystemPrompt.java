@@ -15,9 +15,9 @@ import io.quarkus.runtime.Startup;
 import io.sqlagent.ClasspathText;
 import io.sqlagent.agent.AgentConfig;
 import io.sqlagent.knowledge.LearningConfig;
-import io.sqlagent.sql.SourceChoice;
-import io.sqlagent.sql.SourceUrls;
 import io.sqlagent.sql.SqlConfig;
+import io.sqlagent.sql.source.SourceChoice;
+import io.sqlagent.sql.source.SourceUrls;
 
 /**
  * The system prompt of every run: the built-in one ({@code agent/system-prompt.txt}) or the

@@ -16,8 +16,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.sqlagent.ToolJson;
 import io.sqlagent.agent.model.ChatModels;
 import io.sqlagent.security.AuthConfig;
-import io.sqlagent.sql.Source;
-import io.sqlagent.sql.SourceRegistry;
+import io.sqlagent.sql.source.Source;
+import io.sqlagent.sql.source.SourceRegistry;
 import io.sqlagent.tool.ToolRegistry;
 import io.sqlagent.tool.Toolset;
 

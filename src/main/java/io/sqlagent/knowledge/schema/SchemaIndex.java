@@ -30,9 +30,9 @@ import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.store.ByteBuffersDirectory;
 
-import io.sqlagent.sql.ColumnPolicy;
 import io.sqlagent.sql.SchemaIntrospector;
-import io.sqlagent.sql.TablePolicy;
+import io.sqlagent.sql.policy.ColumnPolicy;
+import io.sqlagent.sql.policy.TablePolicy;
 import io.sqlagent.workspace.vector.Embeddings;
 
 /**

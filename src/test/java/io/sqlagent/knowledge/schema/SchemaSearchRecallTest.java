@@ -16,7 +16,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.sqlagent.bench.SchemaSearchBench;
 import io.sqlagent.bench.SchemaSet;
 import io.sqlagent.bench.WarehouseSchema;
-import io.sqlagent.sql.Source;
+import io.sqlagent.sql.source.Source;
 import io.sqlagent.workspace.vector.Embeddings;
 import io.vertx.mutiny.core.Vertx;
 

@@ -18,11 +18,11 @@ import io.quarkus.runtime.StartupEvent;
 import io.quarkus.test.junit.QuarkusTest;
 import io.sqlagent.knowledge.KnowledgeStore;
 import io.sqlagent.knowledge.LearningConfig;
-import io.sqlagent.sql.ColumnPolicy;
 import io.sqlagent.sql.SchemaIntrospector;
-import io.sqlagent.sql.SourceRegistry;
 import io.sqlagent.sql.SqlConfig;
-import io.sqlagent.sql.TablePolicy;
+import io.sqlagent.sql.policy.ColumnPolicy;
+import io.sqlagent.sql.policy.TablePolicy;
+import io.sqlagent.sql.source.SourceRegistry;
 import io.sqlagent.workspace.vector.Embeddings;
 import io.vertx.mutiny.core.Vertx;
 

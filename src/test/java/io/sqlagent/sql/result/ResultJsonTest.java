@@ -17,7 +17,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 
 import io.sqlagent.ToolJson;
-import io.sqlagent.sql.QueryResult;
+import io.sqlagent.sql.run.QueryResult;
 
 /**
  * The answer written while rows are read is, byte for byte, the answer the service wrote before from a tree of

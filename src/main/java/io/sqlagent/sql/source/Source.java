@@ -1,0 +1,261 @@
+package io.sqlagent.sql.source;
+
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.micrometer.core.instrument.Metrics;
+import io.smallrye.mutiny.Uni;
+import io.sqlagent.Caller;
+import io.sqlagent.Redaction;
+import io.sqlagent.sql.engine.Engine;
+import io.sqlagent.sql.engine.postgres.PostgresEngine;
+import io.sqlagent.sql.run.QueryRunner;
+import io.sqlagent.tool.ToolUnavailableException;
+import io.vertx.core.Future;
+import io.vertx.core.http.ConnectionPoolTooBusyException;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.RowSet;
+import io.vertx.mutiny.sqlclient.SqlConnection;
+
+/**
+ * One named database the agent queries, with its own connection pool. A source whose settings
+ * could not be used (a malformed URL, say) has no pool and reports why, so one bad source never
+ * stops the service.
+ *
+ * @param name the configured name
+ * @param displayUrl the URL with credentials hidden, safe to log and show
+ * @param pool the connection pool, absent when the settings are unusable
+ * @param configurationProblem why the settings are unusable, when they are
+ * @param limits how the pool hands out connections
+ * @param waiting calls in the pool's wait queue now (the gauge {@code sqlagent_source_waiting})
+ * @param shares how many statements each principal has on the source now, against its share
+ * @param engine the engine its URL names ({@link Engines}); PostgreSQL's when the URL names none
+ */
+public record Source(String name, String displayUrl, Optional<Pool> pool, Optional<String> configurationProblem,
+        PoolLimits limits,
+        AtomicInteger waiting, PrincipalShares shares, Engine engine) {
+
+    /** A PostgreSQL source whose principals' shares are as {@code limits} says. */
+    public Source(String name, String displayUrl, Optional<Pool> pool, Optional<String> configurationProblem,
+            PoolLimits limits, AtomicInteger waiting) {
+        this(name, displayUrl, pool, configurationProblem, limits, waiting, Engines.POSTGRESQL);
+    }
+
+    /** A source of {@code engine} whose principals' shares are as {@code limits} says. */
+    public Source(String name, String displayUrl, Optional<Pool> pool, Optional<String> configurationProblem,
+            PoolLimits limits, AtomicInteger waiting, Engine engine) {
+        this(name, displayUrl, pool, configurationProblem, limits, waiting, new PrincipalShares(limits.perPrincipal()),
+                engine);
+    }
+
+    /** Whether its statements take PostgreSQL's own path ({@code QueryRunner}'s plan check, cursor and pipelining). */
+    public boolean isPostgres() {
+        return engine instanceof PostgresEngine;
+    }
+
+    /**
+     * How the pool hands out connections.
+     *
+     * @param maxSize connections it opens at most
+     * @param maxWaitQueueSize calls that may wait for one; one more is refused at once
+     * @param acquireTimeout how long a call waits for one
+     * @param perPrincipal statements one authenticated principal may have on the source at once (running or
+     *        waiting for a connection); more wait in the principal's own line, as many again at most
+     */
+    public record PoolLimits(int maxSize, int maxWaitQueueSize, Duration acquireTimeout, int perPrincipal) {
+
+        /** Limits with each principal's share at its default, {@link #defaultShare}. */
+        public PoolLimits(int maxSize, int maxWaitQueueSize, Duration acquireTimeout) {
+            this(maxSize, maxWaitQueueSize, acquireTimeout, defaultShare(maxSize));
+        }
+
+        /**
+         * One connection fewer than the pool has (at least one): a principal alone still gets nearly the whole
+         * pool, and one principal's long statements always leave a connection for everyone else.
+         */
+        public static int defaultShare(int maxSize) {
+            return Math.max(1, maxSize - 1);
+        }
+    }
+
+    /**
+     * Calls refused as busy, by source and reason: {@code queue_full}, {@code timeout} (the pool), {@code principal_share}
+     * (the caller had its share of the source in use). Never by principal, which would make a series per caller.
+     */
+    static final String BUSY_METRIC = "sqlagent.source.busy";
+
+    /** Environment variable that sets the URL of the source with this name. */
+    public static String urlVariable(String name) {
+        return "SQLAGENT_SOURCES_" + name.toUpperCase(Locale.ROOT).replaceAll("[^A-Z0-9]", "_") + "_URL";
+    }
+
+    /** The pool, or a failure naming the source's configuration problem. */
+    public Pool requirePool() {
+        return pool.orElseThrow(() -> new IllegalStateException(
+                "source '" + name + "' is misconfigured: " + configurationProblem.orElse("no pool")));
+    }
+
+    /**
+     * Runs an operator's statements that may write (an evaluation suite's fixture, which can create and
+     * drop schemas) on a pooled connection, outside any transaction as given. The source's connections
+     * are read-only by default ({@link SourceRegistry#SESSION_DEFAULTS}); that default is lifted for this
+     * text only and set again before the connection goes back to the pool, whether the text succeeded or
+     * not. Never for SQL from a model or a caller.
+     */
+    public Uni<RowSet<Row>> executeWriting(String sql) {
+        Uni<RowSet<Row>> written = requirePool().withConnection(connection -> connection.query(READ_WRITE_DEFAULT).execute()
+                .flatMap(ignored -> connection.query(sql).execute())
+                .eventually(() -> connection.query(READ_ONLY_DEFAULT).execute()));
+        // A caller that stops waiting (a timeout) does not cut this short: the default must be set
+        // again before the connection is back in the pool.
+        return Uni.createFrom().emitter(emitter -> written.subscribe().with(emitter::complete, emitter::fail));
+    }
+
+    private static final String READ_WRITE_DEFAULT = "SET SESSION default_transaction_read_only = off";
+    private static final String READ_ONLY_DEFAULT = "SET SESSION default_transaction_read_only = on";
+
+    /**
+     * A connection of its own from the pool, as {@code caller}: an authenticated principal first takes one of its
+     * share of the source ({@link PoolLimits#perPrincipal}), waiting in its own line while its share is in use
+     * ({@link PrincipalShares}), and is refused with {@link ToolUnavailableException}, naming the setting, when that
+     * wait times out or its line is full; the share is given back
+     * here when no connection comes (the wait failed or was cancelled), else by {@link #release} once the caller
+     * closed the connection. The unrestricted callers (the service itself, everyone while authentication is off)
+     * are one principal with no share of their own: they are bound by the pool alone.
+     */
+    public Uni<SqlConnection> connection(Caller caller) {
+        if (caller.unrestricted()) {
+            return connection();
+        }
+        return shares.take(caller.name(), limits.acquireTimeout())
+                .onFailure(PrincipalShares.Refused.class).transform(refused -> {
+                    busyCounter(name, PRINCIPAL_SHARE).increment();
+                    String setting = "sqlagent.sources." + name + ".max-statements-per-principal";
+                    return new ToolUnavailableException("Source '" + name + "' is busy for you: "
+                            + (((PrincipalShares.Refused) refused).waited()
+                                    ? "none of your " + shares.perPrincipal() + " statements running on it finished within "
+                                            + limits.acquireTimeout().toMillis() + " ms"
+                                    : "you already have " + shares.perPrincipal()
+                                            + " statements running and as many waiting on it")
+                            + "; that is your share of its " + limits.maxSize() + " connections (" + setting
+                            + "); try again when one has finished");
+                })
+                .flatMap(ignored -> connection(() -> shares.release(caller.name())));
+    }
+
+    /** Gives back the share {@link #connection(Caller)} took for {@code caller}, once its connection is closed. */
+    public void release(Caller caller) {
+        if (!caller.unrestricted()) {
+            shares.release(caller.name());
+        }
+    }
+
+    /** A connection of its own from the pool, for the caller to close, bound by the pool alone (see below). */
+    public Uni<SqlConnection> connection() {
+        return connection(() -> {
+        });
+    }
+
+    /**
+     * A connection of its own from the pool, for the caller to close. A caller that goes away
+     * (cancels) while it waits still gets its connection handed back to the pool when one frees
+     * up: the Mutiny wrapper of the pool's future would drop it, checked out for good, which is
+     * how a few impatient callers used to exhaust a pool. A full wait queue or a wait past
+     * {@code acquire-timeout} fails with {@link ToolUnavailableException}, naming the setting.
+     * {@code giveBack} runs when no connection is passed on: the wait failed, or was cancelled.
+     */
+    private Uni<SqlConnection> connection(Runnable giveBack) {
+        Pool connections = requirePool();
+        return Uni.createFrom().deferred(() -> {
+            // Counted here rather than read from Vert.x's own queue gauge (sql_pool_queue_size),
+            // which never counts down a call refused because the queue was full.
+            waiting.incrementAndGet();
+            Future<io.vertx.sqlclient.SqlConnection> acquiring = connections.getDelegate().getConnection()
+                    .andThen(done -> waiting.decrementAndGet());
+            return Uni.createFrom().<SqlConnection> emitter(emitter -> acquiring.onComplete(acquired -> {
+                if (acquired.succeeded()) {
+                    emitter.complete(SqlConnection.newInstance(acquired.result()));
+                } else {
+                    giveBack.run();
+                    emitter.fail(acquired.cause());
+                }
+            }))
+                    .onFailure().transform(this::busyOr)
+                    // Runs only when cancelled before the connection was passed on (onCancellation
+                    // and the item are mutually exclusive), so nobody else will ever close it. It is
+                    // the last step on purpose: a Mutiny step after it would drop a connection that
+                    // passed it just as the cancel came (a step drops items once cancelled), and the
+                    // connection would stay checked out for good.
+                    .onCancellation().invoke(() -> {
+                        giveBack.run();
+                        acquiring.onSuccess(io.vertx.sqlclient.SqlConnection::close);
+                    });
+        });
+    }
+
+    /** A {@link #BUSY_METRIC} reason: the wait queue was full. */
+    static final String QUEUE_FULL = "queue_full";
+    /** A {@link #BUSY_METRIC} reason: no connection became free within the acquire timeout. */
+    static final String TIMEOUT = "timeout";
+    /** A {@link #BUSY_METRIC} reason: the principal had its share of the source in use. */
+    static final String PRINCIPAL_SHARE = "principal_share";
+
+    /** The counter of calls refused as busy for this source and reason. */
+    static io.micrometer.core.instrument.Counter busyCounter(String source, String reason) {
+        return io.micrometer.core.instrument.Counter.builder(BUSY_METRIC)
+                .description(
+                        "Calls refused as busy: the source's pool (wait queue full, or the wait too long) or the caller's share of it in use")
+                .tags("source", source, "reason", reason)
+                .register(Metrics.globalRegistry);
+    }
+
+    private Throwable busyOr(Throwable failure) {
+        String setting = "sqlagent.sources." + name + ".";
+        if (failure instanceof ConnectionPoolTooBusyException) {
+            busyCounter(name, QUEUE_FULL).increment();
+            return new ToolUnavailableException(
+                    "Source '" + name + "' is busy: all " + limits.maxSize() + " connections are in use and "
+                            + limits.maxWaitQueueSize() + " calls are already waiting (" + setting + "max-pool-size, " + setting
+                            + "max-wait-queue-size); try again shortly");
+        }
+        // The pool fails a wait past its connection timeout with a bare "Timeout" (no type of its own).
+        if ("Timeout".equals(failure.getMessage())) {
+            busyCounter(name, TIMEOUT).increment();
+            return new ToolUnavailableException("Source '" + name + "' is busy: no connection became free within "
+                    + limits.acquireTimeout().toMillis() + " ms (" + setting + "acquire-timeout); try again shortly");
+        }
+        return failure;
+    }
+
+    /**
+     * Checks that the database answers, within {@code timeout}; never fails: a problem becomes a
+     * DOWN status with the reason.
+     */
+    public Uni<SourceStatus> probe(Duration timeout) {
+        if (pool.isEmpty()) {
+            return Uni.createFrom().item(SourceStatus.down(name, displayUrl,
+                    "misconfigured: " + configurationProblem.orElse("no pool")));
+        }
+        return pool.get()
+                .query(engine.versionQuery())
+                .execute()
+                .map(rows -> {
+                    Row row = rows.iterator().next();
+                    return SourceStatus.up(name, displayUrl, Engines.withName(engine, String.valueOf(row.getValue(0))));
+                })
+                .ifNoItem().after(timeout)
+                .failWith(() -> new IllegalStateException("no answer within " + timeout.toMillis() + " ms"))
+                .onFailure().recoverWithItem(failure -> SourceStatus.down(name, displayUrl, reason(failure)));
+    }
+
+    private static String reason(Throwable failure) {
+        String message = failure.getMessage();
+        if (message == null || message.isBlank()) {
+            return failure.getClass().getSimpleName();
+        }
+        return Redaction.redact(message);
+    }
+}

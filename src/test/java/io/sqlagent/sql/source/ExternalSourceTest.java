@@ -1,0 +1,69 @@
+package io.sqlagent.sql.source;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.is;
+import static org.hamcrest.Matchers.nullValue;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.time.Duration;
+import java.util.List;
+
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.Test;
+
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.sqlagent.embedded.EmbeddedDatabase;
+import io.sqlagent.sql.engine.mysql.MariaDbServer;
+import io.vertx.mutiny.sqlclient.Pool;
+
+/** Setting source {@code default} to an external PostgreSQL makes the service query it instead of the demo. */
+@QuarkusTest
+@WithTestResource(ExternalPostgresResource.class)
+class ExternalSourceTest {
+
+    private static final Duration WAIT = Duration.ofSeconds(10);
+
+    @Inject
+    SourceRegistry sources;
+
+    @Inject
+    Pool store;
+
+    @Test
+    void defaultSourceQueriesTheConfiguredDatabase() {
+        Pool source = sources.find("default").orElseThrow().requirePool();
+
+        long tracks = source.query("SELECT count(*) FROM track").execute()
+                .map(rows -> rows.iterator().next().getLong(0))
+                .await().atMost(WAIT);
+        String user = source.query("SELECT current_user").execute()
+                .map(rows -> rows.iterator().next().getString(0))
+                .await().atMost(WAIT);
+
+        assertEquals(ExternalPostgresResource.TRACKS, tracks);
+        assertEquals("shop_reader", user);
+    }
+
+    @Test
+    void storeStaysOnTheEmbeddedServer() {
+        String storeDatabase = store.query("SELECT current_database()").execute()
+                .map(rows -> rows.iterator().next().getString(0))
+                .await().atMost(WAIT);
+
+        assertEquals(EmbeddedDatabase.STORE_DATABASE, storeDatabase);
+    }
+
+    @Test
+    void onlyTheConfiguredSourcesExistAndAreReady() {
+        assertEquals(MariaDbServer.available() ? List.of("default", "gadgets", "stock") : List.of("default", "stock"),
+                sources.all().stream().map(Source::name).toList());
+        given().when().get("/q/health/ready")
+                .then()
+                .statusCode(200)
+                .body("checks.find { it.name == 'sqlagent sources' }.data.default", is("UP"))
+                // shop_reader may only SELECT: no warning about its role.
+                .body("checks.find { it.name == 'sqlagent sources' }.data['default warning']", nullValue());
+    }
+}

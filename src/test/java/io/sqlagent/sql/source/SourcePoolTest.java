@@ -1,0 +1,148 @@
+package io.sqlagent.sql.source;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.is;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
+import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.subscription.Cancellable;
+import io.sqlagent.sql.run.QueryResult;
+import io.sqlagent.sql.run.QueryRunner;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Tuple;
+
+/**
+ * The source pool under callers that give up and callers that find it full: a caller that goes
+ * away while it waits for a connection leaves none checked out, and a full wait queue is refused
+ * at once with 503 rather than queued without end.
+ */
+@QuarkusTest
+class SourcePoolTest {
+
+    private static final Duration WAIT = Duration.ofSeconds(20);
+    private static final int POOL_SIZE = 5;
+
+    @Inject
+    QueryRunner runner;
+
+    @Inject
+    SourceRegistry sources;
+
+    @Inject
+    Pool store;
+
+    private final List<Cancellable> running = new ArrayList<>();
+
+    @AfterEach
+    void cancelEverything() throws InterruptedException {
+        running.forEach(Cancellable::cancel);
+        running.clear();
+        awaitNoneActive("pool_probe_");
+    }
+
+    private Source chinook() {
+        return sources.find("default").orElseThrow();
+    }
+
+    private void start(String sql) {
+        running.add(runner.run(chinook(), sql).subscribe().with(r -> {
+        }, f -> {
+        }));
+    }
+
+    private void occupyThePool(String marker) throws InterruptedException {
+        for (int i = 0; i < POOL_SIZE; i++) {
+            start("SELECT pg_sleep(30), '" + marker + "'");
+        }
+        awaitActive(marker, POOL_SIZE);
+    }
+
+    @Test
+    void callersThatGiveUpWhileWaitingForAConnectionLeaveNoneCheckedOut() throws Exception {
+        // Given a pool whose five connections are busy
+        String marker = "pool_probe_" + System.nanoTime();
+        occupyThePool(marker);
+        // and ten callers waiting for one of them, who give up
+        List<Cancellable> impatient = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            impatient.add(runner.run(chinook(), "SELECT 1").subscribe().with(r -> {
+            }, f -> {
+            }));
+        }
+        Thread.sleep(200);
+        impatient.forEach(Cancellable::cancel);
+
+        // When the busy statements end
+        running.forEach(Cancellable::cancel);
+        running.clear();
+        awaitNoneActive(marker);
+
+        // Then the whole pool serves again, at once
+        List<Uni<QueryResult>> concurrent = new ArrayList<>();
+        for (int i = 0; i < POOL_SIZE; i++) {
+            concurrent.add(runner.run(chinook(), "SELECT 1 AS one"));
+        }
+        List<QueryResult> results = Uni.join().all(concurrent).andFailFast().await().atMost(Duration.ofSeconds(5));
+        assertEquals(POOL_SIZE, results.size());
+        results.forEach(result -> assertEquals(1, result.rows().get(0).get(0).asInt()));
+    }
+
+    @Test
+    void aFullWaitQueueIsRefusedAtOnceWith503AndRetryAfter() throws Exception {
+        // Given a pool whose five connections are busy and whose wait queue (50) is full
+        String marker = "pool_probe_" + System.nanoTime();
+        occupyThePool(marker);
+        for (int i = 0; i < chinook().limits().maxWaitQueueSize(); i++) {
+            start("SELECT 1");
+        }
+
+        // When one more caller asks over REST
+        long started = System.nanoTime();
+        given().contentType(ContentType.JSON).body("{\"sql\": \"SELECT 1\"}")
+                .when().post("/api/tools/run_sql")
+                // Then it is refused at once, with a body that says why and which settings to change
+                .then().statusCode(503)
+                .header("Retry-After", "2")
+                .body("error", is("busy"))
+                .body("message", containsString("Source 'default' is busy"))
+                .body("message", containsString("sqlagent.sources.default.max-wait-queue-size"));
+        assertEquals(true, Duration.ofNanos(System.nanoTime() - started).compareTo(Duration.ofSeconds(3)) < 0,
+                "refused at once");
+    }
+
+    private void awaitActive(String marker, int expected) throws InterruptedException {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        long active = -1;
+        while (System.nanoTime() < deadline) {
+            active = active(marker);
+            if (active == expected) {
+                return;
+            }
+            Thread.sleep(50);
+        }
+        throw new AssertionError(active + " statements with " + marker + " running, expected " + expected);
+    }
+
+    private void awaitNoneActive(String marker) throws InterruptedException {
+        awaitActive(marker, 0);
+    }
+
+    /** Asked through the store's pool (same embedded server): the source's pool may be full. */
+    private long active(String marker) {
+        return store.preparedQuery("SELECT count(*) AS n FROM pg_stat_activity WHERE state = 'active' AND query LIKE $1"
+                + " AND query NOT LIKE '%pg_stat_activity%'")
+                .execute(Tuple.of("%" + marker + "%")).await().atMost(WAIT).iterator().next().getLong("n");
+    }
+}
