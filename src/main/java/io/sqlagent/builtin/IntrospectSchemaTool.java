@@ -74,7 +74,8 @@ public class IntrospectSchemaTool extends TypedTool<IntrospectSchemaTool.Argumen
 
     @Override
     protected Uni<?> run(Arguments arguments, ToolCallContext context) {
-        Source source = sources.choose(arguments.source(), context.identity());
+        Source source = SourceChoice.introspectable(sources.choose(arguments.source(), context.identity()),
+                "introspect_schema");
         return introspector.relations(source)
                 .map(all -> all.stream().filter(relation -> tables.permits(relation.schema() + "." + relation.name())).toList())
                 .flatMap(relations -> arguments.tableName().filter(name -> !name.isBlank())

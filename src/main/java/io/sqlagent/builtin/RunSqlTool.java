@@ -1,20 +1,29 @@
 package io.sqlagent.builtin;
 
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 import jakarta.enterprise.event.Event;
 import jakarta.inject.Singleton;
 
 import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.infrastructure.Infrastructure;
 import io.sqlagent.CancelSafe;
 import io.sqlagent.jsonschema.Param;
 import io.sqlagent.sql.QueryRunner;
 import io.sqlagent.sql.Source;
 import io.sqlagent.sql.SourceChoice;
+import io.sqlagent.sql.SqlConfig;
 import io.sqlagent.sql.SqlErrorOccurred;
 import io.sqlagent.sql.SqlExecutionException;
 import io.sqlagent.sql.TablePolicy;
+import io.sqlagent.sql.engine.Engine;
+import io.sqlagent.sql.engine.StatementCheck;
 import io.sqlagent.sql.guard.SqlGuard;
+import io.sqlagent.sql.guard.SqlVerdict;
+import io.sqlagent.sql.guard.StatementKind;
 import io.sqlagent.tool.ToolCallContext;
 import io.sqlagent.tool.ToolDefinition;
 import io.sqlagent.tool.ToolRefusedException;
@@ -36,11 +45,16 @@ public class RunSqlTool extends TypedTool<RunSqlTool.Arguments> {
     private final SourceChoice sources;
     private final QueryRunner runner;
     private final SqlGuard guard;
+    /** The statement kinds allowed ({@code sqlagent.sql.allowed-statements}), for the other engines' checks. */
+    private final Set<StatementKind> allowed;
+    /** The statement check of each other engine, made on its first statement. */
+    private final Map<Engine, StatementCheck> checks = new ConcurrentHashMap<>();
     private final TablePolicy tables;
     private final Event<SqlErrorOccurred> sqlErrors;
 
-    RunSqlTool(SourceChoice sources, QueryRunner runner, SqlGuard guard, TablePolicy tables,
+    RunSqlTool(SourceChoice sources, QueryRunner runner, SqlConfig config, SqlGuard guard, TablePolicy tables,
             Event<SqlErrorOccurred> sqlErrors) {
+        this.allowed = StatementKind.parseAll(config.allowedStatements());
         this.sources = sources;
         this.runner = runner;
         this.guard = guard;
@@ -58,7 +72,7 @@ public class RunSqlTool extends TypedTool<RunSqlTool.Arguments> {
     protected Uni<?> run(Arguments arguments, ToolCallContext context) {
         Source source = sources.choose(arguments.source(), context.identity());
         // The verdict comes back on a worker thread, as the caller's cancel may: CancelSafe keeps that cancel.
-        return CancelSafe.then(guard.checkOffEventLoop(arguments.sql()), verdict -> {
+        return CancelSafe.then(check(source, arguments.sql()), verdict -> {
             Optional<String> refused = tables.refusal(verdict);
             if (refused.isPresent()) {
                 return Uni.createFrom().failure(new ToolRefusedException(refused.get()));
@@ -67,6 +81,18 @@ public class RunSqlTool extends TypedTool<RunSqlTool.Arguments> {
         })
                 .onFailure(SqlExecutionException.class)
                 .invoke(failure -> announce(source, (SqlExecutionException) failure, context));
+    }
+
+    /**
+     * The verdict of the source's engine: PostgreSQL's guard (which remembers what it allowed), or the engine's own
+     * check in its dialect, on a worker thread either way.
+     */
+    private Uni<SqlVerdict> check(Source source, String sql) {
+        if (source.isPostgres()) {
+            return guard.checkOffEventLoop(sql);
+        }
+        StatementCheck check = checks.computeIfAbsent(source.engine(), engine -> engine.statementCheck(allowed));
+        return Uni.createFrom().item(() -> check.check(sql)).runSubscriptionOn(Infrastructure.getDefaultWorkerPool());
     }
 
     private void announce(Source source, SqlExecutionException failure, ToolCallContext context) {

@@ -3,6 +3,7 @@ package io.sqlagent.sql;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiFunction;
 
 import io.quarkus.logging.Log;
@@ -27,9 +28,17 @@ final class OwnConnection {
     private static final Duration RECANCEL_INTERVAL = Duration.ofMillis(200);
 
     private final Cancellation cancellation;
+    /** The server's refusal as the model reads it; null for a failure that is not the server's. */
+    private final BiFunction<Throwable, String, SqlExecutionException> translate;
 
+    /** PostgreSQL's: its cancel request, its errors by {@link PgErrorTranslator}. */
     OwnConnection(Cancellation cancellation) {
+        this(cancellation, (failure, sql) -> failure instanceof PgException pg ? PgErrorTranslator.translate(pg, sql) : null);
+    }
+
+    OwnConnection(Cancellation cancellation, BiFunction<Throwable, String, SqlExecutionException> translate) {
         this.cancellation = cancellation;
+        this.translate = translate;
     }
 
     /**
@@ -42,18 +51,23 @@ final class OwnConnection {
         // The connection is handed over on an event loop while a cancel may come from elsewhere.
         return CancelSafe.<SqlConnection, T> then(source.connection(caller), connection -> {
             AtomicBoolean released = new AtomicBoolean();
-            Uni<T> running = work.apply(connection, timeout)
+            // The connection's id on the server, for engines whose cancel names it (MySQL's KILL QUERY); until it is
+            // read, a cancel names none and is sent again.
+            AtomicLong id = new AtomicLong(-1);
+            Uni<T> running = cancellation.identify(connection)
+                    .invoke(id::set)
+                    .flatMap(known -> work.apply(connection, timeout))
                     .ifNoItem().after(timeout.plusSeconds(5)).failWith(() -> new SqlExecutionException(
                             "The statement did not finish within " + timeout.toSeconds() + " s and was cancelled", "57014",
                             Optional.empty(), sql))
-                    .onFailure(PgException.class)
-                    .transform(failure -> PgErrorTranslator.translate((PgException) failure, sql))
+                    .onFailure(failure -> translate.apply(failure, sql) != null)
+                    .transform(failure -> translate.apply(failure, sql))
                     .eventually(() -> connection.close().onFailure().recoverWithNull().invoke(() -> {
                         released.set(true);
                         source.release(caller);
                     }));
             Pool pool = source.pool().orElse(null);
-            return detached(running, () -> cancelUntilReleased(pool, connection, released, timeout));
+            return detached(running, () -> cancelUntilReleased(pool, connection, id, released, timeout));
         }, connection -> connection.close().subscribe().with(done -> source.release(caller), failure -> {
             source.release(caller);
             Log.debugf("A connection could not be handed back: %s", failure.toString());
@@ -78,21 +92,26 @@ final class OwnConnection {
      * connection is back in the pool. PostgreSQL drops a cancel that arrives before the statement starts (the
      * backend is still reading it), and a caller that goes away just as its statement is sent would otherwise leave
      * it running to the statement timeout. The repeats stop as soon as the connection is released (after the
-     * statement and the rollback), so they never reach the next borrower's statement. The connection's id is 0:
-     * PostgreSQL's cancel needs none ({@link Cancellation#identify}).
+     * statement and the rollback), so they never reach the next borrower's statement. The connection's id is read
+     * first ({@link Cancellation#identify}: 0 for PostgreSQL, whose cancel needs none).
      */
-    private void cancelUntilReleased(Pool pool, SqlConnection connection, AtomicBoolean released, Duration timeout) {
+    private void cancelUntilReleased(Pool pool, SqlConnection connection, AtomicLong id, AtomicBoolean released,
+            Duration timeout) {
         Log.debug("Cancelling a running statement: its caller went away");
-        cancelRunningStatement(pool, connection);
+        cancelRunningStatement(pool, connection, id.get());
         Multi.createFrom().ticks().every(RECANCEL_INTERVAL)
                 .select().first(timeout.toMillis() / RECANCEL_INTERVAL.toMillis() + 1)
                 .select().first(tick -> !released.get())
-                .subscribe().with(tick -> cancelRunningStatement(pool, connection), failure -> {
+                .subscribe().with(tick -> cancelRunningStatement(pool, connection, id.get()), failure -> {
                 });
     }
 
-    private void cancelRunningStatement(Pool pool, SqlConnection connection) {
-        cancellation.cancel(pool, connection, 0).subscribe().with(done -> {
+    private void cancelRunningStatement(Pool pool, SqlConnection connection, long id) {
+        if (id < 0) {
+            // Not identified yet: the next repeat names it.
+            return;
+        }
+        cancellation.cancel(pool, connection, id).subscribe().with(done -> {
         }, failure -> Log.debugf("Could not cancel a running statement: %s", failure.toString()));
     }
 }

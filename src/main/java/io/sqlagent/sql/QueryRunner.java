@@ -11,6 +11,7 @@ import io.sqlagent.Caller;
 import io.sqlagent.sql.engine.postgres.PgCancellation;
 import io.sqlagent.sql.guard.SqlGuard;
 import io.sqlagent.tool.ToolCallContext;
+import io.sqlagent.tool.ToolException;
 import io.sqlagent.trace.Tracing;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
@@ -38,12 +39,14 @@ public class QueryRunner {
     private final SessionIdentity sessions;
     private final StatementSpan spans;
     private final OwnConnection connections = new OwnConnection(new PgCancellation());
+    private final EngineStatements otherEngines;
 
     QueryRunner(SqlConfig config, PgPlanCheck plans, CursorReader reader, SqlMetrics metrics, SessionIdentity sessions,
             Tracing tracing) {
         this.config = config;
         this.plans = plans;
         this.reader = reader;
+        this.otherEngines = new EngineStatements(reader);
         this.metrics = metrics;
         this.sessions = sessions;
         this.spans = new StatementSpan(tracing);
@@ -132,6 +135,11 @@ public class QueryRunner {
 
     private Uni<QueryResult> run(Source source, String sql, Tuple params, FetchOptions options, Caller caller,
             Context parent) {
+        if (!source.isPostgres()) {
+            // Bound parameters are PostgreSQL's ($1, ...) and the statements were checked by its guard.
+            return Uni.createFrom().failure(new ToolException("Source '" + source.name() + "' is a "
+                    + Engines.displayName(source.engine()) + " source: declared tools run on PostgreSQL sources only for now"));
+        }
         Reading reading = new Reading(options.maxRows(), Math.min(options.pageSize(), CursorReader.MAX_BATCH),
                 Long.MAX_VALUE, options.readOnly());
         return traced(source, sql, caller, parent, reading, params);
@@ -146,6 +154,10 @@ public class QueryRunner {
             Tuple params) {
         return Uni.createFrom().deferred(() -> {
             Optional<SessionIdentity.Settings> identity = sessions.of(source.name(), caller);
+            if (!source.isPostgres()) {
+                return spans.traced(source, sql, parent,
+                        metrics.timed(source, otherEngines.run(source, sql, caller, config.timeout(), reading)));
+            }
             return spans.traced(source, sql, parent, metrics.timed(source, ResultShapes.againIfChanged(
                     () -> connections.run(source, sql, caller, config.timeout(),
                             (connection, timeout) -> inTransaction(connection, sql, timeout, identity, reading,

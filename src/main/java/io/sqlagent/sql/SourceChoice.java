@@ -118,12 +118,7 @@ public class SourceChoice {
 
     /** The engine's name as people write it: PostgreSQL, MySQL, MariaDB. */
     static String engineName(String engine) {
-        return switch (engine) {
-            case SourceUrls.POSTGRESQL -> "PostgreSQL";
-            case SourceUrls.MYSQL -> "MySQL";
-            case SourceUrls.MARIADB -> "MariaDB";
-            default -> engine;
-        };
+        return Engines.displayName(Engines.forUrl(engine + "://"));
     }
 
     /** The sources the SQL tools may name, the default first, then by name. */
@@ -161,6 +156,20 @@ public class SourceChoice {
                 .orElseThrow(() -> new ToolException("No source named '" + name + "' is configured"));
         // The role mapping decides who may use a source at all: the same refusal its statements would meet.
         identities.of(name, caller);
+        return source;
+    }
+
+    /**
+     * {@code source}, when the schema tools can read its catalog: PostgreSQL's today.
+     *
+     * @throws ToolException naming the source and its engine otherwise
+     */
+    public static Source introspectable(Source source, String tool) {
+        if (!source.isPostgres()) {
+            throw new ToolException(tool + " cannot read the schema of source '" + source.name() + "' ("
+                    + Engines.displayName(source.engine()) + ") yet: use run_sql there with SHOW TABLES, SHOW COLUMNS FROM "
+                    + "<table> or DESCRIBE <table>");
+        }
         return source;
     }
 

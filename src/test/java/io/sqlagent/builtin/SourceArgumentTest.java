@@ -22,6 +22,7 @@ import io.restassured.specification.RequestSpecification;
 import io.sqlagent.ToolJson;
 import io.sqlagent.security.TestIdentities;
 import io.sqlagent.sql.ExternalPostgresResource;
+import io.sqlagent.sql.engine.mysql.MariaDbServer;
 import io.vertx.core.MultiMap;
 import io.vertx.core.json.JsonObject;
 
@@ -33,6 +34,13 @@ import io.vertx.core.json.JsonObject;
 @QuarkusTest
 @WithTestResource(ExternalPostgresResource.class)
 class SourceArgumentTest {
+
+    /** The sources offered: a MariaDB one too where the tests can have MariaDB ({@link ExternalPostgresResource}). */
+    static final List<String> SOURCES = MariaDbServer.available() ? List.of("default", "gadgets", "stock")
+            : List.of("default", "stock");
+    static final String LABELS = "default (PostgreSQL; the default), "
+            + (MariaDbServer.available() ? "gadgets (MariaDB), " : "")
+            + "stock (PostgreSQL)";
 
     private static final Map<String, String> CLERK = TestIdentities.headers("clerk", "sql:read", "pg_role=stock_clerk");
     private static final Map<String, String> NO_ROLE = TestIdentities.headers("visitor", "sql:read", null);
@@ -70,7 +78,7 @@ class SourceArgumentTest {
             String message = call(tool, arguments).statusCode(400)
                     .body("error", is("invalid_arguments"))
                     .extract().path("message");
-            assertThat(message).as(tool).contains("source").contains("must be one of: default, stock");
+            assertThat(message).as(tool).contains("source").contains("must be one of: " + String.join(", ", SOURCES));
         }
     }
 
@@ -78,10 +86,9 @@ class SourceArgumentTest {
     void eachToolSchemaListsTheSourcesWithTheirEngines() {
         for (String tool : List.of("run_sql", "introspect_schema", "search_schema")) {
             given().when().get("/api/tools/" + tool).then().statusCode(200)
-                    .body("parameters.properties.source.enum", is(List.of("default", "stock")))
+                    .body("parameters.properties.source.enum", is(SOURCES))
                     .body("parameters.properties.source.description",
-                            is("The database source to use; leave out for the default one. Sources: default "
-                                    + "(PostgreSQL; the default), stock (PostgreSQL)."))
+                            is("The database source to use; leave out for the default one. Sources: " + LABELS + "."))
                     .body("parameters.required", not(hasItem("source")));
         }
     }
@@ -139,8 +146,8 @@ class SourceArgumentTest {
             client.when().toolsList(page -> {
                 JsonObject source = page.findByName("run_sql").inputSchema().getJsonObject("properties")
                         .getJsonObject("source");
-                assertThat(source.getJsonArray("enum").getList()).containsExactly("default", "stock");
-                assertThat(source.getString("description")).contains("default (PostgreSQL; the default), stock (PostgreSQL)");
+                assertThat(source.getJsonArray("enum").getList()).isEqualTo(SOURCES);
+                assertThat(source.getString("description")).contains(LABELS);
             }).thenAssertResults();
 
             ToolResponse parts = mcpCall(client, "run_sql", Map.of("sql", "SELECT count(*) AS n FROM part", "source", "stock"));
@@ -150,7 +157,7 @@ class SourceArgumentTest {
 
             ToolResponse unknown = mcpCall(client, "run_sql", Map.of("sql", "SELECT 1", "source", "warehouse"));
             assertThat(unknown.isError()).isTrue();
-            assertThat(unknown.firstContent().asText().text()).contains("must be one of: default, stock");
+            assertThat(unknown.firstContent().asText().text()).contains("must be one of: " + String.join(", ", SOURCES));
         } finally {
             client.disconnect();
         }

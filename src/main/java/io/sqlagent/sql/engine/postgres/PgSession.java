@@ -23,6 +23,16 @@ public final class PgSession {
     public static final String NAME = """
             SELECT set_config('application_name', $1, true)""";
 
+    /**
+     * Set on every new source connection before the pool hands it out: transactions are read-only unless one asks
+     * otherwise ({@code BEGIN TRANSACTION READ WRITE}, as a declared tool that writes does), and strings are read as
+     * the guard reads them. Every statement already runs in a transaction that sets both; these defaults are what
+     * holds if that opening failed while the statement behind it was on its way (the two are sent together). Session
+     * settings, not startup parameters, which connection poolers such as PgBouncer refuse.
+     */
+    public static final String SESSION_DEFAULTS = "SET SESSION default_transaction_read_only = on; "
+            + "SET SESSION standard_conforming_strings = on";
+
     /** Ends a transaction without keeping anything: every read-only one, and a writing one that failed. */
     public static final String ROLLBACK = "ROLLBACK";
 
