@@ -3,6 +3,7 @@ package io.sqlagent.agent;
 import static io.sqlagent.agent.ScriptedOpenAiServer.call;
 import static io.sqlagent.agent.ScriptedOpenAiServer.text;
 import static io.sqlagent.agent.ScriptedOpenAiServer.toolCalls;
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -143,11 +144,11 @@ class ScriptedOpenAiServerTest {
         ScriptedOpenAiServer.ModelTime runA = server.modelTime("run A");
         assertEquals(2, runA.turns());
         assertTrue(runA.duration().compareTo(latency.multipliedBy(2)) >= 0, runA.toString());
-        assertEquals(1, server.modelTime("run B").turns());
-        assertTrue(runA.duration().plus(server.modelTime("run B").duration()).compareTo(elapsed) <= 0,
-                "the server cannot have answered for longer than the client waited");
-        assertEquals(0, server.modelTime("run C").turns());
-        assertTrue(server.requests().isEmpty(), "bodies were kept");
+        assertThat(server.modelTime("run B").turns()).isEqualTo(1);
+        assertThat(runA.duration().plus(server.modelTime("run B").duration()))
+                .as("the server cannot have answered for longer than the client waited").isLessThanOrEqualTo(elapsed);
+        assertThat(server.modelTime("run C").turns()).isZero();
+        assertThat(server.requests()).as("bodies were kept").isEmpty();
     }
 
     @Test

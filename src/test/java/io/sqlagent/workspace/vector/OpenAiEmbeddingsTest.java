@@ -1,9 +1,9 @@
 package io.sqlagent.workspace.vector;
 
 import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.is;
 import static org.hamcrest.Matchers.startsWith;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 
@@ -45,8 +45,7 @@ class OpenAiEmbeddingsTest {
                 .body("message", startsWith(
                         "Collection 'notes' holds vectors of " + ScriptedOpenAiServer.EMBEDDING_DIMENSIONS + " dimensions"));
 
-        assertTrue(ScriptedModelExtension.server().embeddedTexts().containsAll(
-                java.util.List.of("invoice totals by country", "guitar solo in the last track", "country invoice totals")),
-                ScriptedModelExtension.server().embeddedTexts().toString());
+        assertThat(ScriptedModelExtension.server().embeddedTexts())
+                .contains("invoice totals by country", "guitar solo in the last track", "country invoice totals");
     }
 }
