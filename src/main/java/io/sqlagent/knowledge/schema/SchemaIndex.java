@@ -39,7 +39,8 @@ import io.sqlagent.workspace.vector.Embeddings;
  * One immutable snapshot of a source's searchable schema, held in memory: a Lucene index (BM25) over each
  * table's name, column names and comments, and optionally one all-MiniLM-L6-v2 vector per table. A search
  * ranks the tables by words, by meaning and by the column values a question names ({@link ValueRanking}) and fuses
- * the rankings, with the tables the knowledge base points at, by reciprocal rank fusion (each list adds {@code 1 / (60 + rank)}); the fused score is scaled
+ * the rankings, with the tables the knowledge base points at, by reciprocal rank fusion (each list adds
+ * {@code 1 / (60 + rank)}); the fused score is scaled
  * to 0–1, 1 meaning first in every list. Each ranking counts a family of copies ({@code orders},
  * {@code orders_history}, {@code orders_staging}, see {@link SchemaGraph}) once, for the original, unless the
  * question asks for the copy; then the tables joined to the best few through foreign keys, and the tables bridging two
