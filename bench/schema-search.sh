@@ -9,6 +9,7 @@
 #   bench/schema-search.sh generated 300      # at the size ./mvnw verify checks (SchemaSearchRecallTest)
 #   bench/schema-search.sh abbreviated        # the abbreviated, multilingual warehouse, 1,118 tables
 #   bench/schema-search.sh pagila             # Pagila (held out while the ranking was tuned)
+#   BENCH_JAVA_OPTS=-Dbench.column-values=false bench/schema-search.sh pagila   # without the column values
 #
 # It compiles and runs from target/ of the tree it sits in, so run it in a tree nobody else is
 # building at the same time.
@@ -21,7 +22,7 @@ if [ ! -f target/bench-classpath.txt ] || [ pom.xml -nt target/bench-classpath.t
 fi
 
 run() {
-  java -Xmx1g -cp "target/test-classes:target/classes:$(cat target/bench-classpath.txt)" \
+  java -Xmx1g ${BENCH_JAVA_OPTS:-} -cp "target/test-classes:target/classes:$(cat target/bench-classpath.txt)" \
     io.sqlagent.bench.SchemaSearchBench "$@"
 }
 

@@ -38,8 +38,9 @@ import io.sqlagent.workspace.vector.Embeddings;
 /**
  * One immutable snapshot of a source's searchable schema, held in memory: a Lucene index (BM25) over each
  * table's name, column names and comments, and optionally one all-MiniLM-L6-v2 vector per table. A search
- * ranks the tables by words and by meaning and fuses the rankings, with the tables the knowledge base
- * points at, by reciprocal rank fusion (each list adds {@code 1 / (60 + rank)}); the fused score is scaled
+ * ranks the tables by words, by meaning and by the column values a question names ({@link ValueRanking}) and fuses
+ * the rankings, with the tables the knowledge base points at, by reciprocal rank fusion (each list adds
+ * {@code 1 / (60 + rank)}); the fused score is scaled
  * to 0–1, 1 meaning first in every list. Each ranking counts a family of copies ({@code orders},
  * {@code orders_history}, {@code orders_staging}, see {@link SchemaGraph}) once, for the original, unless the
  * question asks for the copy; then the tables joined to the best few through foreign keys, and the tables bridging two
@@ -92,9 +93,11 @@ public final class SchemaIndex {
      * @param text its comment, its columns' comments and the tables it references, as words
      * @param embedded the text its vector is made from
      * @param references the (visible) tables its foreign keys point at, schema-qualified
+     * @param view whether it is a view or materialized view
+     * @param values the values of its visible low-cardinality text columns, from the planner's statistics
      */
     public record Entry(String table, String summary, String name, String columns, String text, String embedded,
-            List<String> references, boolean view) {
+            List<String> references, boolean view, List<String> values) {
     }
 
     /** A table found, best first. */
@@ -106,16 +109,18 @@ public final class SchemaIndex {
     private final float[][] vectors;
     private final SchemaGraph graph;
     private final Abbreviations abbreviations;
+    private final ValueRanking values;
     private final long builtAt;
     private final int modelCalls;
 
     private SchemaIndex(List<Entry> entries, IndexSearcher searcher, float[][] vectors, SchemaGraph graph,
-            Abbreviations abbreviations, long builtAt, int modelCalls) {
+            Abbreviations abbreviations, ValueRanking values, long builtAt, int modelCalls) {
         this.entries = entries;
         this.searcher = searcher;
         this.vectors = vectors;
         this.graph = graph;
         this.abbreviations = abbreviations;
+        this.values = values;
         this.builtAt = builtAt;
         this.modelCalls = modelCalls;
     }
@@ -131,6 +136,18 @@ public final class SchemaIndex {
      */
     public static SchemaIndex build(List<SchemaIntrospector.CatalogTable> catalog, TablePolicy tables, ColumnPolicy columns,
             int maxTables) {
+        return build(catalog, Map.of(), tables, columns, maxTables);
+    }
+
+    /**
+     * The word index as {@link #build(List, TablePolicy, ColumnPolicy, int)} makes it, each table with the values of its
+     * columns in {@code values} (by {@code schema.table}, then column; see {@link ColumnValues}) that the policies show:
+     * the values of a hidden column or a refused table are never indexed, so they can neither be found nor steer a
+     * search.
+     */
+    public static SchemaIndex build(List<SchemaIntrospector.CatalogTable> catalog,
+            Map<String, Map<String, List<String>>> values,
+            TablePolicy tables, ColumnPolicy columns, int maxTables) {
         List<Entry> entries = new ArrayList<>();
         for (SchemaIntrospector.CatalogTable table : catalog) {
             SchemaIntrospector.Relation relation = table.relation();
@@ -146,7 +163,10 @@ public final class SchemaIndex {
             List<SchemaIntrospector.CatalogColumn> shown = table.columns().stream()
                     .filter(column -> !hidden.contains(column.name())).toList();
             List<String> references = table.references().stream().filter(tables::permits).toList();
-            entries.add(entry(qualified, relation, shown, references));
+            Map<String, List<String>> columnValues = values.getOrDefault(qualified, Map.of());
+            List<String> shownValues = shown.stream()
+                    .flatMap(column -> columnValues.getOrDefault(column.name(), List.of()).stream()).distinct().toList();
+            entries.add(entry(qualified, relation, shown, references, shownValues));
         }
         return lexical(entries);
     }
@@ -157,7 +177,7 @@ public final class SchemaIndex {
     }
 
     private static Entry entry(String qualified, SchemaIntrospector.Relation relation,
-            List<SchemaIntrospector.CatalogColumn> columns, List<String> references) {
+            List<SchemaIntrospector.CatalogColumn> columns, List<String> references, List<String> values) {
         String description = relation.description() == null ? "" : relation.description().strip();
         List<String> columnNames = columns.stream().map(SchemaIntrospector.CatalogColumn::name).toList();
         StringBuilder text = new StringBuilder(description);
@@ -173,7 +193,7 @@ public final class SchemaIndex {
                 EMBEDDED_CHARS);
         return new Entry(qualified, summary, SchemaText.terms(relation.schema() + " " + relation.name()),
                 SchemaText.terms(String.join(" ", columnNames)), SchemaText.terms(text.toString()), embedded,
-                List.copyOf(references), relation.kind() != null && relation.kind().contains("view"));
+                List.copyOf(references), relation.kind() != null && relation.kind().contains("view"), values);
     }
 
     /**
@@ -219,7 +239,7 @@ public final class SchemaIndex {
             }
             all[i] = all[original];
         }
-        return new SchemaIndex(entries, searcher, all, graph, abbreviations, builtAt, texts.size());
+        return new SchemaIndex(entries, searcher, all, graph, abbreviations, values, builtAt, texts.size());
     }
 
     /** The lexical index of {@code entries}, without vectors. */
@@ -241,7 +261,8 @@ public final class SchemaIndex {
             writer.commit();
             // The reader lives as long as this snapshot; it holds only heap memory, released with it.
             return new SchemaIndex(List.copyOf(entries), new IndexSearcher(DirectoryReader.open(directory)), null,
-                    new SchemaGraph(entries), new Abbreviations(entries), System.currentTimeMillis(), 0);
+                    new SchemaGraph(entries), new Abbreviations(entries), new ValueRanking(entries),
+                    System.currentTimeMillis(), 0);
         } catch (IOException e) {
             throw new UncheckedIOException("The schema index could not be built in memory", e);
         }
@@ -256,7 +277,7 @@ public final class SchemaIndex {
         for (int i = 0; i < vectors.length; i++) {
             normalised[i] = normalised(vectors[i]);
         }
-        return new SchemaIndex(entries, searcher, normalised, graph, abbreviations, builtAt, vectors.length);
+        return new SchemaIndex(entries, searcher, normalised, graph, abbreviations, values, builtAt, vectors.length);
     }
 
     public List<Entry> entries() {
@@ -270,6 +291,11 @@ public final class SchemaIndex {
     /** Texts the model embedded for this snapshot (the others were reused or are copies'). */
     public int modelCalls() {
         return modelCalls;
+    }
+
+    /** Tables with column values indexed. */
+    public long valued() {
+        return entries.stream().filter(entry -> !entry.values().isEmpty()).count();
     }
 
     /** Tables that are copies of another and share its vector. */
@@ -294,6 +320,13 @@ public final class SchemaIndex {
         if (vectors != null && queryVector != null) {
             dense = families(nearest(normalised(queryVector)), asked, copies);
             rankings.add(dense);
+        }
+        // A value of a column the question names points at the column's table (French at the languages).
+        if (!values.isEmpty()) {
+            List<Integer> valued = families(values.rank(asked), asked, copies);
+            if (!valued.isEmpty()) {
+                rankings.add(valued);
+            }
         }
         // A copy the knowledge base names was used on purpose: it stands for itself.
         List<Integer> known = known(knowledgeTables);

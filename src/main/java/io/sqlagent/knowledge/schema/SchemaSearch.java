@@ -176,8 +176,10 @@ public class SchemaSearch {
         state = "building";
         long began = System.nanoTime();
         Uni.createFrom().deferred(() -> introspector.catalog(source()))
+                .flatMap(catalog -> columnValues()
+                        .map(values -> Map.entry(catalog, values)))
                 .emitOn(Infrastructure.getDefaultWorkerPool())
-                .map(catalog -> SchemaIndex.build(catalog, tables, columns, config.index().maxTables()))
+                .map(read -> SchemaIndex.build(read.getKey(), read.getValue(), tables, columns, config.index().maxTables()))
                 .subscribe().with(index -> {
                     // With vectors to add and an index that has them, that one answers until they are in: a refresh
                     // embeds only what changed, in moments, and searches keep their ranking by meaning meanwhile.
@@ -188,8 +190,9 @@ public class SchemaSearch {
                     }
                     buildMillis = (System.nanoTime() - began) / 1_000_000;
                     error = null;
-                    Log.infof("Schema index of source '%s': %d tables indexed by words in %d ms", sourceName,
-                            index.entries().size(), buildMillis);
+                    Log.infof("Schema index of source '%s': %d tables indexed by words in %d ms (%d with column values "
+                            + "from the planner's statistics)", sourceName, index.entries().size(), buildMillis,
+                            index.valued());
                     started.words().complete(index);
                     if (embedding) {
                         state = "embedding";
@@ -231,6 +234,24 @@ public class SchemaSearch {
                     Log.warnf(failure, "Schema index of source '%s': tables could not be embedded; searching by words",
                             sourceName);
                     done.complete(index);
+                });
+    }
+
+    /**
+     * The values of the source's low-cardinality text columns from its statistics; none when they are turned off or
+     * cannot be read (a source without {@code pg_stats}), so the index is still built, by names.
+     */
+    private Uni<Map<String, Map<String, List<String>>>> columnValues() {
+        if (!config.index().columnValues()) {
+            return Uni.createFrom().item(Map.of());
+        }
+        return Uni.createFrom().deferred(() -> source().isPostgres()
+                ? ColumnValues.read(source(), config.index().columnValuesMaxDistinct())
+                : Uni.createFrom().<Map<String, Map<String, List<String>>>> item(Map.of()))
+                .onFailure().recoverWithItem(failure -> {
+                    Log.warnf("Schema index of source '%s': column values could not be read from the statistics (%s); "
+                            + "indexing names only", sourceName, failure.getMessage());
+                    return Map.of();
                 });
     }
 

@@ -50,6 +50,22 @@ public interface SchemaSearchConfig {
         /** Most tables the index holds; tables past it (in catalog order, {@code public} first) are left out. */
         @WithDefault("20000")
         int maxTables();
+
+        /**
+         * Index the values of low-cardinality text columns as PostgreSQL's planner statistics ({@code pg_stats}) hold
+         * them, so a question naming a value ({@code French}, {@code horror}) finds the column's table. Read in one
+         * statement at each build, no table is scanned; tables never analysed contribute none (the service never runs
+         * {@code ANALYZE}), nor do hidden columns, refused tables and tables with row-level security.
+         */
+        @WithDefault("true")
+        boolean columnValues();
+
+        /**
+         * A text column with more distinct values than this (by the statistics) contributes none. Up to the statistics
+         * target (PostgreSQL's {@code default_statistics_target}, 100) the statistics hold every value of a column.
+         */
+        @WithDefault("100")
+        int columnValuesMaxDistinct();
     }
 
     /** The listing without a table. */

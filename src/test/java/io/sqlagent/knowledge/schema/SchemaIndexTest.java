@@ -1,10 +1,12 @@
 package io.sqlagent.knowledge.schema;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 import org.junit.jupiter.api.Test;
@@ -168,5 +170,56 @@ class SchemaIndexTest {
         assertEquals(1, changed.modelCalls());
         assertEquals("sales.customers",
                 tables(changed.search("companies", model.embed("companies that buy"), List.of(), 1)).get(0));
+    }
+
+    private static List<CatalogTable> films() {
+        List<CatalogTable> catalog = new ArrayList<>();
+        catalog.add(table("public.film", null, List.of("public.language"), "film_id", "title", "language_id"));
+        catalog.add(table("public.language", null, List.of(), "language_id", "name"));
+        catalog.add(table("public.category", null, List.of(), "category_id", "name"));
+        catalog.add(table("public.film_category", null, List.of("public.film", "public.category"), "film_id",
+                "category_id"));
+        for (String other : List.of("film_actor", "film_text", "film_review", "film_award", "actor", "inventory")) {
+            catalog.add(table("public." + other, null, List.of("public.film"), "film_id", "title", "note"));
+        }
+        return catalog;
+    }
+
+    @Test
+    void aQuestionNamingAColumnsValueFindsItsTable() {
+        Map<String, Map<String, List<String>>> values = Map.of(
+                "public.language", Map.of("name", List.of("English", "French", "German")),
+                "public.category", Map.of("name", List.of("Horror", "Comedy", "Sci-Fi", "New Zealand")));
+        SchemaIndex withValues = SchemaIndex.build(films(), values, new TablePolicy(Optional.empty(), Optional.empty()),
+                new ColumnPolicy(Optional.empty()), 1000);
+
+        assertThat(tables(withValues.search("Which films are in French?", null, List.of(), 5)))
+                .contains("public.film", "public.language");
+        assertThat(tables(withValues.search("Which films are horror movies?", null, List.of(), 5)))
+                .contains("public.film", "public.category", "public.film_category");
+        // Without the values nothing in the question names the languages.
+        assertThat(tables(index(films()).search("Which films are in French?", null, List.of(), 5)))
+                .doesNotContain("public.language");
+        // A value of two words needs both.
+        assertThat(tables(withValues.search("new releases", null, List.of(), 10))).doesNotContain("public.category");
+        assertThat(tables(withValues.search("sci-fi", null, List.of(), 1))).containsExactly("public.category");
+    }
+
+    @Test
+    void valuesOfHiddenColumnsAndRefusedTablesAreNeitherIndexedNorFound() {
+        List<CatalogTable> catalog = new ArrayList<>(films());
+        catalog.add(table("vault.cellar", null, List.of(), "cellar_id", "shelf"));
+        catalog.add(table("public.courier", null, List.of(), "courier_id", "zone", "phone"));
+        Map<String, Map<String, List<String>>> values = Map.of(
+                "vault.cellar", Map.of("shelf", List.of("Marblefin")),
+                "public.courier", Map.of("zone", List.of("Quillback"), "phone", List.of("Sturgeonite")));
+        SchemaIndex index = SchemaIndex.build(catalog, values,
+                new TablePolicy(Optional.empty(), Optional.of(List.of("vault.*"))),
+                new ColumnPolicy(Optional.of(List.of("*.phone"))), 1000);
+
+        assertThat(index.entries()).flatExtracting(SchemaIndex.Entry::values).containsExactly("Quillback");
+        assertThat(tables(index.search("quillback", null, List.of(), 5))).containsExactly("public.courier");
+        assertThat(index.search("marblefin", null, List.of(), 5)).isEmpty();
+        assertThat(index.search("sturgeonite", null, List.of(), 5)).isEmpty();
     }
 }

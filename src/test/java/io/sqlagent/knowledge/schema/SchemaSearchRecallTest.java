@@ -48,7 +48,8 @@ class SchemaSearchRecallTest {
 
     @Test
     void findsTheTablesOfPagilaTheHeldOutSet() throws Exception {
-        assertRecall(SchemaSet.pagila(), 23, 100, 0.75);
+        // 81.5 % with the column values of its lookup tables (79.4 % without).
+        assertRecall(SchemaSet.pagila(), 23, 100, 0.78);
     }
 
     private void assertRecall(SchemaSet set, int tables, int questions, double floor) throws Exception {

@@ -92,6 +92,16 @@ class SchemaSearchStartTest {
             public int maxTables() {
                 return index.maxTables();
             }
+
+            @Override
+            public boolean columnValues() {
+                return index.columnValues();
+            }
+
+            @Override
+            public int columnValuesMaxDistinct() {
+                return index.columnValuesMaxDistinct();
+            }
         };
         SchemaSearchConfig settings = new SchemaSearchConfig() {
             @Override
