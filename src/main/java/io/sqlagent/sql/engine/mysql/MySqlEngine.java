@@ -10,6 +10,8 @@ import io.sqlagent.sql.engine.Cancellation;
 import io.sqlagent.sql.engine.Engine;
 import io.sqlagent.sql.engine.EngineFailure;
 import io.sqlagent.sql.engine.Guarantee;
+import io.sqlagent.sql.engine.ResultReader;
+import io.sqlagent.sql.engine.SchemaReader;
 import io.sqlagent.sql.engine.SessionPlan;
 import io.sqlagent.sql.engine.StatementCheck;
 import io.sqlagent.sql.guard.StatementKind;
@@ -35,6 +37,8 @@ public final class MySqlEngine implements Engine {
 
     private final boolean mariaDb;
     private final MySqlSession session;
+    private final MySqlResults results = new MySqlResults();
+    private final MySqlSchema schema = new MySqlSchema();
 
     private MySqlEngine(boolean mariaDb) {
         this.mariaDb = mariaDb;
@@ -102,6 +106,16 @@ public final class MySqlEngine implements Engine {
     }
 
     @Override
+    public ResultReader results() {
+        return results;
+    }
+
+    @Override
+    public SchemaReader schema() {
+        return schema;
+    }
+
+    @Override
     public EngineFailure translate(Throwable failure) {
         if (!(failure instanceof MySQLException mysql)) {
             return null;
@@ -123,7 +137,8 @@ public final class MySqlEngine implements Engine {
         support.put(Guarantee.HIDDEN_COLUMNS, Guarantee.Support.REFUSED_AT_START);
         // SET ROLE lasts for the session; a pooled connection would carry one caller's role to the next.
         support.put(Guarantee.CALLER_ROLE, Guarantee.Support.REFUSED_AT_START);
-        support.put(Guarantee.EXACT_VALUES, Guarantee.Support.NOT_YET);
+        // MySqlColumn: every type exact; what the wire protocol hides (MariaDB JSON marks, BIT widths, zero dates) is in docs/engines.md.
+        support.put(Guarantee.EXACT_VALUES, Guarantee.Support.HOLDS);
         return Map.copyOf(support);
     }
 }
