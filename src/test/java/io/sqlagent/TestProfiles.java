@@ -58,8 +58,8 @@ public final class TestProfiles {
 
     /**
      * A tightly limited agent ({@code AgentLimitsTest}) that offers no save tools ({@code LearningDisabledTest}). Both
-     * classes use {@code @WithTestResource(value = ScriptedModelResource.class, initArgs = @ResourceArg(name =
-     * "timeout", value = "1s"))}. The limits test never asks for a save tool; the learning test's chat takes two
+     * classes use {@code @ScriptedModel(timeout = "1s")}. The limits test never asks for a save tool; the learning test's chat
+     * takes two
      * iterations of the three allowed and its model answers at once.
      */
     public static class TightAgent implements QuarkusTestProfile {
@@ -80,7 +80,7 @@ public final class TestProfiles {
      * manifest ({@code WorkspaceToolsResourceTest}) whose vector collections are embedded by the OpenAI-compatible
      * endpoint ({@code OpenAiEmbeddingsTest}), and declared tools from the binding fixtures and a directory the reload
      * tests rewrite, watched every 200 ms ({@code DeclaredTools*Test}). Every class uses
-     * {@code @WithTestResource(ScriptedModelResource.class)} (the embedding endpoint). The hidden columns
+     * {@code @ScriptedModel} (the embedding endpoint). The hidden columns
      * ({@code customer.email}, {@code *.phone}, {@code hr.payslip.iban}) are read by no declared or workspace tool, and
      * the workspace tools and declared tools have names of their own. The denied tables ({@code secret_ledger},
      * {@code secret_parts}, schemas {@code vault} and {@code postgres}) exist only while the table policy tests

@@ -13,12 +13,12 @@ import jakarta.enterprise.context.ApplicationScoped;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import io.smallrye.mutiny.Uni;
+import io.sqlagent.Caller;
 import io.sqlagent.StoredText;
 import io.sqlagent.Texts;
+import io.sqlagent.ToolJson;
 import io.sqlagent.store.StoreMigrations;
 import io.sqlagent.store.StoreSchemaUnavailableException;
-import io.sqlagent.tool.Caller;
-import io.sqlagent.tool.ToolJson;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.RowSet;

@@ -14,7 +14,7 @@ import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.subscription.BackPressureStrategy;
 import io.smallrye.mutiny.subscription.Cancellable;
 import io.smallrye.mutiny.subscription.MultiEmitter;
-import io.sqlagent.tool.ToolJson;
+import io.sqlagent.ToolJson;
 
 /**
  * A chat run in progress on this replica, apart from the connection that asked for it: it

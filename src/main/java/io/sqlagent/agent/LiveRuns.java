@@ -23,7 +23,7 @@ import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.subscription.Cancellable;
-import io.sqlagent.tool.Caller;
+import io.sqlagent.Caller;
 
 /**
  * The chat runs in progress on this replica, and their end when the service stops: on SIGTERM

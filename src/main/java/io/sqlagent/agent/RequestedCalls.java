@@ -17,10 +17,10 @@ import com.fasterxml.jackson.databind.node.TextNode;
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
 import io.sqlagent.StoredText;
 import io.sqlagent.Texts;
+import io.sqlagent.ToolJson;
 import io.sqlagent.tool.Outcome;
 import io.sqlagent.tool.ToolCall;
 import io.sqlagent.tool.ToolExecution;
-import io.sqlagent.tool.ToolJson;
 import io.sqlagent.tool.ToolResult;
 
 /**

@@ -3,7 +3,7 @@ package io.sqlagent.agent;
 import java.util.Optional;
 import java.util.UUID;
 
-import io.sqlagent.rest.Uuids;
+import io.sqlagent.http.Uuids;
 
 /**
  * One event of a chat run as it goes on the wire and into the store: its SSE {@code id}

@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.LocalDate;
+import java.util.List;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -13,6 +14,8 @@ import jakarta.inject.Inject;
 import io.quarkus.runtime.Startup;
 import io.sqlagent.ClasspathText;
 import io.sqlagent.knowledge.LearningConfig;
+import io.sqlagent.sql.SourceChoice;
+import io.sqlagent.sql.SourceUrls;
 import io.sqlagent.sql.SqlConfig;
 
 /**
@@ -32,9 +35,22 @@ public class SystemPrompt {
     private final Clock clock;
 
     @Inject
-    SystemPrompt(AgentConfig agent, LearningConfig learningConfig, SqlConfig sql) {
+    SystemPrompt(AgentConfig agent, LearningConfig learningConfig, SqlConfig sql, SourceChoice sources) {
         this(template(agent), learningConfig.enabled() ? ClasspathText.require("agent/learning-prompt.txt") : "",
-                "source '" + sql.source() + "'", sql.maxRows(), Clock.systemDefaultZone());
+                database(sources), sql.maxRows(), Clock.systemDefaultZone());
+    }
+
+    /**
+     * The default source by name; with others (or another engine) each one with its engine, and how the SQL tools
+     * reach them, so the model knows which databases it may ask before it calls.
+     */
+    static String database(SourceChoice sources) {
+        List<SourceChoice.Offered> offered = sources.offered();
+        if (offered.size() == 1 && offered.get(0).engine().filter(SourceUrls.POSTGRESQL::equals).isPresent()) {
+            return "source '" + sources.defaultName() + "'";
+        }
+        return "source '" + sources.defaultName() + "'; the SQL tools' source argument picks one of the sources: "
+                + sources.summary() + "; write SQL in the dialect of the source it runs on";
     }
 
     SystemPrompt(String template, String learning, String database, int maxRows, Clock clock) {

@@ -10,8 +10,8 @@ import com.fasterxml.jackson.databind.node.TextNode;
 import com.fasterxml.jackson.databind.util.RawValue;
 
 import io.sqlagent.Texts;
-import io.sqlagent.rest.ErrorBody;
-import io.sqlagent.tool.ToolJson;
+import io.sqlagent.ToolJson;
+import io.sqlagent.http.ErrorBody;
 import io.sqlagent.tool.ToolResult;
 
 /**
@@ -37,7 +37,7 @@ final class ToolResultViews {
             error.put("stopped", stopped.reason());
             return error.toString();
         }
-        // The one error shape of the service (io.sqlagent.rest.ErrorBody), as REST and MCP give it.
+        // The one error shape of the service (io.sqlagent.http.ErrorBody), as REST and MCP give it.
         return ErrorBody.toolFailure((ToolResult.Failure) result).toJson().toString();
     }
 

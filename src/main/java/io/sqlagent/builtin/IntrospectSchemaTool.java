@@ -12,6 +12,8 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.smallrye.mutiny.Uni;
+import io.sqlagent.ToolJson;
+import io.sqlagent.jsonschema.Param;
 import io.sqlagent.knowledge.schema.SchemaIndex;
 import io.sqlagent.knowledge.schema.SchemaSearchConfig;
 import io.sqlagent.sql.ColumnPolicy;
@@ -19,15 +21,12 @@ import io.sqlagent.sql.QueryResult;
 import io.sqlagent.sql.QueryRunner;
 import io.sqlagent.sql.SchemaIntrospector;
 import io.sqlagent.sql.Source;
-import io.sqlagent.sql.SourceRegistry;
-import io.sqlagent.sql.SqlConfig;
+import io.sqlagent.sql.SourceChoice;
 import io.sqlagent.sql.TablePolicy;
 import io.sqlagent.tool.ToolCallContext;
 import io.sqlagent.tool.ToolDefinition;
 import io.sqlagent.tool.ToolException;
-import io.sqlagent.tool.ToolJson;
 import io.sqlagent.tool.TypedTool;
-import io.sqlagent.tool.schema.Param;
 
 /**
  * {@code introspect_schema}: lists the tables of the agent's source, or describes one (columns,
@@ -47,20 +46,18 @@ public class IntrospectSchemaTool extends TypedTool<IntrospectSchemaTool.Argumen
     private static final int SAMPLE_ROWS = 3;
 
     private final SchemaIntrospector introspector;
-    private final SourceRegistry sources;
+    private final SourceChoice sources;
     private final QueryRunner runner;
-    private final SqlConfig config;
     private final TablePolicy tables;
     private final ColumnPolicy hiddenColumns;
     private final SchemaSearchConfig.Listing listing;
     private final ValueHints hints;
 
-    IntrospectSchemaTool(SchemaIntrospector introspector, SourceRegistry sources, QueryRunner runner, SqlConfig config,
-            TablePolicy tables, ColumnPolicy hiddenColumns, SchemaSearchConfig schema) {
+    IntrospectSchemaTool(SchemaIntrospector introspector, SourceChoice sources, QueryRunner runner, TablePolicy tables,
+            ColumnPolicy hiddenColumns, SchemaSearchConfig schema) {
         this.introspector = introspector;
         this.sources = sources;
         this.runner = runner;
-        this.config = config;
         this.tables = tables;
         this.hiddenColumns = hiddenColumns;
         this.listing = schema.listing();
@@ -71,13 +68,14 @@ public class IntrospectSchemaTool extends TypedTool<IntrospectSchemaTool.Argumen
     public record Arguments(
             @Param(description = "Optional: The name of a specific table to inspect. If not provided, lists all tables.", maxLength = 200) Optional<String> tableName,
             @Param(description = "Whether to include sample data from the table (up to 3 rows). This data is for understanding the schema only - never use it directly in responses to the user.", defaultValue = "false") Optional<Boolean> includeSampleData,
-            @Param(description = "Without table_name on a large database: the page of the table listing to return (from 1).", minimum = 1) Optional<Integer> page) {
+            @Param(description = "Without table_name on a large database: the page of the table listing to return (from 1).", minimum = 1) Optional<Integer> page,
+            @Param(description = SourceArgument.DESCRIPTION, maxLength = 200) Optional<String> source) {
     }
 
     @Override
     protected Uni<?> run(Arguments arguments, ToolCallContext context) {
-        Source source = sources.find(config.source())
-                .orElseThrow(() -> new ToolException("No source named '" + config.source() + "' is configured"));
+        Source source = SourceChoice.introspectable(sources.choose(arguments.source(), context.identity()),
+                "introspect_schema");
         return introspector.relations(source)
                 .map(all -> all.stream().filter(relation -> tables.permits(relation.schema() + "." + relation.name())).toList())
                 .flatMap(relations -> arguments.tableName().filter(name -> !name.isBlank())

@@ -6,12 +6,12 @@ import java.util.Optional;
 import jakarta.inject.Singleton;
 
 import io.smallrye.mutiny.Uni;
+import io.sqlagent.jsonschema.Param;
 import io.sqlagent.knowledge.KnowledgeReader;
 import io.sqlagent.knowledge.KnowledgeReviews;
 import io.sqlagent.tool.ToolCallContext;
 import io.sqlagent.tool.ToolDefinition;
 import io.sqlagent.tool.TypedTool;
-import io.sqlagent.tool.schema.Param;
 
 /**
  * {@code list_proposals}: what the agent proposed to learn and waits for a reviewer (while

@@ -9,13 +9,13 @@ import jakarta.inject.Singleton;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.smallrye.mutiny.Uni;
+import io.sqlagent.ToolJson;
+import io.sqlagent.jsonschema.Param;
 import io.sqlagent.knowledge.KnowledgeReviews;
 import io.sqlagent.knowledge.ReviewException;
 import io.sqlagent.tool.ToolCallContext;
 import io.sqlagent.tool.ToolDefinition;
-import io.sqlagent.tool.ToolJson;
 import io.sqlagent.tool.TypedTool;
-import io.sqlagent.tool.schema.Param;
 
 /**
  * {@code review_proposal}: approves a proposal (optionally with edits), rejects it (optionally with

@@ -1,26 +1,33 @@
 package io.sqlagent.builtin;
 
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 import jakarta.enterprise.event.Event;
 import jakarta.inject.Singleton;
 
 import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.infrastructure.Infrastructure;
+import io.sqlagent.CancelSafe;
+import io.sqlagent.jsonschema.Param;
 import io.sqlagent.sql.QueryRunner;
 import io.sqlagent.sql.Source;
-import io.sqlagent.sql.SourceRegistry;
+import io.sqlagent.sql.SourceChoice;
 import io.sqlagent.sql.SqlConfig;
 import io.sqlagent.sql.SqlErrorOccurred;
 import io.sqlagent.sql.SqlExecutionException;
 import io.sqlagent.sql.TablePolicy;
+import io.sqlagent.sql.engine.Engine;
+import io.sqlagent.sql.engine.StatementCheck;
 import io.sqlagent.sql.guard.SqlGuard;
-import io.sqlagent.tool.CancelSafe;
+import io.sqlagent.sql.guard.SqlVerdict;
+import io.sqlagent.sql.guard.StatementKind;
 import io.sqlagent.tool.ToolCallContext;
 import io.sqlagent.tool.ToolDefinition;
-import io.sqlagent.tool.ToolException;
 import io.sqlagent.tool.ToolRefusedException;
 import io.sqlagent.tool.TypedTool;
-import io.sqlagent.tool.schema.Param;
 
 /**
  * {@code run_sql}: the agent's read-only SQL. The statement passes the parser-based guard and the
@@ -35,18 +42,21 @@ import io.sqlagent.tool.schema.Param;
                 + "total_rows counts the rows read, which stops one past the row limit or at the size cap", usage = "Inspect the schema first; add LIMIT for exploratory queries.")
 public class RunSqlTool extends TypedTool<RunSqlTool.Arguments> {
 
-    private final SourceRegistry sources;
+    private final SourceChoice sources;
     private final QueryRunner runner;
-    private final SqlConfig config;
     private final SqlGuard guard;
+    /** The statement kinds allowed ({@code sqlagent.sql.allowed-statements}), for the other engines' checks. */
+    private final Set<StatementKind> allowed;
+    /** The statement check of each other engine, made on its first statement. */
+    private final Map<Engine, StatementCheck> checks = new ConcurrentHashMap<>();
     private final TablePolicy tables;
     private final Event<SqlErrorOccurred> sqlErrors;
 
-    RunSqlTool(SourceRegistry sources, QueryRunner runner, SqlConfig config, SqlGuard guard, TablePolicy tables,
+    RunSqlTool(SourceChoice sources, QueryRunner runner, SqlConfig config, SqlGuard guard, TablePolicy tables,
             Event<SqlErrorOccurred> sqlErrors) {
+        this.allowed = StatementKind.parseAll(config.allowedStatements());
         this.sources = sources;
         this.runner = runner;
-        this.config = config;
         this.guard = guard;
         this.tables = tables;
         this.sqlErrors = sqlErrors;
@@ -54,15 +64,15 @@ public class RunSqlTool extends TypedTool<RunSqlTool.Arguments> {
 
     /** Arguments of {@code run_sql}. */
     public record Arguments(
-            @Param(description = "The SQL query to execute. Must be a SELECT or WITH statement.", minLength = 1, maxLength = 100_000) String sql) {
+            @Param(description = "The SQL query to execute. Must be a SELECT or WITH statement.", minLength = 1, maxLength = 100_000) String sql,
+            @Param(description = SourceArgument.DESCRIPTION, maxLength = 200) Optional<String> source) {
     }
 
     @Override
     protected Uni<?> run(Arguments arguments, ToolCallContext context) {
-        Source source = sources.find(config.source())
-                .orElseThrow(() -> new ToolException("No source named '" + config.source() + "' is configured"));
+        Source source = sources.choose(arguments.source(), context.identity());
         // The verdict comes back on a worker thread, as the caller's cancel may: CancelSafe keeps that cancel.
-        return CancelSafe.then(guard.checkOffEventLoop(arguments.sql()), verdict -> {
+        return CancelSafe.then(check(source, arguments.sql()), verdict -> {
             Optional<String> refused = tables.refusal(verdict);
             if (refused.isPresent()) {
                 return Uni.createFrom().failure(new ToolRefusedException(refused.get()));
@@ -71,6 +81,18 @@ public class RunSqlTool extends TypedTool<RunSqlTool.Arguments> {
         })
                 .onFailure(SqlExecutionException.class)
                 .invoke(failure -> announce(source, (SqlExecutionException) failure, context));
+    }
+
+    /**
+     * The verdict of the source's engine: PostgreSQL's guard (which remembers what it allowed), or the engine's own
+     * check in its dialect, on a worker thread either way.
+     */
+    private Uni<SqlVerdict> check(Source source, String sql) {
+        if (source.isPostgres()) {
+            return guard.checkOffEventLoop(sql);
+        }
+        StatementCheck check = checks.computeIfAbsent(source.engine(), engine -> engine.statementCheck(allowed));
+        return Uni.createFrom().item(() -> check.check(sql)).runSubscriptionOn(Infrastructure.getDefaultWorkerPool());
     }
 
     private void announce(Source source, SqlExecutionException failure, ToolCallContext context) {

@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.Optional;
 
 import io.smallrye.mutiny.Uni;
+import io.sqlagent.jsonschema.Param;
 import io.sqlagent.knowledge.KnowledgeReader;
 import io.sqlagent.knowledge.KnowledgeStore;
 import io.sqlagent.knowledge.LearningConfig;
@@ -15,7 +16,6 @@ import io.sqlagent.tool.ToolDefinition;
 import io.sqlagent.tool.ToolException;
 import io.sqlagent.tool.ToolRefusedException;
 import io.sqlagent.tool.TypedTool;
-import io.sqlagent.tool.schema.Param;
 
 /**
  * {@code save_learning}: stores what the agent found out (a type mismatch, a schema surprise, a

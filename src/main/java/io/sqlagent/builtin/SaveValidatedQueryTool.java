@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.Optional;
 
 import io.smallrye.mutiny.Uni;
+import io.sqlagent.jsonschema.Param;
 import io.sqlagent.knowledge.KnowledgeFile;
 import io.sqlagent.knowledge.KnowledgeReader;
 import io.sqlagent.knowledge.KnowledgeStore;
@@ -19,7 +20,6 @@ import io.sqlagent.tool.ToolDefinition;
 import io.sqlagent.tool.ToolException;
 import io.sqlagent.tool.ToolRefusedException;
 import io.sqlagent.tool.TypedTool;
-import io.sqlagent.tool.schema.Param;
 
 /**
  * {@code save_validated_query}: stores a query that answered a question, so similar questions

@@ -10,6 +10,7 @@ import java.util.Optional;
 import jakarta.inject.Singleton;
 
 import io.smallrye.mutiny.Uni;
+import io.sqlagent.jsonschema.Param;
 import io.sqlagent.knowledge.KnowledgeStore;
 import io.sqlagent.knowledge.KnowledgeStore.LearningHit;
 import io.sqlagent.knowledge.KnowledgeStore.PatternHit;
@@ -17,7 +18,6 @@ import io.sqlagent.knowledge.LearningConfig;
 import io.sqlagent.tool.ToolCallContext;
 import io.sqlagent.tool.ToolDefinition;
 import io.sqlagent.tool.TypedTool;
-import io.sqlagent.tool.schema.Param;
 
 /**
  * {@code search_knowledge}: full-text search over the knowledge base, ranked by PostgreSQL

@@ -10,11 +10,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 import io.quarkus.logging.Log;
 import io.smallrye.mutiny.Uni;
+import io.sqlagent.Caller;
 import io.sqlagent.knowledge.schema.SchemaSearchConfig;
 import io.sqlagent.sql.QueryRunner;
 import io.sqlagent.sql.SchemaIntrospector;
 import io.sqlagent.sql.Source;
-import io.sqlagent.tool.Caller;
 
 /**
  * The distinct values of a table's low-cardinality text columns, for {@code introspect_schema}: the model

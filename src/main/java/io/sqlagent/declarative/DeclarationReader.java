@@ -13,9 +13,9 @@ import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import io.sqlagent.jsonschema.CompiledSchema;
 import io.sqlagent.sql.guard.SqlGuard;
 import io.sqlagent.tool.Toolset;
-import io.sqlagent.tool.schema.CompiledSchema;
 import io.sqlagent.yaml.YamlProblem;
 import io.sqlagent.yaml.YamlTree;
 

@@ -8,8 +8,8 @@ import java.util.regex.PatternSyntaxException;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import io.sqlagent.tool.schema.CompiledSchema;
-import io.sqlagent.tool.schema.Violation;
+import io.sqlagent.jsonschema.CompiledSchema;
+import io.sqlagent.jsonschema.Violation;
 import io.sqlagent.yaml.YamlProblem;
 import io.sqlagent.yaml.YamlTree;
 

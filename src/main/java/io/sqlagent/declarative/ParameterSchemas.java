@@ -5,7 +5,7 @@ import java.util.List;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import io.sqlagent.tool.ToolJson;
+import io.sqlagent.ToolJson;
 
 /**
  * The JSON Schema of a declared tool's arguments, built from its parameters. The tool executor

@@ -11,10 +11,10 @@ import java.util.Set;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import io.sqlagent.ToolJson;
 import io.sqlagent.sql.guard.NamedParameters;
 import io.sqlagent.sql.guard.SqlGuard;
 import io.sqlagent.sql.guard.SqlVerdict;
-import io.sqlagent.tool.ToolJson;
 import io.sqlagent.yaml.YamlProblem;
 import io.sqlagent.yaml.YamlTree;
 

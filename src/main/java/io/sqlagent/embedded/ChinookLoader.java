@@ -12,7 +12,7 @@ import javax.sql.DataSource;
 
 import io.quarkus.logging.Log;
 import io.sqlagent.ClasspathText;
-import io.sqlagent.sql.SqlScript;
+import io.sqlagent.store.SqlScript;
 
 /**
  * Loads the Chinook sample database (MIT licence, see {@code db/chinook/CHINOOK-LICENSE.md}) into

@@ -14,6 +14,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.smallrye.mutiny.Uni;
+import io.sqlagent.Caller;
 import io.sqlagent.agent.AgentService;
 import io.sqlagent.sql.QueryRunner;
 import io.sqlagent.sql.Source;
@@ -21,7 +22,6 @@ import io.sqlagent.sql.SourceRegistry;
 import io.sqlagent.sql.SqlConfig;
 import io.sqlagent.sql.TablePolicy;
 import io.sqlagent.sql.guard.SqlGuard;
-import io.sqlagent.tool.Caller;
 import io.sqlagent.tool.ToolDescriptor;
 import io.sqlagent.tool.ToolRefusedException;
 import io.sqlagent.tool.ToolRegistry;

@@ -22,12 +22,12 @@ import io.quarkus.logging.Log;
 import io.quarkus.runtime.ShutdownEvent;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
+import io.sqlagent.Caller;
 import io.sqlagent.agent.ChatModels;
-import io.sqlagent.rest.ApiException;
-import io.sqlagent.rest.ErrorBody;
+import io.sqlagent.http.ApiException;
+import io.sqlagent.http.ErrorBody;
 import io.sqlagent.sql.SourceRegistry;
 import io.sqlagent.sql.SqlConfig;
-import io.sqlagent.tool.Caller;
 
 /**
  * Starts and tracks evaluation runs: the cases go through {@link CaseRunner} a few at a time within
@@ -106,7 +106,7 @@ public class EvalService {
         ObjectNode settings = NODES.objectNode().put("concurrency", request.concurrency())
                 .put("max_tokens", request.maxTokens())
                 .put("timeout", request.timeout().toString()).put("judge", request.judge());
-        settings.set("tags", io.sqlagent.tool.ToolJson.MAPPER.valueToTree(request.tags()));
+        settings.set("tags", io.sqlagent.ToolJson.MAPPER.valueToTree(request.tags()));
         settings.set("tolerance",
                 NODES.objectNode().put("absolute", config.absoluteTolerance()).put("relative", config.relativeTolerance()));
         RunProgress progress = new RunProgress();

@@ -9,10 +9,10 @@ import jakarta.enterprise.context.ApplicationScoped;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import io.smallrye.mutiny.Uni;
+import io.sqlagent.Caller;
+import io.sqlagent.ToolJson;
 import io.sqlagent.agent.AgentEvent;
 import io.sqlagent.agent.AgentService;
-import io.sqlagent.tool.Caller;
-import io.sqlagent.tool.ToolJson;
 
 /**
  * The optional LLM judge (off unless a run or {@code sqlagent.eval.judge} asks for it): the model

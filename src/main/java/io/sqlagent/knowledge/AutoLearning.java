@@ -13,10 +13,10 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
 import io.quarkus.logging.Log;
+import io.sqlagent.Caller;
 import io.sqlagent.Texts;
 import io.sqlagent.sql.SqlErrorOccurred;
 import io.sqlagent.sql.guard.SqlLiterals;
-import io.sqlagent.tool.Caller;
 import io.sqlagent.tool.Outcome;
 import io.sqlagent.tool.ToolCallListener;
 import io.sqlagent.tool.ToolException;

@@ -24,10 +24,10 @@ import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.sqlagent.ClasspathText;
+import io.sqlagent.ToolJson;
 import io.sqlagent.sql.guard.SqlGuard;
 import io.sqlagent.sql.guard.SqlVerdict;
 import io.sqlagent.store.StoreMigrations;
-import io.sqlagent.tool.ToolJson;
 
 /**
  * Loads the knowledge files into the store at start-up: the ones shipped under {@code knowledge/}

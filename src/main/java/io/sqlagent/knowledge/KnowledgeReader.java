@@ -1,6 +1,6 @@
 package io.sqlagent.knowledge;
 
-import io.sqlagent.tool.Caller;
+import io.sqlagent.Caller;
 import io.sqlagent.tool.ToolScopes;
 
 /**

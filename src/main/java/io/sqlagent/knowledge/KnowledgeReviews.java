@@ -19,9 +19,9 @@ import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.hibernate.reactive.panache.PanacheQuery;
 import io.quarkus.panache.common.Page;
 import io.smallrye.mutiny.Uni;
+import io.sqlagent.ToolJson;
 import io.sqlagent.store.StoreSessions;
 import io.sqlagent.tool.ToolCallContext;
-import io.sqlagent.tool.ToolJson;
 import io.vertx.pgclient.PgException;
 
 /**

@@ -13,10 +13,10 @@ import jakarta.enterprise.context.ApplicationScoped;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
+import io.sqlagent.ToolJson;
 import io.sqlagent.store.StoreMigrations;
 import io.sqlagent.store.StoreSessions;
 import io.sqlagent.tool.ToolException;
-import io.sqlagent.tool.ToolJson;
 import io.vertx.core.json.JsonArray;
 
 /**

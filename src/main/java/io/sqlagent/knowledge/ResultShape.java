@@ -10,7 +10,7 @@ import java.util.List;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 
-import io.sqlagent.tool.ToolJson;
+import io.sqlagent.ToolJson;
 
 /**
  * What a validated query's result looked like: its columns (name and PostgreSQL type, in order),

@@ -14,7 +14,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import io.quarkiverse.mcp.server.runtime.ConnectionManager;
 import io.quarkiverse.mcp.server.runtime.McpConnectionBase;
 import io.quarkus.logging.Log;
-import io.sqlagent.rest.ErrorBody;
+import io.sqlagent.http.ErrorBody;
 import io.sqlagent.security.Callers;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
@@ -128,7 +128,7 @@ public class McpSessionOwners {
     private static void notFound(RoutingContext ctx, String session) {
         Log.debugf("MCP session %s named by another principal was answered as not found", session);
         ctx.response().setStatusCode(404).putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
-                .end(io.sqlagent.tool.ToolJson.MAPPER.valueToTree(ErrorBody.of("session_not_found",
+                .end(io.sqlagent.ToolJson.MAPPER.valueToTree(ErrorBody.of("session_not_found",
                         "No MCP session has this id; initialize a new one")).toString());
     }
 

@@ -24,18 +24,18 @@ import io.quarkus.logging.Log;
 import io.quarkus.vertx.http.runtime.CurrentVertxRequest;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
+import io.sqlagent.Caller;
 import io.sqlagent.ErrorIds;
-import io.sqlagent.rest.ErrorBody;
+import io.sqlagent.ToolJson;
+import io.sqlagent.http.ClientConnections;
+import io.sqlagent.http.ErrorBody;
 import io.sqlagent.security.Callers;
 import io.sqlagent.security.Limits;
-import io.sqlagent.tool.Caller;
 import io.sqlagent.tool.ToolCall;
 import io.sqlagent.tool.ToolCallContext;
 import io.sqlagent.tool.ToolExecution;
 import io.sqlagent.tool.ToolExecutor;
-import io.sqlagent.tool.ToolJson;
 import io.sqlagent.tool.ToolResult;
-import io.sqlagent.tool.rest.ClientConnections;
 import io.sqlagent.trace.Tracing;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.json.JsonObject;
@@ -175,7 +175,7 @@ public class McpToolCalls {
             return ToolResponse.success("The tool ended the run: " + stopped.reason());
         }
         ToolResult.Failure failure = (ToolResult.Failure) result;
-        // The one error shape (io.sqlagent.rest.ErrorBody) as structured content; the text is its message.
+        // The one error shape (io.sqlagent.http.ErrorBody) as structured content; the text is its message.
         return new ToolResponse(true, List.of(new TextContent(failure.message())),
                 vertx(ErrorBody.toolFailure(failure).toJson()), null);
     }

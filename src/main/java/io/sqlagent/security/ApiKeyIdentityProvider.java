@@ -14,7 +14,7 @@ import io.quarkus.security.identity.SecurityIdentity;
 import io.quarkus.security.runtime.QuarkusPrincipal;
 import io.quarkus.security.runtime.QuarkusSecurityIdentity;
 import io.smallrye.mutiny.Uni;
-import io.sqlagent.tool.Caller;
+import io.sqlagent.Caller;
 
 /**
  * Turns an API key into the caller: principal {@code key:<key id>} (the 12 hex digits the key

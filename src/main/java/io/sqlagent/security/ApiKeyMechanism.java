@@ -11,8 +11,8 @@ import io.quarkus.vertx.http.runtime.security.ChallengeData;
 import io.quarkus.vertx.http.runtime.security.HttpAuthenticationMechanism;
 import io.quarkus.vertx.http.runtime.security.HttpSecurityUtils;
 import io.smallrye.mutiny.Uni;
-import io.sqlagent.rest.ErrorBody;
-import io.sqlagent.tool.ToolJson;
+import io.sqlagent.ToolJson;
+import io.sqlagent.http.ErrorBody;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.ext.web.RoutingContext;
 

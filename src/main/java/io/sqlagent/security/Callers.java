@@ -16,8 +16,8 @@ import io.quarkus.security.identity.IdentityProviderManager;
 import io.quarkus.security.identity.SecurityIdentity;
 import io.quarkus.vertx.http.runtime.security.QuarkusHttpUser;
 import io.smallrye.mutiny.Uni;
-import io.sqlagent.tool.Caller;
-import io.sqlagent.tool.ToolJson;
+import io.sqlagent.Caller;
+import io.sqlagent.ToolJson;
 import io.vertx.ext.web.RoutingContext;
 
 /**

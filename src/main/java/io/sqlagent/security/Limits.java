@@ -17,9 +17,9 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.logging.Log;
 import io.quarkus.runtime.Startup;
 import io.smallrye.mutiny.Uni;
+import io.sqlagent.Caller;
 import io.sqlagent.StoredText;
 import io.sqlagent.store.StoreMigrations;
-import io.sqlagent.tool.Caller;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Tuple;
 

@@ -17,7 +17,7 @@ import io.quarkus.runtime.Startup;
  * (schema public), {@code schema.table.column}, or {@code *.column} / {@code schema.*.column} for
  * that column in every table (of the schema). {@code introspect_schema} leaves them out, and
  * {@code run_sql} refuses any statement whose plan reads one, however it is spelled (see
- * {@link QueryRunner}). Built at start-up, so a malformed entry stops the service at once.
+ * {@link PgPlanCheck}). Built at start-up, so a malformed entry stops the service at once.
  */
 @Singleton
 @Startup

@@ -80,7 +80,7 @@ public final class QueryResult implements WrittenJson {
     }
 
     /**
-     * The documented result shape as UTF-8 JSON, the bytes {@link io.sqlagent.tool.ToolJson#MAPPER} writes
+     * The documented result shape as UTF-8 JSON, the bytes {@link io.sqlagent.ToolJson#MAPPER} writes
      * for {@link #toJson()}. Callers must not change the array.
      */
     @Override

@@ -6,7 +6,7 @@ import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
-import io.sqlagent.tool.Caller;
+import io.sqlagent.Caller;
 import io.sqlagent.tool.ToolForbiddenException;
 
 /**

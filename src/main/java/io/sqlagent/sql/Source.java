@@ -7,8 +7,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import io.micrometer.core.instrument.Metrics;
 import io.smallrye.mutiny.Uni;
+import io.sqlagent.Caller;
 import io.sqlagent.Redaction;
-import io.sqlagent.tool.Caller;
+import io.sqlagent.sql.engine.Engine;
+import io.sqlagent.sql.engine.postgres.PostgresEngine;
 import io.sqlagent.tool.ToolUnavailableException;
 import io.vertx.core.Future;
 import io.vertx.core.http.ConnectionPoolTooBusyException;
@@ -29,19 +31,29 @@ import io.vertx.mutiny.sqlclient.SqlConnection;
  * @param limits how the pool hands out connections
  * @param waiting calls in the pool's wait queue now (the gauge {@code sqlagent_source_waiting})
  * @param shares how many statements each principal has on the source now, against its share
+ * @param engine the engine its URL names ({@link Engines}); PostgreSQL's when the URL names none
  */
 public record Source(String name, String displayUrl, Optional<Pool> pool, Optional<String> configurationProblem,
         PoolLimits limits,
-        AtomicInteger waiting, PrincipalShares shares) {
+        AtomicInteger waiting, PrincipalShares shares, Engine engine) {
 
-    /** A source whose principals' shares are as {@code limits} says. */
+    /** A PostgreSQL source whose principals' shares are as {@code limits} says. */
     public Source(String name, String displayUrl, Optional<Pool> pool, Optional<String> configurationProblem,
             PoolLimits limits, AtomicInteger waiting) {
-        this(name, displayUrl, pool, configurationProblem, limits, waiting, new PrincipalShares(limits.perPrincipal()));
+        this(name, displayUrl, pool, configurationProblem, limits, waiting, Engines.POSTGRESQL);
     }
 
-    private static final String SERVER_VERSION = """
-            SHOW server_version""";
+    /** A source of {@code engine} whose principals' shares are as {@code limits} says. */
+    public Source(String name, String displayUrl, Optional<Pool> pool, Optional<String> configurationProblem,
+            PoolLimits limits, AtomicInteger waiting, Engine engine) {
+        this(name, displayUrl, pool, configurationProblem, limits, waiting, new PrincipalShares(limits.perPrincipal()),
+                engine);
+    }
+
+    /** Whether its statements take PostgreSQL's own path ({@code QueryRunner}'s plan check, cursor and pipelining). */
+    public boolean isPostgres() {
+        return engine instanceof PostgresEngine;
+    }
 
     /**
      * How the pool hands out connections.
@@ -227,11 +239,11 @@ public record Source(String name, String displayUrl, Optional<Pool> pool, Option
                     "misconfigured: " + configurationProblem.orElse("no pool")));
         }
         return pool.get()
-                .query(SERVER_VERSION)
+                .query(engine.versionQuery())
                 .execute()
                 .map(rows -> {
                     Row row = rows.iterator().next();
-                    return SourceStatus.up(name, displayUrl, "PostgreSQL " + row.getString(0));
+                    return SourceStatus.up(name, displayUrl, Engines.withName(engine, String.valueOf(row.getValue(0))));
                 })
                 .ifNoItem().after(timeout)
                 .failWith(() -> new IllegalStateException("no answer within " + timeout.toMillis() + " ms"))

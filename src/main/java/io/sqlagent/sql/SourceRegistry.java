@@ -22,10 +22,11 @@ import io.quarkus.logging.Log;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Uni;
 import io.sqlagent.Redaction;
+import io.sqlagent.sql.engine.Engine;
+import io.sqlagent.sql.engine.postgres.PgSession;
+import io.sqlagent.sql.engine.postgres.PostgresEngine;
 import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.sqlclient.Pool;
-import io.vertx.pgclient.PgBuilder;
-import io.vertx.pgclient.PgConnectOptions;
 import io.vertx.sqlclient.PoolOptions;
 
 /**
@@ -39,9 +40,6 @@ public class SourceRegistry {
 
     private static final Duration STARTUP_PROBE_TIMEOUT = Duration.ofSeconds(10);
 
-    /** Prepared statements one source connection keeps, least recently used dropped first. */
-    private static final int PREPARED_STATEMENTS_PER_CONNECTION = 64;
-
     /** Every source in effect, replaced whole when declared sources change, never changed in place. */
     private volatile Map<String, Source> sources;
     private final Set<String> configured;
@@ -51,7 +49,7 @@ public class SourceRegistry {
 
     SourceRegistry(SourcesConfig config, Vertx vertx, SourceRoleCheck roles) {
         Map<String, Source> built = new TreeMap<>();
-        config.all().forEach((name, settings) -> built.put(name, build(name, settings, vertx)));
+        config.all().forEach((name, settings) -> built.put(name, build(name, settings, vertx, false)));
         this.sources = Collections.unmodifiableMap(built);
         this.configured = Set.copyOf(built.keySet());
         this.vertx = vertx;
@@ -106,7 +104,7 @@ public class SourceRegistry {
         }
         settings.forEach((name, wanted) -> {
             if (!next.containsKey(name)) {
-                Source source = build(name, wanted, vertx);
+                Source source = build(name, wanted, vertx, true);
                 next.put(name, source);
                 registerGauge(name);
                 added.add(source);
@@ -172,17 +170,11 @@ public class SourceRegistry {
     }
 
     /**
-     * Set on every new source connection before the pool hands it out: transactions are read-only unless
-     * one asks otherwise ({@code BEGIN TRANSACTION READ WRITE}, as a declared tool that writes does), and
-     * strings are read as the guard reads them. Every statement already runs in a transaction that sets
-     * both; these defaults are what holds if that opening failed while the statement behind it was on its
-     * way (QueryRunner sends them together). Session settings, not startup parameters, which
-     * connection poolers such as PgBouncer refuse.
+     * What every new PostgreSQL source connection is set to before the pool hands it out ({@link PgSession#SESSION_DEFAULTS}).
      */
-    static final String SESSION_DEFAULTS = "SET SESSION default_transaction_read_only = on; "
-            + "SET SESSION standard_conforming_strings = on";
+    static final String SESSION_DEFAULTS = PgSession.SESSION_DEFAULTS;
 
-    private static Source build(String name, SourcesConfig.Source settings, Vertx vertx) {
+    private static Source build(String name, SourcesConfig.Source settings, Vertx vertx, boolean declared) {
         settings.password().ifPresent(Redaction::secret);
         Redaction.secret(Redaction.urlPassword(settings.url()));
         String displayUrl = SourceUrls.redact(settings.url());
@@ -196,16 +188,11 @@ public class SourceRegistry {
             return new Source(name, displayUrl, Optional.empty(), Optional.of(problem), limits, new AtomicInteger());
         }
         try {
-            PgConnectOptions options = PgConnectOptions.fromUri(SourceUrls.normalise(settings.url()));
-            settings.username().ifPresent(options::setUser);
-            settings.password().ifPresent(options::setPassword);
-            options.setConnectTimeout((int) settings.connectTimeout().toMillis());
-            // Each connection keeps the rows statements it prepared (by their text, a bounded number), so
-            // a statement asked again is not parsed and planned again; only those whose result's shape
-            // cannot change with the schema (QueryRunner.keepsItsShape).
-            options.setCachePreparedStatements(true)
-                    .setPreparedStatementCacheMaxSize(PREPARED_STATEMENTS_PER_CONNECTION)
-                    .setPreparedStatementCacheSqlFilter(QueryRunner::keepsItsShape);
+            Engine engine = Engines.forUrl(settings.url());
+            if (declared && !(engine instanceof PostgresEngine)) {
+                throw new IllegalArgumentException("a source declared in a tool file must be PostgreSQL for now; configure a "
+                        + Engines.displayName(engine) + " source as sqlagent.sources." + name + ".url");
+            }
             PoolOptions poolOptions = new PoolOptions()
                     .setMaxSize(settings.maxPoolSize())
                     // Bounded waits: a full queue is refused at once, a wait ends at the timeout.
@@ -213,20 +200,12 @@ public class SourceRegistry {
                     .setConnectionTimeout((int) settings.acquireTimeout().toMillis())
                     .setConnectionTimeoutUnit(TimeUnit.MILLISECONDS)
                     .setName("sqlagent-source-" + name);
-            io.vertx.sqlclient.Pool pool = PgBuilder.pool()
-                    .with(poolOptions)
-                    .connectingTo(options)
-                    .withConnectHandler(connection -> connection.query(SESSION_DEFAULTS).execute().onComplete(set -> {
-                        if (set.failed()) {
-                            Log.warnf("Source '%s': a new connection's session defaults could not be set: %s", name,
-                                    set.cause().toString());
-                        }
-                        connection.close();
-                    }))
-                    .using(vertx.getDelegate())
-                    .build();
+            io.vertx.sqlclient.Pool pool = engine.pool(vertx.getDelegate(),
+                    new Engine.Connect(SourceUrls.canonical(settings.url()),
+                            settings.username(), settings.password(), settings.connectTimeout()),
+                    poolOptions);
             return new Source(name, displayUrl, Optional.of(Pool.newInstance(pool)), Optional.empty(), limits,
-                    new AtomicInteger());
+                    new AtomicInteger(), engine);
         } catch (RuntimeException e) {
             String problem = "invalid URL '" + displayUrl + "': " + SourceUrls.redact(String.valueOf(e.getMessage()));
             Log.errorf("Source '%s' is misconfigured: %s. Fix %s.", name, problem, Source.urlVariable(name));

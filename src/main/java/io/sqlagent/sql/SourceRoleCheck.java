@@ -55,7 +55,9 @@ public class SourceRoleCheck {
      * fails (readiness reports those). Never fails.
      */
     public Uni<Optional<String>> warning(Source source, Duration timeout) {
-        if (source.pool().isEmpty()) {
+        // The privileges are read from PostgreSQL's catalog; another engine's account is checked by its read-only
+        // transaction alone (docs/engines.md).
+        if (source.pool().isEmpty() || !source.isPostgres()) {
             return Uni.createFrom().item(Optional.empty());
         }
         Pool pool = source.pool().get();

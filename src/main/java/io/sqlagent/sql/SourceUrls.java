@@ -1,13 +1,14 @@
 package io.sqlagent.sql;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
 import java.util.regex.Pattern;
 
 import io.sqlagent.Redaction;
 
 /**
- * Normalises the accepted spellings of a PostgreSQL URL to the reactive client's form and hides
- * credentials when a URL is shown to a person.
+ * Reads which engine a source's URL names ({@link #engine}), normalises the accepted spellings of a URL
+ * to the reactive client's form and hides credentials when a URL is shown to a person.
  */
 public final class SourceUrls {
 
@@ -17,7 +18,56 @@ public final class SourceUrls {
     /** Characters a user or password may hold that the client's URL parser would read as structure. */
     private static final String STRUCTURAL = "@/#?:+ &=";
 
+    /** The engine of {@code postgresql://} URLs. */
+    public static final String POSTGRESQL = "postgresql";
+    /** The engine of {@code mysql://} URLs. */
+    public static final String MYSQL = "mysql";
+    /** The engine of {@code mariadb://} URLs. */
+    public static final String MARIADB = "mariadb";
+
+    /** Each accepted spelling of a URL's start, and the engine it names; the canonical spelling of each is its name. */
+    private static final Map<String, String> SCHEMES = Map.of(
+            "postgresql://", POSTGRESQL, "postgres://", POSTGRESQL, "jdbc:postgresql://", POSTGRESQL,
+            "vertx-reactive:postgresql://", POSTGRESQL,
+            "mysql://", MYSQL, "jdbc:mysql://", MYSQL,
+            "mariadb://", MARIADB, "jdbc:mariadb://", MARIADB);
+
     private SourceUrls() {
+    }
+
+    /**
+     * The engine {@code url} names: {@link #POSTGRESQL} ({@code postgresql://}, {@code postgres://},
+     * {@code jdbc:postgresql://}), {@link #MYSQL} ({@code mysql://}, {@code jdbc:mysql://}) or {@link #MARIADB}
+     * ({@code mariadb://}, {@code jdbc:mariadb://}), whatever the case of the scheme.
+     *
+     * @throws IllegalArgumentException naming the scheme (never the password) and the ones accepted
+     */
+    public static String engine(String url) {
+        String trimmed = url == null ? "" : url.trim();
+        for (Map.Entry<String, String> spelling : SCHEMES.entrySet()) {
+            String prefix = spelling.getKey();
+            if (trimmed.regionMatches(true, 0, prefix, 0, prefix.length())) {
+                return spelling.getValue();
+            }
+        }
+        int end = trimmed.indexOf("://");
+        String scheme = end > 0 && !trimmed.substring(0, end).contains("@") ? trimmed.substring(0, end) : "";
+        throw new IllegalArgumentException("'" + redact(trimmed) + "' "
+                + (scheme.isEmpty() ? "has no scheme" : "has the scheme '" + scheme + "', which no engine serves")
+                + "; expected postgresql://host:port/database, mysql://host:port/database or mariadb://host:port/database");
+    }
+
+    /**
+     * Returns the URL in its engine's own form ({@code postgresql://}, {@code mysql://} or {@code mariadb://}), with
+     * the user and password percent-encoded where the client would read them as structure.
+     *
+     * @throws IllegalArgumentException as {@link #engine} does
+     */
+    public static String canonical(String url) {
+        String engine = engine(url);
+        String trimmed = url.trim();
+        String rest = trimmed.substring(trimmed.indexOf("://") + "://".length());
+        return engine + "://" + encodeUserInfo(rest);
     }
 
     /**
@@ -26,17 +76,11 @@ public final class SourceUrls {
      * @throws IllegalArgumentException if it is not a PostgreSQL URL
      */
     public static String normalise(String url) {
-        String trimmed = url == null ? "" : url.trim();
-        for (String prefix : new String[] { "jdbc:postgresql://", "vertx-reactive:postgresql://", "postgres://" }) {
-            if (trimmed.regionMatches(true, 0, prefix, 0, prefix.length())) {
-                return "postgresql://" + encodeUserInfo(trimmed.substring(prefix.length()));
-            }
+        if (!POSTGRESQL.equals(engine(url))) {
+            throw new IllegalArgumentException("'" + redact(url.trim())
+                    + "' is not a PostgreSQL URL; expected postgresql://host:port/database");
         }
-        if (trimmed.regionMatches(true, 0, "postgresql://", 0, "postgresql://".length())) {
-            return "postgresql://" + encodeUserInfo(trimmed.substring("postgresql://".length()));
-        }
-        throw new IllegalArgumentException("'" + redact(trimmed)
-                + "' is not a PostgreSQL URL; expected postgresql://host:port/database");
+        return canonical(url);
     }
 
     /** The URL with any password replaced by {@code ***}. */

@@ -12,9 +12,15 @@ import io.smallrye.config.WithDefault;
 @ConfigMapping(prefix = "sqlagent.sql")
 public interface SqlConfig {
 
-    /** The source the SQL tools query. */
+    /** The source the SQL tools query when their {@code source} argument is left out. */
     @WithDefault("default")
     String source();
+
+    /**
+     * If set, the configured sources ({@code sqlagent.sources.<name>}) the SQL tools' {@code source} argument may
+     * name, besides {@link #source()}; unset: every configured source. A name that is not configured stops the start.
+     */
+    Optional<List<String>> sources();
 
     /** Statement kinds {@code run_sql} accepts: any of select (including WITH … SELECT), values, explain. */
     @WithDefault("select,values,explain")

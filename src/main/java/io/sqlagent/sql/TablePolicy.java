@@ -16,7 +16,7 @@ import io.sqlagent.sql.guard.SqlVerdict;
 /**
  * Which tables and views the SQL tools may use ({@code sqlagent.sql.allowed-tables} and
  * {@code denied-tables}), applied by {@code run_sql} and declared tools to every table a statement names and to every
- * relation its plan reads ({@link QueryRunner}), and by {@code introspect_schema} to what it lists and describes. The system
+ * relation its plan reads ({@link PgPlanCheck}), and by {@code introspect_schema} to what it lists and describes. The system
  * catalogs stay readable
  * (the agent needs them to explore) except the planner statistics, which hold sampled column
  * values and so would leak data from tables the policy hides (or from hidden columns).
@@ -54,7 +54,7 @@ public class TablePolicy {
     }
 
     /**
-     * Whether statements' plans must be read before they run ({@link QueryRunner}): when tables are restricted, or
+     * Whether statements' plans must be read before they run ({@link PgPlanCheck}): when tables are restricted, or
      * columns hidden (which closes the planner statistics).
      */
     public boolean checksPlans() {
@@ -108,7 +108,7 @@ public class TablePolicy {
      * Why a statement the guard has judged may not run, or empty when it may: a table it names that the policy refuses
      * comes first, even when the guard refuses the statement for something else (that is the reason to act on), then
      * the guard's own reason. {@code run_sql} and an evaluation's golden SQL both ask this, so they refuse the same
-     * statements in the same words; what only the plan can tell is {@link QueryRunner}'s to refuse.
+     * statements in the same words; what only the plan can tell is {@link PgPlanCheck}'s to refuse.
      */
     public Optional<String> refusal(SqlVerdict verdict) {
         Optional<String> byName = refusal(verdict.tables());

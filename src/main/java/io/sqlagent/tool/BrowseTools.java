@@ -7,7 +7,8 @@ import java.util.Optional;
 import jakarta.inject.Singleton;
 
 import io.smallrye.mutiny.Uni;
-import io.sqlagent.tool.schema.Param;
+import io.sqlagent.Caller;
+import io.sqlagent.jsonschema.Param;
 
 /**
  * The {@code browse_tools} meta-tool: lets a model discover tools (list, search, read one tool's

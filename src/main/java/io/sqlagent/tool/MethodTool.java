@@ -13,7 +13,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
-import io.sqlagent.tool.schema.SchemaGenerator;
+import io.sqlagent.ToolJson;
+import io.sqlagent.jsonschema.SchemaGenerator;
 
 /**
  * A tool made from a method annotated with {@link ToolDefinition}: the method's parameters (with

@@ -2,7 +2,7 @@ package io.sqlagent.tool;
 
 import java.util.List;
 
-import io.sqlagent.tool.schema.Violation;
+import io.sqlagent.jsonschema.Violation;
 
 /**
  * Arguments the schema lets through but the tool cannot take (a bound the schema cannot state, such as metadata keys

@@ -3,6 +3,7 @@ package io.sqlagent.tool;
 import java.util.Optional;
 
 import io.opentelemetry.context.Context;
+import io.sqlagent.Caller;
 
 /**
  * Who makes a call and on whose behalf: recorded in the audit log, checked against the tool's

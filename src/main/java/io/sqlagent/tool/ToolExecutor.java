@@ -22,7 +22,7 @@ import io.smallrye.mutiny.Uni;
 import io.sqlagent.ErrorIds;
 import io.sqlagent.Redaction;
 import io.sqlagent.Texts;
-import io.sqlagent.tool.schema.Violation;
+import io.sqlagent.jsonschema.Violation;
 import io.sqlagent.trace.Tracing;
 
 /**

@@ -5,6 +5,8 @@ import java.util.List;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import io.sqlagent.ToolJson;
+
 /**
  * The JSON forms of a descriptor: short (listing), full (help), and the two shapes model APIs
  * expect. The OpenAI/Ollama {@code parameters} and the Anthropic {@code input_schema} are the

@@ -22,7 +22,7 @@ import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 
 import io.quarkus.logging.Log;
-import io.sqlagent.tool.schema.CompiledSchema;
+import io.sqlagent.jsonschema.CompiledSchema;
 
 /**
  * Every tool the service offers, by name. Tools are registered by descriptor and built lazily on
@@ -58,10 +58,11 @@ public class ToolRegistry {
     private final List<Consumer<Change>> listeners = new CopyOnWriteArrayList<>();
 
     @Inject
-    ToolRegistry(@Any Instance<Tool> toolBeans, @Any Instance<ToolSource> sources) {
+    ToolRegistry(@Any Instance<Tool> toolBeans, @Any Instance<ToolSource> sources,
+            @Any Instance<ToolDescriptorCustomizer> customizers) {
         // Handles expose each bean's class without creating the bean.
         for (Instance.Handle<Tool> handle : toolBeans.handles()) {
-            register(registrationOf(handle.getBean().getBeanClass(), toolBeans));
+            register(customized(registrationOf(handle.getBean().getBeanClass(), toolBeans), customizers));
         }
         for (ToolSource source : sources) {
             source.registrations().forEach(this::register);
@@ -81,6 +82,15 @@ public class ToolRegistry {
         }
         // A hand-written Tool can only describe itself once it exists.
         return ToolRegistration.of(factory.get());
+    }
+
+    private static ToolRegistration customized(ToolRegistration registration, Instance<ToolDescriptorCustomizer> customizers) {
+        ToolDescriptor descriptor = registration.descriptor();
+        for (ToolDescriptorCustomizer customizer : customizers) {
+            descriptor = customizer.customize(descriptor);
+        }
+        return descriptor == registration.descriptor() ? registration
+                : new ToolRegistration(descriptor, registration.factory());
     }
 
     /**

@@ -6,7 +6,8 @@ import java.util.Objects;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import io.sqlagent.tool.schema.Violation;
+import io.sqlagent.ToolJson;
+import io.sqlagent.jsonschema.Violation;
 
 /** What a tool call produced: a value, a failure the model can act on, or a stop of the whole run. */
 public sealed interface ToolResult permits ToolResult.Success, ToolResult.Failure, ToolResult.Stopped {

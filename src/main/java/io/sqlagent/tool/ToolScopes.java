@@ -10,6 +10,8 @@ import java.util.TreeSet;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import io.sqlagent.Caller;
+
 /**
  * Which scopes each tool needs, and whether a caller holds them. Built-in defaults: {@code sql:read}
  * for {@code run_sql}, {@code introspect_schema}, {@code search_schema} and declared SQL tools without scopes of their own;

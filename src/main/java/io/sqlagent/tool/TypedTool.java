@@ -14,8 +14,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
-import io.sqlagent.tool.schema.SchemaGenerator;
-import io.sqlagent.tool.schema.Violation;
+import io.sqlagent.ToolJson;
+import io.sqlagent.jsonschema.SchemaGenerator;
+import io.sqlagent.jsonschema.Violation;
 
 /**
  * Base class for a tool written in Java: annotate the class with {@link ToolDefinition}, declare the

@@ -2,6 +2,8 @@ package io.sqlagent.tool;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import io.sqlagent.ToolJson;
+
 /**
  * A tool's value whose JSON is already written (a SQL result, written while its rows were read): a
  * {@link ToolResult.Success} of it answers REST, MCP and the audit log with these bytes, and builds the

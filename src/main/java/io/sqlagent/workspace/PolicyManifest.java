@@ -11,7 +11,7 @@ import java.util.stream.Collectors;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import io.sqlagent.tool.schema.CompiledSchema;
+import io.sqlagent.jsonschema.CompiledSchema;
 import io.sqlagent.yaml.YamlProblem;
 import io.sqlagent.yaml.YamlTree;
 

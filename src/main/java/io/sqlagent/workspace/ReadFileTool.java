@@ -10,12 +10,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 import io.smallrye.mutiny.Uni;
+import io.sqlagent.jsonschema.Param;
 import io.sqlagent.tool.ToolCallContext;
 import io.sqlagent.tool.ToolDefinition;
 import io.sqlagent.tool.ToolException;
 import io.sqlagent.tool.ToolRefusedException;
 import io.sqlagent.tool.TypedTool;
-import io.sqlagent.tool.schema.Param;
 
 /**
  * {@code read_file}: the text of a file inside an {@code allow_read} directory (real path,

@@ -25,13 +25,13 @@ import org.sqlite.SQLiteOpenMode;
 import io.quarkus.logging.Log;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
+import io.sqlagent.ToolJson;
+import io.sqlagent.jsonschema.Param;
 import io.sqlagent.tool.ToolCallContext;
 import io.sqlagent.tool.ToolDefinition;
 import io.sqlagent.tool.ToolException;
-import io.sqlagent.tool.ToolJson;
 import io.sqlagent.tool.ToolRefusedException;
 import io.sqlagent.tool.TypedTool;
-import io.sqlagent.tool.schema.Param;
 
 /**
  * {@code sql_query}: one read-only query on a SQLite file the policy allows. The query passes

@@ -12,12 +12,12 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 import io.smallrye.mutiny.Uni;
+import io.sqlagent.jsonschema.Param;
 import io.sqlagent.tool.ToolCallContext;
 import io.sqlagent.tool.ToolDefinition;
 import io.sqlagent.tool.ToolException;
 import io.sqlagent.tool.ToolRefusedException;
 import io.sqlagent.tool.TypedTool;
-import io.sqlagent.tool.schema.Param;
 
 /**
  * {@code write_file}: writes text (UTF-8) to a file inside an {@code allow_write} directory,

@@ -22,9 +22,9 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 
-import io.sqlagent.tool.ToolJson;
-import io.sqlagent.tool.schema.CompiledSchema;
-import io.sqlagent.tool.schema.Violation;
+import io.sqlagent.ToolJson;
+import io.sqlagent.jsonschema.CompiledSchema;
+import io.sqlagent.jsonschema.Violation;
 
 /**
  * One YAML file read into a JSON tree, remembering the line of every field and element, so that a

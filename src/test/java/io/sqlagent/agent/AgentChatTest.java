@@ -14,12 +14,10 @@ import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
@@ -29,22 +27,16 @@ import io.restassured.path.json.JsonPath;
  * tools on the embedded Chinook database, the SSE read from the wire.
  */
 @QuarkusTest
-@WithTestResource(ScriptedModelResource.class)
+@ScriptedModel
 class AgentChatTest {
 
     @TestHTTPResource("/api/chat")
     URI chat;
 
-    ScriptedOpenAiServer model;
+    final ScriptedOpenAiServer model = ScriptedModelExtension.server();
 
     @jakarta.inject.Inject
     io.vertx.mutiny.sqlclient.Pool store;
-
-    @BeforeEach
-    void reset() {
-        model = ScriptedModelResource.server;
-        model.reset();
-    }
 
     static String ask(String question) {
         return "{\"question\":\"" + question + "\"}";

@@ -16,13 +16,10 @@ import java.util.List;
 
 import jakarta.inject.Inject;
 
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import io.quarkus.test.common.ResourceArg;
-import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
@@ -32,7 +29,7 @@ import io.vertx.mutiny.sqlclient.Pool;
 /** The limits of a run: the iteration cap, the model's timeout and the run's timeout. */
 @QuarkusTest
 @TestProfile(TestProfiles.TightAgent.class)
-@WithTestResource(value = ScriptedModelResource.class, initArgs = @ResourceArg(name = "timeout", value = "1s"))
+@ScriptedModel(timeout = "1s")
 class AgentLimitsTest {
 
     @TestHTTPResource("/api/chat")
@@ -41,13 +38,7 @@ class AgentLimitsTest {
     @Inject
     Pool store;
 
-    ScriptedOpenAiServer model;
-
-    @BeforeEach
-    void reset() {
-        model = ScriptedModelResource.server;
-        model.reset();
-    }
+    final ScriptedOpenAiServer model = ScriptedModelExtension.server();
 
     @Test
     void atTheIterationCapTheModelIsAskedToAnswerWithoutTools() throws Exception {

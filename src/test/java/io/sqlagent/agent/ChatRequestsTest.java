@@ -3,20 +3,23 @@ package io.sqlagent.agent;
 import static io.restassured.RestAssured.given;
 import static io.sqlagent.agent.ScriptedOpenAiServer.call;
 import static io.sqlagent.agent.ScriptedOpenAiServer.toolCalls;
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.is;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpRequest.BodyPublishers;
+import java.net.http.HttpResponse;
 import java.time.Duration;
 
 import jakarta.inject.Inject;
 
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -27,7 +30,7 @@ import io.vertx.mutiny.sqlclient.Pool;
  * its statement in the database.
  */
 @QuarkusTest
-@WithTestResource(ScriptedModelResource.class)
+@ScriptedModel
 class ChatRequestsTest {
 
     /** Runs for minutes unless cancelled: 3503³ rows to count. */
@@ -39,13 +42,7 @@ class ChatRequestsTest {
     @Inject
     Pool store;
 
-    ScriptedOpenAiServer model;
-
-    @BeforeEach
-    void reset() {
-        model = ScriptedModelResource.server;
-        model.reset();
-    }
+    final ScriptedOpenAiServer model = ScriptedModelExtension.server();
 
     private long conversations() {
         return store.query("SELECT count(*) AS n FROM conversation").execute().await().atMost(Duration.ofSeconds(10))
@@ -78,6 +75,47 @@ class ChatRequestsTest {
         refused("{\"question\":\"hi\",\"toolsets\":[\"no_such_set\"]}", 400, "unknown_toolset", "Unknown toolset no_such_set");
         refused("{\"question\":\"" + "x".repeat(2 * 1024 * 1024) + "\"}", 413, "body_too_large",
                 "sqlagent.tools.max-request-size");
+    }
+
+    @Test
+    void bodiesOfEveryOtherShapeKeepTheirErrorNamingTheField() {
+        refused("{\"question\":null}", 400, "missing_question", "needs a question");
+        refused("", 400, "missing_question", "needs a question");
+        refused("{\"question\":\"\u2003\"}", 400, "missing_question", "blank");
+        refused("{\"question\":[\"How many tracks?\"]}", 400, "invalid_question", "question must be a string");
+        refused("{\"question\":{\"text\":\"hi\"}}", 400, "invalid_question", "question must be a string");
+        refused("{\"question\":true}", 400, "invalid_question", "question must be a string");
+        refused("{\"question\":\"hi\",\"conversation_id\":42}", 400, "invalid_conversation_id", "UUID");
+        refused("{\"question\":\"hi\",\"conversation_id\":\"1-2-3-4-5\"}", 400, "invalid_conversation_id", "UUID");
+        refused("{\"question\":\"hi\",\"toolsets\":{\"sales\":true}}", 400, "invalid_toolsets", "an array of toolset names");
+        refused("{\"question\":\"hi\",\"toolsets\":[\" \"]}", 400, "invalid_toolsets", "an array of toolset names");
+        refused("{\"question\":\"hi\",\"toolsets\":[null]}", 400, "invalid_toolsets", "an array of toolset names");
+        refused("{\"question\":\"hi\",\"toolsets\":[" + "\"s\",".repeat(50) + "\"s\"]}", 400, "invalid_toolsets",
+                "at most 50");
+        refused("\"How many tracks?\"", 400, "invalid_body", "not a string");
+        refused("42", 400, "invalid_body", "not a number");
+        refused("{\"question\":\"hi\"} x", 400, "malformed_json", "not valid JSON");
+        refused("{\"question\":\"hi\"}{}", 400, "malformed_json", "more after its JSON value");
+        refused("{\"question\":\"hi\",\"toolsets\":" + "[".repeat(5000) + "]".repeat(5000) + "}", 400,
+                "invalid_toolsets", "an array of toolset names");
+
+        String longName = "f".repeat(5000);
+        String message = given().contentType("application/json").body("{\"question\":\"hi\",\"" + longName + "\":1}")
+                .when().post("/api/chat").then().statusCode(400).body("error", is("unknown_field"))
+                .extract().path("message");
+        assertThat(message).startsWith("Unknown field 'ffff").contains("question").hasSizeLessThan(300);
+    }
+
+    @Test
+    void aBodyWithoutAContentTypeIsReadAsJson() throws Exception {
+        HttpClient client = HttpClient.newHttpClient();
+        for (String body : new String[] { "", "{\"question\":\"   \"}" }) {
+            HttpResponse<String> answer = client.send(HttpRequest.newBuilder(chat).POST(BodyPublishers.ofString(body)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(answer.statusCode()).as(answer.body()).isEqualTo(400);
+            assertThat(answer.body()).contains("\"error\":\"missing_question\"");
+        }
+        assertThat(model.requests()).isEmpty();
     }
 
     @Test

@@ -14,16 +14,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.sqlagent.ToolJson;
 import io.sqlagent.security.TestIdentities;
-import io.sqlagent.tool.ToolJson;
 
 /**
  * Resumable chat streams, read from the wire: every event of {@code POST /api/chat} has an id
@@ -32,7 +30,7 @@ import io.sqlagent.tool.ToolJson;
  * are refused with the one error body.
  */
 @QuarkusTest
-@WithTestResource(ScriptedModelResource.class)
+@ScriptedModel
 class ChatResumeTest {
 
     @TestHTTPResource("/api/chat")
@@ -41,13 +39,7 @@ class ChatResumeTest {
     @TestHTTPResource("/")
     URI root;
 
-    ScriptedOpenAiServer model;
-
-    @BeforeEach
-    void reset() {
-        model = ScriptedModelResource.server;
-        model.reset();
-    }
+    final ScriptedOpenAiServer model = ScriptedModelExtension.server();
 
     private URI events(String runId) {
         return root.resolve("/api/chat/runs/" + runId + "/events");

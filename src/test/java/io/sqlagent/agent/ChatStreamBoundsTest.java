@@ -10,10 +10,8 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.Collections;
 
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 
@@ -23,7 +21,7 @@ import io.quarkus.test.junit.QuarkusTest;
  * being read into memory to the end.
  */
 @QuarkusTest
-@WithTestResource(ScriptedModelResource.class)
+@ScriptedModel
 class ChatStreamBoundsTest {
 
     private static final int CAP = 200_000;
@@ -31,13 +29,7 @@ class ChatStreamBoundsTest {
     @TestHTTPResource("/api/chat")
     URI chat;
 
-    ScriptedOpenAiServer model;
-
-    @BeforeEach
-    void reset() {
-        model = ScriptedModelResource.server;
-        model.reset();
-    }
+    final ScriptedOpenAiServer model = ScriptedModelExtension.server();
 
     /** 20 MB of text in 10,000-character pieces (one string, many times). */
     private static String[] twentyMegabytes() {

@@ -18,10 +18,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 
@@ -32,7 +30,7 @@ import io.quarkus.test.junit.QuarkusTest;
  * profile's log file with the console's filter), and the service answers the next question as before.
  */
 @QuarkusTest
-@WithTestResource(ScriptedModelResource.class)
+@ScriptedModel
 class ClientGoneTest {
 
     private static final Path LOG = Path.of("target/test-service.log");
@@ -40,13 +38,7 @@ class ClientGoneTest {
     @TestHTTPResource("/api/chat")
     URI chat;
 
-    ScriptedOpenAiServer model;
-
-    @BeforeEach
-    void reset() {
-        model = ScriptedModelResource.server;
-        model.reset();
-    }
+    final ScriptedOpenAiServer model = ScriptedModelExtension.server();
 
     @Test
     void chatStreamsCutByTheirClientsLogNoError() throws Exception {

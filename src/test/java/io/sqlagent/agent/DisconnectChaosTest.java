@@ -38,10 +38,9 @@ import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.sqlagent.tool.ToolJson;
+import io.sqlagent.ToolJson;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Tuple;
 
@@ -55,7 +54,7 @@ import io.vertx.mutiny.sqlclient.Tuple;
  * MCP connection each cancel the statement in PostgreSQL.
  */
 @QuarkusTest
-@WithTestResource(ScriptedModelResource.class)
+@ScriptedModel
 class DisconnectChaosTest {
 
     private static final int CALLS = 1000;
@@ -75,12 +74,10 @@ class DisconnectChaosTest {
     @Inject
     Pool store;
 
-    ScriptedOpenAiServer model;
+    final ScriptedOpenAiServer model = ScriptedModelExtension.server();
 
     @BeforeEach
     void reset() {
-        model = ScriptedModelResource.server;
-        model.reset();
         model.recordRequests(false);
         // Each chat asks for one run_sql (the question says which statement), then answers.
         model.program(request -> {

@@ -14,8 +14,8 @@ import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.langchain4j.data.message.UserMessage;
+import io.sqlagent.ToolJson;
 import io.sqlagent.agent.ConversationStore.Message;
-import io.sqlagent.tool.ToolJson;
 
 /** A stored conversation as the model's messages, including the runs that were cancelled half way. */
 class HistoryReplayTest {

@@ -20,7 +20,6 @@ import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
@@ -35,7 +34,7 @@ import io.sqlagent.agent.ScriptedOpenAiServer.Failure;
  * the breaker after 8 failed calls in a row.
  */
 @QuarkusTest
-@WithTestResource(ScriptedModelResource.class)
+@ScriptedModel
 class ModelFaultsTest {
 
     @TestHTTPResource("/api/chat")
@@ -44,12 +43,10 @@ class ModelFaultsTest {
     @Inject
     ModelGuard guard;
 
-    ScriptedOpenAiServer model;
+    final ScriptedOpenAiServer model = ScriptedModelExtension.server();
 
     @BeforeEach
     void reset() {
-        model = ScriptedModelResource.server;
-        model.reset();
         guard.resetBreakers();
     }
 
@@ -185,7 +182,7 @@ class ModelFaultsTest {
 
     @Test
     void aModelThatNeverAnswersEndsWithModelTimeoutAndIsNotRetried() throws Exception {
-        // The client's own timeout is 5 s (ScriptedModelResource); the answer's head would come after 7 s.
+        // The client's own timeout is 5 s (@ScriptedModel); the answer's head would come after 7 s.
         model.latency(Duration.ofSeconds(7)).then(text("Too late."));
 
         SseClient.Result result = SseClient.chat(chat, ask("Hello?"));

@@ -20,7 +20,6 @@ import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 
@@ -30,13 +29,13 @@ import io.quarkus.test.junit.QuarkusTest;
  * read from the SSE wire, and no key reaches a client or the log.
  */
 @QuarkusTest
-@WithTestResource(ScriptedModelResource.class)
+@ScriptedModel
 class ModelProtocolEdgesTest {
 
     @TestHTTPResource("/api/chat")
     URI chat;
 
-    ScriptedOpenAiServer model;
+    final ScriptedOpenAiServer model = ScriptedModelExtension.server();
 
     /** Every log line of the service while a test runs, formatted. */
     final List<String> log = new CopyOnWriteArrayList<>();
@@ -57,8 +56,6 @@ class ModelProtocolEdgesTest {
 
     @BeforeEach
     void reset() {
-        model = ScriptedModelResource.server;
-        model.reset();
         Logger.getLogger("io.sqlagent").addHandler(capture);
     }
 

@@ -16,11 +16,11 @@ import org.junit.jupiter.api.Test;
 import com.fasterxml.jackson.databind.node.TextNode;
 
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
+import io.sqlagent.ToolJson;
 import io.sqlagent.tool.Outcome;
 import io.sqlagent.tool.ToolCall;
 import io.sqlagent.tool.ToolCallContext;
 import io.sqlagent.tool.ToolExecution;
-import io.sqlagent.tool.ToolJson;
 import io.sqlagent.tool.ToolResult;
 
 /** A turn's tool calls as the run handles them: ids, names and arguments made usable, then each matched to its result. */

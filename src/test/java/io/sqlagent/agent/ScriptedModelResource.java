@@ -2,20 +2,22 @@ package io.sqlagent.agent;
 
 import java.util.Map;
 
-import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
+import io.quarkus.test.common.QuarkusTestResourceConfigurableLifecycleManager;
 
-/** Starts a {@link ScriptedOpenAiServer} for a test class and points the OpenAI client at it. */
-public class ScriptedModelResource implements QuarkusTestResourceLifecycleManager {
+/**
+ * Starts a {@link ScriptedOpenAiServer} for the application under test and points the OpenAI client at it; a test
+ * class asks for it with {@link ScriptedModel}.
+ */
+public class ScriptedModelResource implements QuarkusTestResourceConfigurableLifecycleManager<ScriptedModel> {
 
     private String timeout = "5s";
 
-    /** The running server, for tests to script (one test class at a time uses it). */
-    public static volatile ScriptedOpenAiServer server;
+    /** The running server (one application at a time uses it); tests read it from {@link ScriptedModelExtension}. */
+    static volatile ScriptedOpenAiServer server;
 
-    /** Init arg {@code timeout}: the client's timeout (default 5s). */
     @Override
-    public void init(Map<String, String> initArgs) {
-        timeout = initArgs.getOrDefault("timeout", timeout);
+    public void init(ScriptedModel model) {
+        timeout = model.timeout();
     }
 
     @Override

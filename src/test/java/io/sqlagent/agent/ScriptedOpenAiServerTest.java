@@ -18,7 +18,6 @@ import java.util.concurrent.TimeUnit;
 
 import jakarta.inject.Inject;
 
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -31,7 +30,6 @@ import dev.langchain4j.model.chat.request.ChatRequest;
 import dev.langchain4j.model.chat.request.json.JsonObjectSchema;
 import dev.langchain4j.model.chat.response.ChatResponse;
 import dev.langchain4j.model.chat.response.StreamingChatResponseHandler;
-import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 
 /**
@@ -40,16 +38,13 @@ import io.quarkus.test.junit.QuarkusTest;
  * from chunks, usage, what goes over the wire, and HTTP errors. The base of every agent test.
  */
 @QuarkusTest
-@WithTestResource(ScriptedModelResource.class)
+@ScriptedModel
 class ScriptedOpenAiServerTest {
+
+    final ScriptedOpenAiServer server = ScriptedModelExtension.server();
 
     @Inject
     StreamingChatModel model;
-
-    @BeforeEach
-    void reset() {
-        ScriptedModelResource.server.reset();
-    }
 
     private record Outcome(List<String> deltas, ChatResponse response, Throwable error) {
     }
@@ -78,7 +73,7 @@ class ScriptedOpenAiServerTest {
 
     @Test
     void streamsTextDeltasAndReportsUsage() throws Exception {
-        ScriptedModelResource.server.then(text("There are ", "3503", " tracks."));
+        server.then(text("There are ", "3503", " tracks."));
 
         Outcome outcome = chat(ChatRequest.builder().messages(UserMessage.from("How many tracks?")).build());
 
@@ -90,7 +85,7 @@ class ScriptedOpenAiServerTest {
 
     @Test
     void assemblesToolCallsFromChunksAndSendsToolSpecificationsInOpenAiForm() throws Exception {
-        ScriptedModelResource.server.then(toolCalls(
+        server.then(toolCalls(
                 call("call_1", "introspect_schema", "{\"table_name\":\"track\"}"),
                 call("call_2", "run_sql", "{\"sql\":\"SELECT count(*) FROM track\"}")));
         ToolSpecification runSql = ToolSpecification.builder().name("run_sql").description("Execute a SQL query.")
@@ -105,7 +100,7 @@ class ScriptedOpenAiServerTest {
         assertEquals("{\"table_name\":\"track\"}", calls.get(0).arguments());
         assertEquals("call_2", calls.get(1).id());
         assertEquals("{\"sql\":\"SELECT count(*) FROM track\"}", calls.get(1).arguments());
-        JsonNode sent = ScriptedModelResource.server.requests().get(0);
+        JsonNode sent = server.requests().get(0);
         assertEquals(true, sent.path("stream").asBoolean());
         assertEquals("scripted-model", sent.path("model").asText());
         assertEquals("function", sent.at("/tools/0/type").asText());
@@ -116,7 +111,7 @@ class ScriptedOpenAiServerTest {
 
     @Test
     void anHttpErrorFromTheModelIsReportedNotHung() throws Exception {
-        ScriptedModelResource.server.then(new ScriptedOpenAiServer.Failure(500, "model exploded"),
+        server.then(new ScriptedOpenAiServer.Failure(500, "model exploded"),
                 new ScriptedOpenAiServer.Failure(500, "model exploded"));
 
         Outcome outcome = chat(ChatRequest.builder().messages(UserMessage.from("Hi")).build());
@@ -129,7 +124,7 @@ class ScriptedOpenAiServerTest {
     @Test
     void answersByProgramWhenTheScriptIsEmptyAfterAFixedLatencyAndTimesEachRun() throws Exception {
         Duration latency = Duration.ofMillis(150);
-        ScriptedModelResource.server.then(text("scripted first"))
+        server.then(text("scripted first"))
                 .program(request -> text("echo: ", request.at("/messages/0/content").asText()))
                 .latency(latency)
                 .recordRequests(false)
@@ -144,14 +139,14 @@ class ScriptedOpenAiServerTest {
         assertEquals("scripted first", scripted.response().aiMessage().text());
         assertEquals("echo: run A", programmed.response().aiMessage().text());
         assertEquals("echo: run B", other.response().aiMessage().text());
-        ScriptedOpenAiServer.ModelTime runA = ScriptedModelResource.server.modelTime("run A");
+        ScriptedOpenAiServer.ModelTime runA = server.modelTime("run A");
         assertEquals(2, runA.turns());
         assertTrue(runA.duration().compareTo(latency.multipliedBy(2)) >= 0, runA.toString());
-        assertEquals(1, ScriptedModelResource.server.modelTime("run B").turns());
-        assertTrue(runA.duration().plus(ScriptedModelResource.server.modelTime("run B").duration()).compareTo(elapsed) <= 0,
+        assertEquals(1, server.modelTime("run B").turns());
+        assertTrue(runA.duration().plus(server.modelTime("run B").duration()).compareTo(elapsed) <= 0,
                 "the server cannot have answered for longer than the client waited");
-        assertEquals(0, ScriptedModelResource.server.modelTime("run C").turns());
-        assertTrue(ScriptedModelResource.server.requests().isEmpty(), "bodies were kept");
+        assertEquals(0, server.modelTime("run C").turns());
+        assertTrue(server.requests().isEmpty(), "bodies were kept");
     }
 
     @Test
@@ -160,7 +155,6 @@ class ScriptedOpenAiServerTest {
         // ended; with keep-alive the pool could hand that connection to the next request first,
         // which then failed with "Connection was closed" (found by bench/chat-load.sh, one call in
         // three). StreamedConnections keeps ended connections open for the next call instead.
-        ScriptedOpenAiServer server = ScriptedModelResource.server;
         server.program(request -> text("a", "b", "c")).latency(Duration.ofMillis(20)).recordRequests(false);
         int callers = 200;
         int callsEach = 3;
@@ -195,7 +189,6 @@ class ScriptedOpenAiServerTest {
 
     @Test
     void callsOneAfterAnotherReuseOneConnection() throws Exception {
-        ScriptedOpenAiServer server = ScriptedModelResource.server;
         server.program(request -> text("a", "b"));
 
         for (int call = 0; call < 10; call++) {
@@ -211,13 +204,13 @@ class ScriptedOpenAiServerTest {
 
     @Test
     void everyRegisteredToolReachesTheModelWithTheSamePropertiesTypesAndRequiredArguments() throws Exception {
-        ScriptedModelResource.server.then(text("ok"));
+        server.then(text("ok"));
         List<io.sqlagent.tool.ToolDescriptor> descriptors = registry.list();
 
         chat(ChatRequest.builder().messages(UserMessage.from("Hi")).toolSpecifications(ToolSpecifications.of(descriptors))
                 .build());
 
-        JsonNode sent = ScriptedModelResource.server.requests().get(0).path("tools");
+        JsonNode sent = server.requests().get(0).path("tools");
         assertEquals(descriptors.size(), sent.size());
         for (int i = 0; i < descriptors.size(); i++) {
             JsonNode ours = io.sqlagent.tool.ToolFormats.openAi(descriptors.get(i)).path("function");

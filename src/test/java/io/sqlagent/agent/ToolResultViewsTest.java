@@ -11,10 +11,10 @@ import org.junit.jupiter.api.Test;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 
+import io.sqlagent.ToolJson;
+import io.sqlagent.jsonschema.Violation;
 import io.sqlagent.tool.Outcome;
-import io.sqlagent.tool.ToolJson;
 import io.sqlagent.tool.ToolResult;
-import io.sqlagent.tool.schema.Violation;
 
 /** What the model reads of a tool's result (all of it) and what the client's {@code tool_result} event shows (a cut). */
 class ToolResultViewsTest {

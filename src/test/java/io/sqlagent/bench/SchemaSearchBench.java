@@ -15,13 +15,13 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import io.sqlagent.ToolJson;
 import io.sqlagent.embedded.EmbeddedDatabase;
 import io.sqlagent.knowledge.schema.SchemaIndex;
 import io.sqlagent.sql.ColumnPolicy;
 import io.sqlagent.sql.SchemaIntrospector;
 import io.sqlagent.sql.Source;
 import io.sqlagent.sql.TablePolicy;
-import io.sqlagent.tool.ToolJson;
 import io.sqlagent.workspace.vector.Embeddings;
 import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.sqlclient.Pool;

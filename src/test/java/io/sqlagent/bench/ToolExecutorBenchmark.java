@@ -29,6 +29,9 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
+import io.sqlagent.ToolJson;
+import io.sqlagent.audit.AuditQueue;
+import io.sqlagent.jsonschema.Param;
 import io.sqlagent.tool.AfterToolHook;
 import io.sqlagent.tool.BeforeToolHook;
 import io.sqlagent.tool.ExecutorOptions;
@@ -40,13 +43,10 @@ import io.sqlagent.tool.ToolDefinition;
 import io.sqlagent.tool.ToolDescriptor;
 import io.sqlagent.tool.ToolExecution;
 import io.sqlagent.tool.ToolExecutor;
-import io.sqlagent.tool.ToolJson;
 import io.sqlagent.tool.ToolMetrics;
 import io.sqlagent.tool.ToolRegistry;
 import io.sqlagent.tool.ToolResult;
 import io.sqlagent.tool.TypedTool;
-import io.sqlagent.tool.audit.AuditQueue;
-import io.sqlagent.tool.schema.Param;
 
 /**
  * The {@link ToolExecutor}'s own overhead per call, for a trivial typed tool with a five-property
@@ -89,7 +89,7 @@ public class ToolExecutorBenchmark {
     private ToolCall validCall;
     private ToolCall invalidCall;
     private final ToolCallContext context = new ToolCallContext("agent", Optional.of("conversation-1"),
-            new io.sqlagent.tool.Caller("alice", java.util.Set.of(), true, java.util.Map.of()));
+            new io.sqlagent.Caller("alice", java.util.Set.of(), true, java.util.Map.of()));
 
     @Setup(Level.Trial)
     public void setUp() throws JsonProcessingException {

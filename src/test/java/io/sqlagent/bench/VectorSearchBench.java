@@ -17,10 +17,10 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.sqlagent.TestFiles;
+import io.sqlagent.ToolJson;
 import io.sqlagent.tool.Tool;
 import io.sqlagent.tool.ToolCall;
 import io.sqlagent.tool.ToolCallContext;
-import io.sqlagent.tool.ToolJson;
 import io.sqlagent.tool.ToolResult;
 import io.sqlagent.workspace.PolicyManifest;
 import io.sqlagent.workspace.vector.Embeddings;

@@ -18,15 +18,14 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
 import io.restassured.response.ValidatableResponse;
 import io.sqlagent.TestProfiles;
-import io.sqlagent.agent.ScriptedModelResource;
+import io.sqlagent.ToolJson;
+import io.sqlagent.agent.ScriptedModel;
 import io.sqlagent.sql.SourceRegistry;
-import io.sqlagent.tool.ToolJson;
 import io.vertx.mutiny.sqlclient.Pool;
 
 /**
@@ -35,7 +34,7 @@ import io.vertx.mutiny.sqlclient.Pool;
  */
 @QuarkusTest
 @TestProfile(TestProfiles.Features.class)
-@WithTestResource(ScriptedModelResource.class)
+@ScriptedModel
 class HiddenColumnsToolsTest {
 
     private static final String HIDDEN = " hidden and cannot be read";

@@ -26,9 +26,9 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
+import io.sqlagent.ToolJson;
 import io.sqlagent.sql.Source;
 import io.sqlagent.sql.SourceRegistry;
-import io.sqlagent.tool.ToolJson;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 

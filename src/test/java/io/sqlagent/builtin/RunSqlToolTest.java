@@ -20,8 +20,8 @@ import org.junit.jupiter.api.Test;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.response.ValidatableResponse;
+import io.sqlagent.ToolJson;
 import io.sqlagent.sql.SqlErrorOccurred;
-import io.sqlagent.tool.ToolJson;
 
 /**
  * The safety suite for {@code run_sql}, over REST against the real Chinook database: what must be

@@ -11,13 +11,12 @@ import static org.hamcrest.Matchers.nullValue;
 
 import org.junit.jupiter.api.Test;
 
-import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
 import io.restassured.response.ValidatableResponse;
 import io.sqlagent.TestProfiles;
-import io.sqlagent.agent.ScriptedModelResource;
+import io.sqlagent.agent.ScriptedModel;
 
 /**
  * Schema discovery with hidden columns ({@code customer.email}, {@code *.phone}) and with Chinook counted as a large
@@ -26,7 +25,7 @@ import io.sqlagent.agent.ScriptedModelResource;
  */
 @QuarkusTest
 @TestProfile(TestProfiles.Features.class)
-@WithTestResource(ScriptedModelResource.class)
+@ScriptedModel
 class SchemaDiscoveryFeaturesTest {
 
     private static ValidatableResponse introspect(String body) {

@@ -38,9 +38,9 @@ import io.quarkiverse.mcp.server.test.McpAssured.McpStreamableTestClient;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.response.ValidatableResponse;
+import io.sqlagent.ToolJson;
 import io.sqlagent.embedded.EmbeddedDatabase;
 import io.sqlagent.knowledge.schema.SchemaSearch;
-import io.sqlagent.tool.ToolJson;
 
 /** {@code search_schema} and the schema index over REST and MCP, on Chinook. */
 @QuarkusTest

@@ -14,14 +14,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.function.Executable;
 
-import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
 import io.restassured.response.Response;
 import io.sqlagent.TestProfiles;
-import io.sqlagent.agent.ScriptedModelResource;
-import io.sqlagent.tool.ToolJson;
+import io.sqlagent.ToolJson;
+import io.sqlagent.agent.ScriptedModel;
 
 /**
  * The table policy holds for every way of naming a relation: each spelling of
@@ -30,7 +29,7 @@ import io.sqlagent.tool.ToolJson;
  */
 @QuarkusTest
 @TestProfile(TestProfiles.Features.class)
-@WithTestResource(ScriptedModelResource.class)
+@ScriptedModel
 class TablePolicySpellingsTest {
 
     private static final String SECRET = "TOPSECRET";

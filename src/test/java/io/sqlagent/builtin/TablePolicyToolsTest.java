@@ -13,7 +13,7 @@ import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
 import io.restassured.response.ValidatableResponse;
 import io.sqlagent.TestProfiles;
-import io.sqlagent.tool.ToolJson;
+import io.sqlagent.ToolJson;
 
 /** Allowed and denied tables, respected by run_sql and introspect_schema alike. */
 @QuarkusTest

@@ -19,8 +19,8 @@ import org.junit.jupiter.api.Test;
 
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
-import io.sqlagent.tool.audit.AuditLog;
-import io.sqlagent.tool.audit.AuditRows;
+import io.sqlagent.audit.AuditLog;
+import io.sqlagent.audit.AuditRows;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 

@@ -11,18 +11,17 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
-import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
 import io.restassured.response.ValidatableResponse;
 import io.sqlagent.TestProfiles;
-import io.sqlagent.agent.ScriptedModelResource;
+import io.sqlagent.agent.ScriptedModel;
 
 /** Binding edge cases, fetch controls, markdown and errors of declared tools, over REST against Chinook. */
 @QuarkusTest
 @TestProfile(TestProfiles.Features.class)
-@WithTestResource(ScriptedModelResource.class)
+@ScriptedModel
 class DeclaredToolsBindingTest {
 
     private static ValidatableResponse call(String tool, String body) {

@@ -13,12 +13,11 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
 import io.sqlagent.TestProfiles;
-import io.sqlagent.agent.ScriptedModelResource;
+import io.sqlagent.agent.ScriptedModel;
 
 /**
  * A read-only declared tool passes the same guard as run_sql: it cannot read the credential
@@ -27,7 +26,7 @@ import io.sqlagent.agent.ScriptedModelResource;
  */
 @QuarkusTest
 @TestProfile(TestProfiles.Features.class)
-@WithTestResource(ScriptedModelResource.class)
+@ScriptedModel
 class DeclaredToolsGuardTest {
 
     private static final Path FILE = DeclaredToolsFiles.RELOAD_DIR.resolve("guard.yml");

@@ -17,11 +17,10 @@ import org.junit.jupiter.api.Test;
 
 import io.quarkiverse.mcp.server.test.McpAssured;
 import io.quarkiverse.mcp.server.test.McpAssured.McpStreamableTestClient;
-import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.sqlagent.TestProfiles;
-import io.sqlagent.agent.ScriptedModelResource;
+import io.sqlagent.agent.ScriptedModel;
 import io.vertx.core.json.JsonObject;
 
 /**
@@ -30,7 +29,7 @@ import io.vertx.core.json.JsonObject;
  */
 @QuarkusTest
 @TestProfile(TestProfiles.Features.class)
-@WithTestResource(ScriptedModelResource.class)
+@ScriptedModel
 class DeclaredToolsOverMcpTest {
 
     private static final Path FILE = DeclaredToolsFiles.RELOAD_DIR.resolve("reload.yaml");

@@ -19,13 +19,12 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
 import io.restassured.response.ValidatableResponse;
 import io.sqlagent.TestProfiles;
-import io.sqlagent.agent.ScriptedModelResource;
+import io.sqlagent.agent.ScriptedModel;
 import io.sqlagent.builtin.PolicyFixture;
 import io.sqlagent.sql.Source;
 
@@ -36,7 +35,7 @@ import io.sqlagent.sql.Source;
  */
 @QuarkusTest
 @TestProfile(TestProfiles.Features.class)
-@WithTestResource(ScriptedModelResource.class)
+@ScriptedModel
 class DeclaredToolsPolicyTest {
 
     private static final Path FILE = DeclaredToolsFiles.RELOAD_DIR.resolve("policy.yml");

@@ -18,12 +18,11 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
 import io.sqlagent.TestProfiles;
-import io.sqlagent.agent.ScriptedModelResource;
+import io.sqlagent.agent.ScriptedModel;
 import io.sqlagent.sql.guard.SqlGuard;
 import io.sqlagent.tool.ToolRegistry;
 import io.sqlagent.yaml.YamlProblem;
@@ -31,7 +30,7 @@ import io.sqlagent.yaml.YamlProblem;
 /** Reloading the tool files: a good change swaps every declared tool at once, a bad one keeps the previous tools. */
 @QuarkusTest
 @TestProfile(TestProfiles.Features.class)
-@WithTestResource(ScriptedModelResource.class)
+@ScriptedModel
 class DeclaredToolsReloadTest {
 
     private static final Path FILE = DeclaredToolsFiles.RELOAD_DIR.resolve("reload.yaml");

@@ -22,16 +22,16 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 
-import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
-import io.sqlagent.agent.ScriptedModelResource;
+import io.sqlagent.ToolJson;
+import io.sqlagent.agent.ScriptedModel;
+import io.sqlagent.agent.ScriptedModelExtension;
 import io.sqlagent.agent.ScriptedOpenAiServer;
 import io.sqlagent.agent.SseClient;
 import io.sqlagent.sql.SourceRegistry;
-import io.sqlagent.tool.ToolJson;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Tuple;
 
@@ -41,7 +41,7 @@ import io.vertx.mutiny.sqlclient.Tuple;
  * trajectories, progress over SSE, the HTML page, the gauges, comparison, budgets and bad requests.
  */
 @QuarkusTest
-@WithTestResource(ScriptedModelResource.class)
+@ScriptedModel
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class EvalRunTest {
@@ -73,14 +73,12 @@ class EvalRunTest {
     @Inject
     SourceRegistry sources;
 
-    private ScriptedOpenAiServer model;
+    private final ScriptedOpenAiServer model = ScriptedModelExtension.server();
     private final List<String> runIds = new ArrayList<>();
     private static String chinookRun;
 
     @BeforeEach
     void replay() {
-        model = ScriptedModelResource.server;
-        model.reset();
         model.program(ReplayModel.chinook());
     }
 
@@ -337,6 +335,28 @@ class EvalRunTest {
         return new Cli(process.waitFor(), out, err);
     }
 
+    @Test
+    @Order(5)
+    void refusesEveryOtherShapeOfBodyNamingTheField() {
+        long before = count("SELECT count(*) FROM eval_run");
+        bad("", 400, "invalid_suite", "Give exactly one of suite");
+        bad("{\"suite\":null}", 400, "invalid_suite", "Give exactly one of suite");
+        bad("{\"suite\":[\"chinook\"]}", 400, "invalid_suite", "suite must be the name of a shipped suite");
+        bad("[{\"suite\":\"chinook\"}]", 400, "invalid_body", "not an array");
+        bad("\"chinook\"", 400, "invalid_body", "not a string");
+        bad("{\"suite\":\"chinook\",\"concurrency\":\"2\"}", 400, "invalid_concurrency", "whole number of at least 1");
+        bad("{\"suite\":\"chinook\",\"concurrency\":3000000000}", 400, "invalid_concurrency", "whole number of at least 1");
+        bad("{\"suite\":\"chinook\",\"concurrency\":true}", 400, "invalid_concurrency", "whole number of at least 1");
+        bad("{\"suite\":\"chinook\",\"max_tokens\":0}", 400, "invalid_max_tokens", "whole number of at least 1");
+        bad("{\"suite\":\"chinook\",\"judge\":1}", 400, "invalid_judge", "true or false");
+        bad("{\"suite\":\"chinook\",\"tags\":[\"\"]}", 400, "invalid_tags", "a list of tag names");
+        bad("{\"suite\":\"chinook\",\"tags\":[7]}", 400, "invalid_tags", "a list of tag names");
+        bad("{\"suite\":\"chinook\",\"suite\":\"chinook\"}", 400, "malformed_json", "Duplicate field");
+        bad("{\"suite\":\"chinook\"} {}", 400, "malformed_json", "more after its JSON value");
+        bad("{\"cases\":" + "[".repeat(5000) + "]".repeat(5000) + "}", 400, "malformed_json", "nesting depth");
+        assertEquals(before, count("SELECT count(*) FROM eval_run"));
+    }
+
     private static void bad(String body, int status, String code, String message) {
         var response = given().contentType(ContentType.JSON).body(body).when().post("/api/evals/runs").then()
                 .statusCode(status);
@@ -351,6 +371,6 @@ class EvalRunTest {
         store.query("DELETE FROM learning WHERE title = 'eval-injection-override' OR conversation_id IN "
                 + "(SELECT id::text FROM conversation WHERE principal = 'anonymous' AND created_at >= '" + STARTED + "')")
                 .execute().await().atMost(WAIT);
-        ScriptedModelResource.server.reset();
+        ScriptedModelExtension.server().reset();
     }
 }

@@ -17,8 +17,8 @@ import org.junit.jupiter.api.Test;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 
+import io.sqlagent.ToolJson;
 import io.sqlagent.agent.AgentEvent;
-import io.sqlagent.tool.ToolJson;
 
 /** The graders on their own: what passes, what fails, and the reason each gives. */
 class GradersTest {

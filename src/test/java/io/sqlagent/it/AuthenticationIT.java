@@ -31,8 +31,8 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import io.sqlagent.ToolJson;
 import io.sqlagent.page.Browser;
-import io.sqlagent.tool.ToolJson;
 
 /**
  * The packaged service with {@code sqlagent.auth.mode=api-key,oidc} against a test OpenID

@@ -25,9 +25,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import io.sqlagent.ToolJson;
 import io.sqlagent.agent.ScriptedOpenAiServer;
 import io.sqlagent.agent.SseClient;
-import io.sqlagent.tool.ToolJson;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 
 /**

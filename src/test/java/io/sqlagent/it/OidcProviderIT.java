@@ -30,7 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import io.sqlagent.tool.ToolJson;
+import io.sqlagent.ToolJson;
 
 /**
  * The packaged service with {@code sqlagent.auth.mode=oidc} against a real OpenID provider started

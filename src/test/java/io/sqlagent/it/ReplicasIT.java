@@ -20,10 +20,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import io.sqlagent.ToolJson;
 import io.sqlagent.agent.ScriptedOpenAiServer;
 import io.sqlagent.agent.SseClient;
 import io.sqlagent.embedded.EmbeddedDatabase;
-import io.sqlagent.tool.ToolJson;
 
 /**
  * Two packaged services on one store and one source, as two replicas behind one Service: each has

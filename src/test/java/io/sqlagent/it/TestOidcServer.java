@@ -19,7 +19,7 @@ import org.jose4j.lang.JoseException;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 
-import io.sqlagent.tool.ToolJson;
+import io.sqlagent.ToolJson;
 
 /**
  * An OpenID provider for the token cases: discovery and a JWKS with one RSA key, served on a free

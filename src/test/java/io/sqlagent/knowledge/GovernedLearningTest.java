@@ -34,7 +34,6 @@ import io.quarkiverse.mcp.server.ToolResponse;
 import io.quarkiverse.mcp.server.test.McpAssured;
 import io.quarkiverse.mcp.server.test.McpAssured.McpStreamableTestClient;
 import io.quarkiverse.mcp.server.test.McpAssured.ToolInfo;
-import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
@@ -42,12 +41,13 @@ import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
 import io.restassured.response.ValidatableResponse;
 import io.sqlagent.TestProfiles;
-import io.sqlagent.agent.ScriptedModelResource;
+import io.sqlagent.ToolJson;
+import io.sqlagent.agent.ScriptedModel;
+import io.sqlagent.agent.ScriptedModelExtension;
 import io.sqlagent.agent.ScriptedOpenAiServer;
 import io.sqlagent.agent.SseClient;
 import io.sqlagent.security.TestIdentities;
 import io.sqlagent.sql.SourceRegistry;
-import io.sqlagent.tool.ToolJson;
 import io.vertx.core.MultiMap;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Tuple;
@@ -62,7 +62,7 @@ import io.vertx.mutiny.sqlclient.Tuple;
  */
 @QuarkusTest
 @TestProfile(TestProfiles.Features.class)
-@WithTestResource(ScriptedModelResource.class)
+@ScriptedModel
 class GovernedLearningTest {
 
     private static final Map<String, String> REVIEWER = TestIdentities.headers("rita", "knowledge:review", null);
@@ -443,7 +443,7 @@ class GovernedLearningTest {
 
     @Test
     void theAgentProposesWithItsQuestionAndCannotReview() throws Exception {
-        ScriptedOpenAiServer model = ScriptedModelResource.server;
+        ScriptedOpenAiServer model = ScriptedModelExtension.server();
         model.reset();
         String word = "axolotl" + unique();
         String question = "What do I need to know about " + word + "?";

@@ -22,16 +22,15 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.quarkiverse.mcp.server.ToolResponse;
 import io.quarkiverse.mcp.server.test.McpAssured;
 import io.quarkiverse.mcp.server.test.McpAssured.McpStreamableTestClient;
-import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
 import io.restassured.response.ValidatableResponse;
 import io.sqlagent.TestProfiles;
-import io.sqlagent.agent.ScriptedModelResource;
+import io.sqlagent.ToolJson;
+import io.sqlagent.agent.ScriptedModel;
 import io.sqlagent.security.TestIdentities;
 import io.sqlagent.sql.SourceRegistry;
-import io.sqlagent.tool.ToolJson;
 import io.vertx.core.MultiMap;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Tuple;
@@ -44,7 +43,7 @@ import io.vertx.mutiny.sqlclient.Tuple;
  */
 @QuarkusTest
 @TestProfile(TestProfiles.Features.class)
-@WithTestResource(ScriptedModelResource.class)
+@ScriptedModel
 class KnowledgeIsolationTest {
 
     private static final String SCOPES = "knowledge:write,knowledge:read,sql:read";

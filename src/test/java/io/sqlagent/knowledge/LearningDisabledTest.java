@@ -16,21 +16,20 @@ import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import io.quarkus.test.common.ResourceArg;
-import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
 import io.sqlagent.TestProfiles;
-import io.sqlagent.agent.ScriptedModelResource;
+import io.sqlagent.agent.ScriptedModel;
+import io.sqlagent.agent.ScriptedModelExtension;
 import io.sqlagent.agent.ScriptedOpenAiServer;
 import io.sqlagent.agent.SseClient;
 
 /** With {@code sqlagent.learning.enabled=false} the save tools are neither listed nor callable; search still works. */
 @QuarkusTest
 @TestProfile(TestProfiles.TightAgent.class)
-@WithTestResource(value = ScriptedModelResource.class, initArgs = @ResourceArg(name = "timeout", value = "1s"))
+@ScriptedModel(timeout = "1s")
 class LearningDisabledTest {
 
     @TestHTTPResource("/api/chat")
@@ -60,7 +59,7 @@ class LearningDisabledTest {
 
     @Test
     void theModelIsNotOfferedTheSaveToolsNorToldAboutThem() throws Exception {
-        ScriptedOpenAiServer model = ScriptedModelResource.server;
+        ScriptedOpenAiServer model = ScriptedModelExtension.server();
         model.reset();
         model.then(ScriptedOpenAiServer.toolCalls(ScriptedOpenAiServer.call("x", "save_learning",
                 "{\"title\":\"t\",\"description\":\"d\",\"category\":\"schema_fix\"}")),

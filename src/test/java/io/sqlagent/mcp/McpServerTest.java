@@ -20,18 +20,18 @@ import io.quarkiverse.mcp.server.test.McpAssured;
 import io.quarkiverse.mcp.server.test.McpAssured.McpStreamableTestClient;
 import io.quarkiverse.mcp.server.test.McpAssured.ToolInfo;
 import io.quarkus.test.junit.QuarkusTest;
+import io.sqlagent.ToolJson;
+import io.sqlagent.audit.AuditLog;
+import io.sqlagent.audit.AuditRows;
 import io.sqlagent.tool.ToolDescriptor;
-import io.sqlagent.tool.ToolJson;
 import io.sqlagent.tool.ToolRegistry;
-import io.sqlagent.tool.audit.AuditLog;
-import io.sqlagent.tool.audit.AuditRows;
 import io.vertx.core.json.JsonObject;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 
 /**
  * A real MCP client session over streamable HTTP against the running service: the built-in tools
- * and the test tools of {@code io.sqlagent.tool.rest.TestTools}, on the Chinook test database.
+ * and the test tools of {@code io.sqlagent.rest.TestTools}, on the Chinook test database.
  */
 @QuarkusTest
 class McpServerTest {

@@ -24,12 +24,12 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.response.Response;
-import io.sqlagent.agent.ScriptedModelResource;
+import io.sqlagent.agent.ScriptedModel;
+import io.sqlagent.agent.ScriptedModelExtension;
 import io.sqlagent.agent.ScriptedOpenAiServer;
 import io.sqlagent.agent.SseClient;
 
@@ -40,7 +40,7 @@ import io.sqlagent.agent.SseClient;
  * application serves both.
  */
 @QuarkusTest
-@WithTestResource(ScriptedModelResource.class)
+@ScriptedModel
 class MetricsEndpointTest {
 
     /** Every duration the service records, and what records it. */
@@ -62,8 +62,7 @@ class MetricsEndpointTest {
 
     @BeforeEach
     void exerciseEveryTimer() throws Exception {
-        ScriptedOpenAiServer model = ScriptedModelResource.server;
-        model.reset();
+        ScriptedOpenAiServer model = ScriptedModelExtension.server();
         // A chat: an agent run, two model calls, a tool call and its SQL statement.
         model.then(toolCalls(call("m1", "run_sql", "{\"sql\":\"SELECT count(*) AS n FROM genre\"}")), text("25 genres."));
         SseClient.Result result = SseClient.chat(chat, "{\"question\":\"How many genres?\"}");

@@ -18,9 +18,8 @@ import org.openqa.selenium.support.ui.Select;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.sqlagent.agent.ScriptedModelResource;
+import io.sqlagent.agent.ScriptedModel;
 
 /**
  * The chart shown with an answer, in headless Chromium against the running service and the scripted model: the kind
@@ -28,7 +27,7 @@ import io.sqlagent.agent.ScriptedModelResource;
  * page's Content-Security-Policy, which nothing on the page violates.
  */
 @QuarkusTest
-@WithTestResource(ScriptedModelResource.class)
+@ScriptedModel
 class ChatPageChartTest extends ScriptedPageTest {
 
     static final String GENRES_SQL = "SELECT g.name AS genre, count(*) AS tracks FROM track t JOIN genre g USING (genre_id) "

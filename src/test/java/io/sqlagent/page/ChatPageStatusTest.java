@@ -11,9 +11,8 @@ import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
 
-import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.sqlagent.agent.ScriptedModelResource;
+import io.sqlagent.agent.ScriptedModel;
 
 /**
  * The page's header and conversation list in headless Chromium against the scripted model server, which is asked for
@@ -21,7 +20,7 @@ import io.sqlagent.agent.ScriptedModelResource;
  * each conversation says when it was last used.
  */
 @QuarkusTest
-@WithTestResource(ScriptedModelResource.class)
+@ScriptedModel
 class ChatPageStatusTest extends ScriptedPageTest {
 
     @Test

@@ -25,9 +25,8 @@ import org.openqa.selenium.support.ui.Select;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.sqlagent.agent.ScriptedModelResource;
+import io.sqlagent.agent.ScriptedModel;
 import io.sqlagent.agent.ScriptedOpenAiServer;
 import io.sqlagent.tool.ToolRegistry;
 import io.sqlagent.tool.Toolset;
@@ -39,7 +38,7 @@ import io.vertx.mutiny.sqlclient.Tuple;
  * OpenAI-compatible model: what a person sees is read from the DOM.
  */
 @QuarkusTest
-@WithTestResource(ScriptedModelResource.class)
+@ScriptedModel
 class ChatPageTest extends ScriptedPageTest {
 
     static final String GENRES_SQL = "SELECT g.name AS genre, count(*) AS tracks FROM track t JOIN genre g USING (genre_id) "

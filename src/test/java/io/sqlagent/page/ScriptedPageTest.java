@@ -10,13 +10,13 @@ import org.junit.jupiter.api.BeforeEach;
 import org.openqa.selenium.chrome.ChromeDriver;
 
 import io.quarkus.test.common.http.TestHTTPResource;
-import io.sqlagent.agent.ScriptedModelResource;
+import io.sqlagent.agent.ScriptedModelExtension;
 import io.sqlagent.agent.ScriptedOpenAiServer;
 
 /**
  * What the page tests against the scripted model share: one headless Chromium per class (downloading into
  * {@link #downloads}), the scripted server reset and the page loaded afresh before each test. Subclasses are
- * {@code @QuarkusTest @WithTestResource(ScriptedModelResource.class)}, so they share one application.
+ * {@code @QuarkusTest @ScriptedModel}, so they share one application.
  */
 abstract class ScriptedPageTest {
 
@@ -26,7 +26,7 @@ abstract class ScriptedPageTest {
     @TestHTTPResource("/")
     URI page;
 
-    ScriptedOpenAiServer model;
+    final ScriptedOpenAiServer model = ScriptedModelExtension.server();
 
     @BeforeAll
     static void openBrowser() throws Exception {
@@ -44,8 +44,6 @@ abstract class ScriptedPageTest {
 
     @BeforeEach
     void loadPage() {
-        model = ScriptedModelResource.server;
-        model.reset();
         Browser.load(browser, page.toString());
     }
 }

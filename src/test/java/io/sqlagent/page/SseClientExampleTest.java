@@ -17,9 +17,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.sqlagent.agent.ScriptedModelResource;
+import io.sqlagent.agent.ScriptedModel;
 import io.sqlagent.agent.ScriptedOpenAiServer;
 
 /**
@@ -29,7 +28,7 @@ import io.sqlagent.agent.ScriptedOpenAiServer;
  * tells the service's {@code error} event from its own connection error and does not reconnect after the end.
  */
 @QuarkusTest
-@WithTestResource(ScriptedModelResource.class)
+@ScriptedModel
 class SseClientExampleTest extends ScriptedPageTest {
 
     static String example;

@@ -31,18 +31,18 @@ import io.quarkiverse.mcp.server.ToolResponse;
 import io.quarkiverse.mcp.server.test.McpAssured;
 import io.quarkiverse.mcp.server.test.McpAssured.McpStreamableTestClient;
 import io.quarkiverse.mcp.server.test.McpAssured.ToolInfo;
-import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
 import io.restassured.response.Response;
-import io.sqlagent.agent.ScriptedModelResource;
+import io.sqlagent.agent.ScriptedModel;
+import io.sqlagent.agent.ScriptedModelExtension;
 import io.sqlagent.agent.ScriptedOpenAiServer;
 import io.sqlagent.agent.SseClient;
+import io.sqlagent.audit.AuditLog;
+import io.sqlagent.audit.AuditRows;
 import io.sqlagent.sql.SourceRegistry;
-import io.sqlagent.tool.audit.AuditLog;
-import io.sqlagent.tool.audit.AuditRows;
 import io.vertx.core.MultiMap;
 import io.vertx.mutiny.sqlclient.Pool;
 
@@ -54,7 +54,7 @@ import io.vertx.mutiny.sqlclient.Pool;
  * {@code sqlagent.auth.mode=none}, who may do everything.
  */
 @QuarkusTest
-@WithTestResource(ScriptedModelResource.class)
+@ScriptedModel
 class AccessTest {
 
     private static final String COUNT_TRACKS = "{\"sql\":\"SELECT count(*) AS n FROM track\"}";
@@ -68,15 +68,13 @@ class AccessTest {
     @Inject
     Pool store;
 
-    ScriptedOpenAiServer model;
+    final ScriptedOpenAiServer model = ScriptedModelExtension.server();
 
     @Inject
     SourceRegistry sources;
 
     @BeforeEach
     void reset() {
-        model = ScriptedModelResource.server;
-        model.reset();
         DatabaseRolesTest.representativeRoles(sources.find("default").orElseThrow());
     }
 

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 
 import io.quarkus.security.runtime.QuarkusPrincipal;
 import io.quarkus.security.runtime.QuarkusSecurityIdentity;
-import io.sqlagent.tool.Caller;
+import io.sqlagent.Caller;
 
 /** From the request's identity to a {@link Caller}: principal, scopes and the claims a database role is read from. */
 class CallersTest {

@@ -20,12 +20,12 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
-import io.sqlagent.agent.ScriptedModelResource;
+import io.sqlagent.agent.ScriptedModel;
+import io.sqlagent.agent.ScriptedModelExtension;
 import io.sqlagent.agent.ScriptedOpenAiServer;
 import io.sqlagent.agent.SseClient;
 import io.sqlagent.sql.Source;
@@ -41,7 +41,7 @@ import io.vertx.mutiny.sqlclient.Pool;
  * the allow list, or no role at all, is refused; anonymous callers (authentication off) see all.
  */
 @QuarkusTest
-@WithTestResource(ScriptedModelResource.class)
+@ScriptedModel
 class DatabaseRolesTest {
 
     private static final String QUESTION = "{\"sql\":\"SELECT count(*) AS n, current_user AS acting_as FROM customer\"}";
@@ -166,7 +166,7 @@ class DatabaseRolesTest {
 
     @Test
     void aChatAnswersEachRepresentativeWithTheirOwnCount() throws Exception {
-        ScriptedOpenAiServer model = ScriptedModelResource.server;
+        ScriptedOpenAiServer model = ScriptedModelExtension.server();
         for (int rep : new int[] { 3, 4 }) {
             model.reset();
             model.then(toolCalls(call("c1", "run_sql", QUESTION)), text("Counted."));

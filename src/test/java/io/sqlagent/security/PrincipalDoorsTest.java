@@ -30,14 +30,15 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.quarkiverse.mcp.server.ToolResponse;
 import io.quarkiverse.mcp.server.test.McpAssured;
 import io.quarkiverse.mcp.server.test.McpAssured.McpStreamableTestClient;
-import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
 import io.restassured.response.Response;
 import io.sqlagent.TestProfiles;
-import io.sqlagent.agent.ScriptedModelResource;
+import io.sqlagent.ToolJson;
+import io.sqlagent.agent.ScriptedModel;
+import io.sqlagent.agent.ScriptedModelExtension;
 import io.sqlagent.agent.ScriptedOpenAiServer;
 import io.sqlagent.agent.SseClient;
 import io.sqlagent.builtin.PolicyFixture;
@@ -45,7 +46,6 @@ import io.sqlagent.declarative.DeclarativeTools;
 import io.sqlagent.declarative.DeclaredToolsFiles;
 import io.sqlagent.security.TwoPrincipals.Customers;
 import io.sqlagent.sql.Source;
-import io.sqlagent.tool.ToolJson;
 import io.vertx.core.MultiMap;
 
 /**
@@ -60,7 +60,7 @@ import io.vertx.core.MultiMap;
  */
 @QuarkusTest
 @TestProfile(TestProfiles.Features.class)
-@WithTestResource(ScriptedModelResource.class)
+@ScriptedModel
 class PrincipalDoorsTest {
 
     private static final Path TOOLS = DeclaredToolsFiles.RELOAD_DIR.resolve("doors.yml");
@@ -99,13 +99,12 @@ class PrincipalDoorsTest {
         three = TwoPrincipals.customersOf(chinook(), 3);
         four = TwoPrincipals.customersOf(chinook(), 4);
         emails = TwoPrincipals.allEmails(chinook());
-        ScriptedModelResource.server.reset();
     }
 
     @AfterEach
     void noRowLevelSecurityNorTools() throws IOException {
         TwoPrincipals.tearDown(chinook());
-        ScriptedModelResource.server.reset();
+        ScriptedModelExtension.server().reset();
         if (Files.deleteIfExists(TOOLS)) {
             chinook().executeWriting("DROP VIEW IF EXISTS public.door_contacts, public.door_notes").await()
                     .atMost(Duration.ofSeconds(10));
@@ -158,7 +157,7 @@ class PrincipalDoorsTest {
 
     @Test
     void theAgentOfOnePrincipalReadsNothingOfTheOtherAndTheOtherCannotReadItsConversation() throws Exception {
-        ScriptedOpenAiServer model = ScriptedModelResource.server;
+        ScriptedOpenAiServer model = ScriptedModelExtension.server();
         // Two turns of calls, each within the principal's share of the source (calls of one turn run together).
         model.then(toolCalls(
                 call("c1", "run_sql", sql("SELECT note FROM \"public\".ledger_view")),

@@ -24,14 +24,14 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.RestAssured;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
 import io.sqlagent.TestProfiles;
-import io.sqlagent.agent.ScriptedModelResource;
+import io.sqlagent.agent.ScriptedModel;
+import io.sqlagent.agent.ScriptedModelExtension;
 import io.sqlagent.agent.ScriptedOpenAiServer;
 import io.sqlagent.builtin.PolicyFixture;
 import io.sqlagent.sql.SourceRegistry;
@@ -47,7 +47,7 @@ import io.vertx.mutiny.sqlclient.Pool;
  */
 @QuarkusTest
 @TestProfile(TestProfiles.Features.class)
-@WithTestResource(ScriptedModelResource.class)
+@ScriptedModel
 class PrincipalIsolationTest {
 
     private static final Duration WAIT = Duration.ofSeconds(30);
@@ -78,7 +78,7 @@ class PrincipalIsolationTest {
     @AfterEach
     void noRowLevelSecurity() {
         TwoPrincipals.tearDown(sources.find("default").orElseThrow());
-        ScriptedModelResource.server.reset();
+        ScriptedModelExtension.server().reset();
     }
 
     /** The run's report once it has ended, read as {@code caller}. */
@@ -167,7 +167,7 @@ class PrincipalIsolationTest {
 
     @Test
     void anEvaluationRunsAsItsPrincipalAndItsReportIsOnlyTheirs() throws Exception {
-        ScriptedOpenAiServer model = ScriptedModelResource.server;
+        ScriptedOpenAiServer model = ScriptedModelExtension.server();
         model.reset();
         model.then(
                 toolCalls(call("c1", "run_sql", "{\"sql\":\"SELECT count(*) AS n, current_user AS acting_as FROM customer\"}")),
@@ -199,7 +199,7 @@ class PrincipalIsolationTest {
 
     @Test
     void goldenSqlReadsThroughTheRunsPrincipal() throws Exception {
-        ScriptedOpenAiServer model = ScriptedModelResource.server;
+        ScriptedOpenAiServer model = ScriptedModelExtension.server();
         model.reset();
         model.then(toolCalls(call("c1", "run_sql", "{\"sql\":\"SELECT 'support_rep_4'::text AS acting_as\"}")),
                 text("Done."));
@@ -219,7 +219,7 @@ class PrincipalIsolationTest {
 
     @Test
     void goldenSqlThatReadsWhatThePolicyRefusesIsRefusedAndNothingOfItIsGraded() throws Exception {
-        ScriptedOpenAiServer model = ScriptedModelResource.server;
+        ScriptedOpenAiServer model = ScriptedModelExtension.server();
         // The agent's own statement is fine: each case fails on its golden SQL alone.
         for (int i = 0; i < 5; i++) {
             model.then(toolCalls(call("c" + i, "run_sql", "{\"sql\":\"SELECT first_name FROM customer\"}")), text("Listed."));

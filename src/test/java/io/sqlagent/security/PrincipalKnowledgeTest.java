@@ -27,14 +27,16 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.quarkiverse.mcp.server.ToolResponse;
 import io.quarkiverse.mcp.server.test.McpAssured;
 import io.quarkiverse.mcp.server.test.McpAssured.McpStreamableTestClient;
-import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
 import io.restassured.response.Response;
+import io.sqlagent.Caller;
 import io.sqlagent.TestProfiles;
-import io.sqlagent.agent.ScriptedModelResource;
+import io.sqlagent.ToolJson;
+import io.sqlagent.agent.ScriptedModel;
+import io.sqlagent.agent.ScriptedModelExtension;
 import io.sqlagent.agent.ScriptedOpenAiServer;
 import io.sqlagent.agent.SseClient;
 import io.sqlagent.builtin.PolicyFixture;
@@ -42,8 +44,6 @@ import io.sqlagent.security.TwoPrincipals.Customers;
 import io.sqlagent.sql.QueryResult;
 import io.sqlagent.sql.QueryRunner;
 import io.sqlagent.sql.Source;
-import io.sqlagent.tool.Caller;
-import io.sqlagent.tool.ToolJson;
 import io.vertx.core.MultiMap;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Tuple;
@@ -57,7 +57,7 @@ import io.vertx.mutiny.sqlclient.Tuple;
  */
 @QuarkusTest
 @TestProfile(TestProfiles.Features.class)
-@WithTestResource(ScriptedModelResource.class)
+@ScriptedModel
 class PrincipalKnowledgeTest {
 
     private static final Duration WAIT = Duration.ofSeconds(30);
@@ -89,7 +89,6 @@ class PrincipalKnowledgeTest {
         TwoPrincipals.setUp(chinook());
         three = TwoPrincipals.customersOf(chinook(), 3);
         four = TwoPrincipals.customersOf(chinook(), 4);
-        ScriptedModelResource.server.reset();
     }
 
     @AfterEach
@@ -97,7 +96,7 @@ class PrincipalKnowledgeTest {
         store.preparedQuery("SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE query LIKE $1"
                 + " AND query NOT LIKE '%pg_stat_activity%'").execute(Tuple.of("%" + marker + "%")).await().atMost(WAIT);
         TwoPrincipals.tearDown(chinook());
-        ScriptedModelResource.server.reset();
+        ScriptedModelExtension.server().reset();
     }
 
     private static Response tool(Map<String, String> caller, String name, String arguments) {
@@ -137,7 +136,7 @@ class PrincipalKnowledgeTest {
 
     @Test
     void whatTheAgentLearnsFromOnePrincipalsErrorHoldsNoValueThatPrincipalRead() throws Exception {
-        ScriptedOpenAiServer model = ScriptedModelResource.server;
+        ScriptedOpenAiServer model = ScriptedModelExtension.server();
         // The cast fails on the first company the role may see, and PostgreSQL's message quotes it.
         model.then(
                 toolCalls(call("c1", "run_sql",
@@ -219,7 +218,7 @@ class PrincipalKnowledgeTest {
         assertThat(answer[0].isError()).as(answer[0].toString()).isFalse();
         assertThat(Duration.ofNanos(System.nanoTime() - started)).as("MCP").isLessThan(SHORT);
 
-        ScriptedModelResource.server.then(toolCalls(call("c1", "run_sql", "{\"sql\":\"SELECT 1 AS one\"}")), text("One."));
+        ScriptedModelExtension.server().then(toolCalls(call("c1", "run_sql", "{\"sql\":\"SELECT 1 AS one\"}")), text("One."));
         started = System.nanoTime();
         SseClient.Result chatted = SseClient.chat(chat, "{\"question\":\"One?\"}", other);
         assertThat(chatted.first("tool_result").data().path("ok").asBoolean()).as(chatted.events().toString()).isTrue();

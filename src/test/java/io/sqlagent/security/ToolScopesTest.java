@@ -11,7 +11,7 @@ import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 
-import io.sqlagent.tool.Caller;
+import io.sqlagent.Caller;
 import io.sqlagent.tool.FakeTool;
 import io.sqlagent.tool.ToolDescriptor;
 import io.sqlagent.tool.ToolMetadata;

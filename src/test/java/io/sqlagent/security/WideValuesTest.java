@@ -19,12 +19,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 import io.quarkus.test.junit.QuarkusTest;
 import io.smallrye.mutiny.Uni;
+import io.sqlagent.Caller;
 import io.sqlagent.sql.QueryResult;
 import io.sqlagent.sql.QueryRunner;
 import io.sqlagent.sql.Source;
 import io.sqlagent.sql.SourceRegistry;
 import io.sqlagent.sql.SqlConfig;
-import io.sqlagent.tool.Caller;
 
 /**
  * Wide values are cut by PostgreSQL to what the answer keeps ({@code max-cell-chars}), so a call's memory follows

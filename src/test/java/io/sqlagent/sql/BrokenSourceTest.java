@@ -1,6 +1,7 @@
 package io.sqlagent.sql;
 
 import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.allOf;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.is;
@@ -35,6 +36,7 @@ class BrokenSourceTest {
             return Map.ofEntries(
                     Map.entry("sqlagent.sources.default.url", "postgresql://app:s3cret-pw@127.0.0.1:1/shop"),
                     Map.entry("sqlagent.sources.legacy.url", "mysql://root:hunter2@db/legacy"),
+                    Map.entry("sqlagent.sources.oracle.url", "oracle://scott:tiger-pw@db:1521/orcl"),
                     // Passwords holding URL characters, in the URL as written and as a property.
                     Map.entry("sqlagent.sources.odd.url", "postgresql://app:p@ss/w#rd@127.0.0.1:1/shop"),
                     Map.entry("sqlagent.sources.typed.url", "postgresql://127.0.0.1:1/shop"),
@@ -58,7 +60,13 @@ class BrokenSourceTest {
                 .body("checks.find { it.name == 'sqlagent sources' }.data.default",
                         allOf(startsWith("DOWN: "), containsString("Connection refused")))
                 .body("checks.find { it.name == 'sqlagent sources' }.data.legacy",
-                        allOf(startsWith("DOWN: misconfigured"), containsString("not a PostgreSQL URL")))
+                        allOf(startsWith("DOWN: "), not(containsString("misconfigured"))))
+                .body("checks.find { it.name == 'sqlagent sources' }.data.oracle",
+                        allOf(startsWith("DOWN: misconfigured"),
+                                containsString("has the scheme 'oracle', which no engine serves"),
+                                containsString("expected postgresql://host:port/database, mysql://host:port/database or "
+                                        + "mariadb://host:port/database"),
+                                not(containsString("tiger-pw"))))
                 .body("checks.find { it.name == 'sqlagent sources' }.data.unshared",
                         allOf(startsWith("DOWN: misconfigured"),
                                 containsString(
@@ -132,7 +140,10 @@ class BrokenSourceTest {
         assertTrue(line.contains("Connection refused"), line);
         assertTrue(line.contains("SQLAGENT_SOURCES_DEFAULT_URL"), line);
         String log = Files.readString(LOG);
-        assertTrue(log.contains("Source 'legacy' is misconfigured"), "legacy source not reported");
+        assertTrue(log.contains("Source 'legacy' is DOWN at mysql://root:***@db/legacy"), "legacy source not reported");
+        assertThat(log).contains("Source 'oracle' is misconfigured: invalid URL 'oracle://scott:***@db:1521/orcl': "
+                + "'oracle://scott:***@db:1521/orcl' has the scheme 'oracle', which no engine serves")
+                .doesNotContain("tiger-pw");
         assertFalse(log.contains("s3cret-pw"), "password leaked to the log");
         assertFalse(log.contains("hunter2"), "password leaked to the log");
     }

@@ -17,8 +17,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 import io.quarkus.test.junit.QuarkusTest;
 import io.smallrye.mutiny.subscription.Cancellable;
+import io.sqlagent.ToolJson;
 import io.sqlagent.sql.result.ResultColumn;
-import io.sqlagent.tool.ToolJson;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 

@@ -1,5 +1,7 @@
 package io.sqlagent.sql;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -70,5 +72,40 @@ class SourceUrlsTest {
         assertEquals("echo: ***", Redaction.redact("echo: p@ss/w#rd-registered"));
         assertEquals("postgresql://postgres@localhost:5432/chinook",
                 Redaction.redact("postgresql://postgres@localhost:5432/chinook"));
+    }
+
+    @Test
+    void eachSpellingNamesItsEngineWhateverTheCaseOfTheScheme() {
+        assertThat(SourceUrls.engine("postgresql://db/shop")).isEqualTo(SourceUrls.POSTGRESQL);
+        assertThat(SourceUrls.engine(" POSTGRES://db/shop")).isEqualTo(SourceUrls.POSTGRESQL);
+        assertThat(SourceUrls.engine("jdbc:postgresql://db/shop")).isEqualTo(SourceUrls.POSTGRESQL);
+        assertThat(SourceUrls.engine("vertx-reactive:postgresql://db/shop")).isEqualTo(SourceUrls.POSTGRESQL);
+        assertThat(SourceUrls.engine("mysql://app@db:3306/shop")).isEqualTo(SourceUrls.MYSQL);
+        assertThat(SourceUrls.engine("jdbc:mysql://db/shop")).isEqualTo(SourceUrls.MYSQL);
+        assertThat(SourceUrls.engine("MariaDB://db/shop")).isEqualTo(SourceUrls.MARIADB);
+        assertThat(SourceUrls.engine("jdbc:mariadb://db/shop")).isEqualTo(SourceUrls.MARIADB);
+    }
+
+    @Test
+    void theCanonicalFormIsTheEnginesOwnWithTheCredentialsEncoded() {
+        assertThat(SourceUrls.canonical("jdbc:mariadb://app:p@ss@127.0.0.1:3306/shop"))
+                .isEqualTo("mariadb://app:p%40ss@127.0.0.1:3306/shop");
+        assertThat(SourceUrls.canonical("JDBC:MYSQL://db/shop")).isEqualTo("mysql://db/shop");
+        assertThat(SourceUrls.canonical("postgres://db/shop")).isEqualTo("postgresql://db/shop");
+    }
+
+    @Test
+    void anUnknownSchemeIsNamedWithTheOnesAcceptedAndNeverThePassword() {
+        assertThatThrownBy(() -> SourceUrls.engine("oracle://scott:tiger-pw@db:1521/orcl"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("has the scheme 'oracle', which no engine serves")
+                .hasMessageContaining("expected postgresql://host:port/database, mysql://host:port/database or "
+                        + "mariadb://host:port/database")
+                .hasMessageNotContaining("tiger-pw");
+        assertThatThrownBy(() -> SourceUrls.engine("db.example.com:5432/shop"))
+                .hasMessageContaining("has no scheme");
+        assertThatThrownBy(() -> SourceUrls.engine(null)).hasMessageContaining("has no scheme");
+        // A MySQL URL is one, but not PostgreSQL's: what the PostgreSQL client is given must be.
+        assertThatThrownBy(() -> SourceUrls.normalise("mariadb://db/shop")).hasMessageContaining("is not a PostgreSQL URL");
     }
 }

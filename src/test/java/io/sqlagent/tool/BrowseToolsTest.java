@@ -14,6 +14,8 @@ import org.junit.jupiter.api.Test;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import io.sqlagent.ToolJson;
+
 class BrowseToolsTest {
 
     private static final Duration WAIT = Duration.ofSeconds(5);

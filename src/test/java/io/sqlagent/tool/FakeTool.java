@@ -10,6 +10,7 @@ import java.util.function.Function;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.smallrye.mutiny.Uni;
+import io.sqlagent.ToolJson;
 
 /**
  * A tool for tests: a fixed or computed result, an optional schema, metadata and delay, and a

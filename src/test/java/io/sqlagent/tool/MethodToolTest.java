@@ -13,7 +13,8 @@ import org.junit.jupiter.api.Test;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.smallrye.mutiny.Uni;
-import io.sqlagent.tool.schema.Param;
+import io.sqlagent.ToolJson;
+import io.sqlagent.jsonschema.Param;
 
 class MethodToolTest {
 

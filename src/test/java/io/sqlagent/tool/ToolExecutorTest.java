@@ -23,7 +23,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
-import io.sqlagent.tool.schema.Violation;
+import io.sqlagent.Caller;
+import io.sqlagent.ToolJson;
+import io.sqlagent.jsonschema.Violation;
 
 class ToolExecutorTest {
 

@@ -15,7 +15,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.smallrye.mutiny.Uni;
-import io.sqlagent.tool.schema.Param;
+import io.sqlagent.ToolJson;
+import io.sqlagent.jsonschema.Param;
 
 class TypedToolTest {
 

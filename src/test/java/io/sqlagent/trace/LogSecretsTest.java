@@ -11,13 +11,12 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.sqlagent.agent.ScriptedModelResource;
+import io.sqlagent.agent.ScriptedModel;
+import io.sqlagent.agent.ScriptedModelExtension;
 import io.sqlagent.agent.ScriptedOpenAiServer;
 import io.sqlagent.agent.SseClient;
 
@@ -28,7 +27,7 @@ import io.sqlagent.agent.SseClient;
  * run logged names the run's trace.
  */
 @QuarkusTest
-@WithTestResource(ScriptedModelResource.class)
+@ScriptedModel
 class LogSecretsTest {
 
     private static final Path LOG = Path.of("target/test-service.log");
@@ -38,13 +37,7 @@ class LogSecretsTest {
     @TestHTTPResource("/api/chat")
     URI chat;
 
-    ScriptedOpenAiServer model;
-
-    @BeforeEach
-    void reset() {
-        model = ScriptedModelResource.server;
-        model.reset();
-    }
+    final ScriptedOpenAiServer model = ScriptedModelExtension.server();
 
     @Test
     void secretsInRequestsAndInWhatServersSendBackNeverReachTheLog() throws Exception {

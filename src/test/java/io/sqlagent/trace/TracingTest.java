@@ -28,14 +28,14 @@ import io.opentelemetry.sdk.trace.data.SpanData;
 import io.quarkiverse.mcp.server.ToolResponse;
 import io.quarkiverse.mcp.server.test.McpAssured;
 import io.quarkiverse.mcp.server.test.McpAssured.McpStreamableTestClient;
-import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
-import io.sqlagent.agent.ScriptedModelResource;
+import io.sqlagent.agent.ScriptedModel;
+import io.sqlagent.agent.ScriptedModelExtension;
 import io.sqlagent.agent.ScriptedOpenAiServer;
 import io.sqlagent.agent.SseClient;
-import io.sqlagent.tool.audit.AuditLog;
+import io.sqlagent.audit.AuditLog;
 
 /**
  * One trace per question, read from the in-memory exporter every test exports to ({@link TestSpans}):
@@ -43,7 +43,7 @@ import io.sqlagent.tool.audit.AuditLog;
  * with their names, parents and attributes; the trace id in the done event and the audit log.
  */
 @QuarkusTest
-@WithTestResource(ScriptedModelResource.class)
+@ScriptedModel
 class TracingTest {
 
     private static final Duration EXPORTED_WITHIN = Duration.ofSeconds(10);
@@ -57,12 +57,10 @@ class TracingTest {
     @Inject
     AuditLog auditLog;
 
-    ScriptedOpenAiServer model;
+    final ScriptedOpenAiServer model = ScriptedModelExtension.server();
 
     @BeforeEach
     void reset() {
-        model = ScriptedModelResource.server;
-        model.reset();
         // Spans of the tests that ran before in this application (MCP calls among them) are not this test's.
         spans.reset();
     }

@@ -12,18 +12,17 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
-import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
 import io.sqlagent.TestProfiles;
-import io.sqlagent.agent.ScriptedModelResource;
-import io.sqlagent.tool.ToolJson;
+import io.sqlagent.ToolJson;
+import io.sqlagent.agent.ScriptedModel;
 
 /** The workspace tools as the service offers them: listed and callable over REST once a policy is set, refusals as 403. */
 @QuarkusTest
 @TestProfile(TestProfiles.Features.class)
-@WithTestResource(ScriptedModelResource.class)
+@ScriptedModel
 class WorkspaceToolsResourceTest {
 
     static final WorkspaceFixture workspace = WorkspaceFixture.shared();

@@ -1,13 +1,16 @@
 package io.sqlagent.agent.rest;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.UUID;
 
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
+import jakarta.validation.constraints.Size;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -27,29 +30,27 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.jboss.resteasy.reactive.ResponseHeader;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import io.quarkus.resteasy.reactive.jackson.CustomDeserialization;
 import io.smallrye.common.annotation.Blocking;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
-import io.sqlagent.Texts;
+import io.sqlagent.Caller;
 import io.sqlagent.agent.AgentConfig;
 import io.sqlagent.agent.AgentService;
 import io.sqlagent.agent.LiveRuns;
 import io.sqlagent.agent.RunEvent;
-import io.sqlagent.rest.ApiException;
-import io.sqlagent.rest.ErrorBody;
-import io.sqlagent.rest.JsonBodies;
-import io.sqlagent.rest.Uuids;
+import io.sqlagent.http.ApiException;
+import io.sqlagent.http.ClientConnections;
+import io.sqlagent.http.ErrorBody;
+import io.sqlagent.http.OnWrongType;
+import io.sqlagent.http.StrictBodies;
+import io.sqlagent.http.Uuids;
 import io.sqlagent.security.Callers;
 import io.sqlagent.security.Limits;
 import io.sqlagent.store.StoreCalls;
-import io.sqlagent.tool.Caller;
-import io.sqlagent.tool.ToolsConfig;
 import io.sqlagent.tool.UnknownToolsetException;
-import io.sqlagent.tool.rest.ClientConnections;
 import io.vertx.ext.web.RoutingContext;
 
 /**
@@ -67,7 +68,6 @@ import io.vertx.ext.web.RoutingContext;
 @Tag(name = "Chat", description = "Ask a question; the agent's steps stream back as server-sent events")
 public class ChatResource {
 
-    private static final Set<String> FIELDS = Set.of("question", "conversation_id", "toolsets");
     private static final int MAX_TOOLSETS = 50;
     /** What a client refused during shutdown is told to wait before asking again (another replica will answer). */
     private static final Duration SHUTTING_DOWN_RETRY = Duration.ofSeconds(2);
@@ -77,12 +77,11 @@ public class ChatResource {
     private final AgentService agent;
     private final StoreCalls store;
     private final AgentConfig config;
-    private final long maxRequestBytes;
     private final Callers callers;
     private final Limits limits;
     private final LiveRuns runs;
 
-    ChatResource(AgentService agent, AgentConfig config, ToolsConfig tools, StoreCalls store, Callers callers, Limits limits,
+    ChatResource(AgentService agent, AgentConfig config, StoreCalls store, Callers callers, Limits limits,
             LiveRuns runs) {
         this.runs = runs;
         this.callers = callers;
@@ -90,11 +89,10 @@ public class ChatResource {
         this.agent = agent;
         this.store = store;
         this.config = config;
-        this.maxRequestBytes = tools.maxRequestSize().asLongValue();
     }
 
     @POST
-    @Consumes(MediaType.WILDCARD) // io.sqlagent.rest.EdgeFilter refuses a body that is not JSON with the house error; an empty body needs no type
+    @Consumes(MediaType.WILDCARD) // io.sqlagent.http.EdgeFilter refuses a body that is not JSON with the house error; an empty body needs no type
     @Produces(MediaType.SERVER_SENT_EVENTS)
     @Operation(summary = "Ask the agent", description = "Body {\"question\": \"…\", \"conversation_id\": optional, \"toolsets\": optional [names]}. Answers text/event-stream: conversation "
             + "{conversation_id}, thinking {delta}, tool_call {id,name,arguments}, tool_result {id,name,ok,duration_ms,"
@@ -116,13 +114,16 @@ public class ChatResource {
     @Blocking // only to look the conversation up before answering (a 404 cannot follow a 200); the run itself never blocks
     @ResponseHeader(name = "Cache-Control", value = "no-cache")
     @ResponseHeader(name = "X-Accel-Buffering", value = "no")
-    public Multi<OutboundSseEvent> chat(byte[] body, @Context Sse sse, @Context RoutingContext http) {
+    @CustomDeserialization(StrictBodies.class)
+    public Multi<OutboundSseEvent> chat(@Valid @NotNull(message = MISSING_QUESTION) ChatRequestBody request, @Context Sse sse,
+            @Context RoutingContext http) {
         if (runs.draining()) {
             throw new ApiException(503, ErrorBody.of("shutting_down",
                     "This replica is shutting down and starts no new chat; ask again (another replica will answer)"),
                     Optional.of(SHUTTING_DOWN_RETRY));
         }
-        ChatRequestBody request = request(body);
+        String question = question(request);
+        Optional<UUID> conversationId = Optional.ofNullable(request.conversationId()).map(UUID::fromString);
         Uni<AgentService.Start> starting;
         Caller caller = store.lookup(callers.of(http)).await().indefinitely();
         store.lookup(limits.chatRun(caller)).await().indefinitely().ifPresent(refusal -> {
@@ -130,8 +131,8 @@ public class ChatResource {
                     Optional.of(Duration.ofSeconds(refusal.retryAfterSeconds())));
         });
         try {
-            starting = agent.start(request.question(), request.conversationId().map(UUID::fromString), caller,
-                    request.toolsets().orElse(List.of()));
+            starting = agent.start(question, conversationId, caller,
+                    Objects.requireNonNullElse(request.toolsets(), List.of()));
         } catch (UnknownToolsetException unknownToolset) {
             throw bad("unknown_toolset", unknownToolset.getMessage());
         }
@@ -139,10 +140,10 @@ public class ChatResource {
         AgentService.Start start = store.lookup(starting).await().indefinitely();
         if (!start.conversationFound()) {
             throw ApiException.notFound("conversation_not_found", "No conversation has the id "
-                    + request.conversationId().orElse("") + "; leave conversation_id out to start one");
+                    + request.conversationId() + "; leave conversation_id out to start one");
         }
         // The run goes on without its client for a while (sqlagent.chat.resume.detached-timeout): the client may resume it.
-        Multi<RunEvent> events = runs.begin(start, caller, request.conversationId().map(UUID::fromString));
+        Multi<RunEvent> events = runs.begin(start, caller, conversationId);
         return toClient(events, config, http).map(event -> sse(sse, event));
     }
 
@@ -157,40 +158,22 @@ public class ChatResource {
                 .emitOn(Infrastructure.getDefaultWorkerPool(), EMIT_BATCH);
     }
 
-    /** The request's documented shape (for OpenAPI) and its parsed form. */
+    /** The request's documented shape (for OpenAPI) and what it is bound to, with what each field must be. */
     @Schema(name = "ChatRequest")
+    @OnWrongType("invalid_body: The body must be a JSON object such as {\"question\": \"How many tracks are there?\"}")
     public record ChatRequestBody(
-            @Schema(required = true, description = "The question, in plain language", example = "How many tracks are there?") String question,
-            @JsonProperty("conversation_id") @Schema(description = "Continue this conversation (its earlier messages are the model's history): the conversation_id of its conversation event", format = "uuid") Optional<String> conversationId,
-            @Schema(description = "Offer the model only the tools of these toolsets (GET /api/tools?toolset=…); all tools when left out", example = "[\"catalog\"]") Optional<List<String>> toolsets) {
+            @Schema(required = true, description = "The question, in plain language", example = "How many tracks are there?") @OnWrongType("invalid_question: question must be a string") @NotNull(message = MISSING_QUESTION) String question,
+            @JsonProperty("conversation_id") @Schema(description = "Continue this conversation (its earlier messages are the model's history): the conversation_id of its conversation event", format = "uuid") @OnWrongType(INVALID_CONVERSATION_ID) @Pattern(regexp = Uuids.CANONICAL, message = INVALID_CONVERSATION_ID) String conversationId,
+            @Schema(description = "Offer the model only the tools of these toolsets (GET /api/tools?toolset=…); all tools when left out", example = "[\"catalog\"]") @OnWrongType(INVALID_TOOLSETS) @Size(min = 1, message = INVALID_TOOLSETS) @Size(max = MAX_TOOLSETS, message = "invalid_toolsets: toolsets names more than {max} toolsets; at most {max} are allowed") List<@NotBlank(message = INVALID_TOOLSETS) String> toolsets) {
     }
 
-    private ChatRequestBody request(byte[] body) {
-        if (body != null && body.length > maxRequestBytes) {
-            throw new ApiException(413, ErrorBody.of("body_too_large", "The body has " + body.length
-                    + " bytes; the limit is " + maxRequestBytes + " (sqlagent.tools.max-request-size)"));
-        }
-        ObjectNode object;
-        try {
-            object = JsonBodies.object(body, "a JSON object such as {\"question\": \"How many tracks are there?\"}");
-        } catch (JsonBodies.BadBody e) {
-            throw new ApiException(400, e.error());
-        }
-        for (Iterator<String> names = object.fieldNames(); names.hasNext();) {
-            String name = names.next();
-            if (!FIELDS.contains(name)) {
-                throw bad("unknown_field", "Unknown field '" + Texts.shorten(name, 64)
-                        + "'; the body takes question, conversation_id and toolsets");
-            }
-        }
-        JsonNode question = object.get("question");
-        if (question == null || question.isNull()) {
-            throw bad("missing_question", "The body needs a question: {\"question\": \"…\"}");
-        }
-        if (!question.isTextual()) {
-            throw bad("invalid_question", "question must be a string");
-        }
-        String text = question.asText().strip();
+    private static final String MISSING_QUESTION = "missing_question: The body needs a question: \\{\"question\": \"…\"\\}";
+    private static final String INVALID_CONVERSATION_ID = "invalid_conversation_id: conversation_id must be the UUID of a conversation, as the conversation event gave it";
+    private static final String INVALID_TOOLSETS = "invalid_toolsets: toolsets must be an array of toolset names, such as [\"sales\"]";
+
+    /** The question as the agent gets it: stripped, not blank, within sqlagent.agent.max-question-length. */
+    private String question(ChatRequestBody request) {
+        String text = request.question().strip();
         if (text.isEmpty()) {
             throw bad("missing_question", "question is blank");
         }
@@ -198,38 +181,7 @@ public class ChatResource {
             throw bad("question_too_long", "question has " + text.length() + " characters; the limit is "
                     + config.maxQuestionLength() + " (sqlagent.agent.max-question-length)");
         }
-        JsonNode id = object.get("conversation_id");
-        Optional<String> conversationId = Optional.empty();
-        if (id != null && !id.isNull()) {
-            if (!id.isTextual() || Uuids.parse(id.asText()).isEmpty()) {
-                throw bad("invalid_conversation_id",
-                        "conversation_id must be the UUID of a conversation, as the conversation event gave it");
-            }
-            conversationId = Optional.of(id.asText());
-        }
-        return new ChatRequestBody(text, conversationId, toolsets(object.get("toolsets")));
-    }
-
-    private static Optional<List<String>> toolsets(JsonNode toolsets) {
-        if (toolsets == null || toolsets.isNull()) {
-            return Optional.empty();
-        }
-        String expected = "toolsets must be an array of toolset names, such as [\"sales\"]";
-        if (!toolsets.isArray() || toolsets.isEmpty()) {
-            throw bad("invalid_toolsets", expected);
-        }
-        if (toolsets.size() > MAX_TOOLSETS) {
-            throw bad("invalid_toolsets",
-                    "toolsets names " + toolsets.size() + " toolsets; at most " + MAX_TOOLSETS + " are allowed");
-        }
-        List<String> names = new ArrayList<>();
-        for (JsonNode name : toolsets) {
-            if (!name.isTextual() || name.asText().isBlank()) {
-                throw bad("invalid_toolsets", expected);
-            }
-            names.add(name.asText());
-        }
-        return Optional.of(List.copyOf(names));
+        return text;
     }
 
     private static ApiException bad(String code, String message) {

@@ -27,17 +27,17 @@ import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 import io.smallrye.common.annotation.Blocking;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
+import io.sqlagent.Caller;
 import io.sqlagent.agent.AgentConfig;
 import io.sqlagent.agent.LiveRuns;
 import io.sqlagent.agent.ResumedStreams;
 import io.sqlagent.agent.RunEvent;
 import io.sqlagent.agent.RunEventStore;
-import io.sqlagent.rest.ApiException;
-import io.sqlagent.rest.ErrorBody;
-import io.sqlagent.rest.Uuids;
+import io.sqlagent.http.ApiException;
+import io.sqlagent.http.ErrorBody;
+import io.sqlagent.http.Uuids;
 import io.sqlagent.security.Callers;
 import io.sqlagent.store.StoreCalls;
-import io.sqlagent.tool.Caller;
 import io.vertx.ext.web.RoutingContext;
 
 /**

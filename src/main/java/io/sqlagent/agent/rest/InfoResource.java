@@ -13,11 +13,11 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import io.sqlagent.ToolJson;
 import io.sqlagent.agent.ChatModels;
 import io.sqlagent.security.AuthConfig;
 import io.sqlagent.sql.Source;
 import io.sqlagent.sql.SourceRegistry;
-import io.sqlagent.tool.ToolJson;
 import io.sqlagent.tool.ToolRegistry;
 import io.sqlagent.tool.Toolset;
 

@@ -4,14 +4,16 @@ import java.net.URI;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotBlank;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -36,10 +38,13 @@ import org.jboss.resteasy.reactive.RestResponse;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import io.quarkus.resteasy.reactive.jackson.CustomDeserialization;
 import io.smallrye.common.annotation.Blocking;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
+import io.sqlagent.Caller;
 import io.sqlagent.Texts;
+import io.sqlagent.ToolJson;
 import io.sqlagent.eval.CaseFileException;
 import io.sqlagent.eval.CaseFiles;
 import io.sqlagent.eval.EvalConfig;
@@ -49,12 +54,11 @@ import io.sqlagent.eval.EvalService;
 import io.sqlagent.eval.EvalStore;
 import io.sqlagent.eval.EvalSuite;
 import io.sqlagent.eval.HtmlReport;
-import io.sqlagent.rest.ApiException;
-import io.sqlagent.rest.ErrorBody;
-import io.sqlagent.rest.JsonBodies;
+import io.sqlagent.http.ApiException;
+import io.sqlagent.http.ErrorBody;
+import io.sqlagent.http.OnWrongType;
+import io.sqlagent.http.StrictBodies;
 import io.sqlagent.security.Callers;
-import io.sqlagent.tool.Caller;
-import io.sqlagent.tool.ToolJson;
 import io.vertx.ext.web.RoutingContext;
 
 /**
@@ -65,8 +69,6 @@ import io.vertx.ext.web.RoutingContext;
 @Tag(name = "Evals", description = "Evaluation runs of the agent: accuracy, trajectory and cost per case")
 public class EvalResource {
 
-    private static final Set<String> FIELDS = Set.of("suite", "cases", "yaml", "tags", "concurrency", "max_tokens", "timeout",
-            "judge");
     private static final Pattern SHORT_DURATION = Pattern.compile("(\\d{1,9})(ms|s|m|h)");
 
     private static final java.time.Duration LOOKUP_TIMEOUT = java.time.Duration.ofSeconds(10);
@@ -86,7 +88,7 @@ public class EvalResource {
         this.config = config;
     }
 
-    /** A request refused before anything runs or is written (answered by io.sqlagent.rest.ErrorMapper). */
+    /** A request refused before anything runs or is written (answered by io.sqlagent.http.ErrorMapper). */
     static final class Refused extends ApiException {
         private static final long serialVersionUID = 1L;
 
@@ -105,7 +107,7 @@ public class EvalResource {
             EvalSuite suite = CaseFiles.shipped(name).orElseThrow();
             ObjectNode node = ToolJson.MAPPER.createObjectNode().put("name", name).put("description", suite.description())
                     .put("cases", suite.cases().size());
-            node.set("categories", io.sqlagent.tool.ToolJson.MAPPER
+            node.set("categories", io.sqlagent.ToolJson.MAPPER
                     .valueToTree(suite.cases().stream().map(c -> c.category()).distinct().sorted().toList()));
             suites.add(node);
         }
@@ -127,7 +129,8 @@ public class EvalResource {
     @APIResponse(responseCode = "202", description = "The run started: {\"id\"}")
     @APIResponse(responseCode = "400", description = "A bad body, suite, case list, tag, budget or field", content = @Content(schema = @Schema(implementation = ErrorBody.class)))
     @APIResponse(responseCode = "403", description = "The caller lacks scope admin", content = @Content(schema = @Schema(implementation = ErrorBody.class)))
-    public Uni<RestResponse<ObjectNode>> start(byte[] body, @Context RoutingContext http) {
+    @CustomDeserialization(StrictBodies.class)
+    public Uni<RestResponse<ObjectNode>> start(@Valid RunRequest body, @Context RoutingContext http) {
         Caller caller = authorizeStart(http);
         EvalRequest request = request(body);
         return evals.start(request, caller).map(id -> RestResponse.ResponseBuilder
@@ -217,50 +220,49 @@ public class EvalResource {
         }).toMulti();
     }
 
-    private EvalRequest request(byte[] body) {
-        ObjectNode object;
-        try {
-            object = JsonBodies.object(body, "a JSON object such as {\"suite\": \"chinook\"}");
-        } catch (JsonBodies.BadBody e) {
-            throw new Refused(400, e.error().error(), e.error().message());
-        }
-        for (Iterator<String> names = object.fieldNames(); names.hasNext();) {
-            String name = names.next();
-            if (!FIELDS.contains(name)) {
-                throw bad("unknown_field", "Unknown field '" + Texts.shorten(name, 64)
-                        + "'; the body takes " + FIELDS.stream().sorted().toList());
-            }
-        }
-        int given = (object.has("suite") ? 1 : 0) + (object.has("cases") ? 1 : 0) + (object.has("yaml") ? 1 : 0);
-        if (given != 1) {
-            throw bad("invalid_suite", "Give exactly one of suite (a shipped suite: " + CaseFiles.SHIPPED
-                    + "), cases (a list of cases) or yaml (a case file's text)");
-        }
-        EvalSuite suite = suite(object);
-        return EvalRequest.of(suite, texts(object.get("tags")), positiveInt(object.get("concurrency"), "concurrency"),
-                positiveInt(object.get("max_tokens"), "max_tokens").map(Integer::longValue), duration(object.get("timeout")),
-                bool(object.get("judge")), config);
+    /** What {@code POST /api/evals/runs} takes, with what each field must be. */
+    @OnWrongType("invalid_body: The body must be a JSON object such as {\"suite\": \"chinook\"}")
+    public record RunRequest(
+            @OnWrongType("invalid_suite: suite must be the name of a shipped suite (GET /api/evals/suites)") String suite,
+            JsonNode cases,
+            @OnWrongType("invalid_cases: yaml must be the text of a case file") String yaml,
+            @OnWrongType(INVALID_TAGS) List<@NotBlank(message = INVALID_TAGS) String> tags,
+            @OnWrongType(INVALID_CONCURRENCY) @Min(value = 1, message = INVALID_CONCURRENCY) Integer concurrency,
+            @OnWrongType(INVALID_MAX_TOKENS) @Min(value = 1, message = INVALID_MAX_TOKENS) Integer maxTokens,
+            @OnWrongType(INVALID_TIMEOUT) String timeout,
+            @OnWrongType("invalid_judge: judge must be true or false") Boolean judge) {
     }
 
-    private static EvalSuite suite(ObjectNode object) {
-        if (object.has("suite")) {
-            JsonNode name = object.get("suite");
-            if (!name.isTextual()) {
-                throw bad("invalid_suite", "suite must be the name of a shipped suite: " + CaseFiles.SHIPPED);
-            }
-            return CaseFiles.shipped(name.asText()).orElseThrow(() -> new Refused(404, "unknown_suite",
-                    "No suite is named '" + abbreviate(name.asText()) + "'; the shipped suites are " + CaseFiles.SHIPPED));
+    private static final String ONE_SUITE = "Give exactly one of suite (a shipped suite: " + CaseFiles.SHIPPED
+            + "), cases (a list of cases) or yaml (a case file's text)";
+    private static final String INVALID_TAGS = "invalid_tags: tags must be a list of tag names, such as [\"smoke\"]";
+    private static final String INVALID_CONCURRENCY = "invalid_concurrency: concurrency must be a whole number of at least 1";
+    private static final String INVALID_MAX_TOKENS = "invalid_max_tokens: max_tokens must be a whole number of at least 1";
+    private static final String TIMEOUT_PROBLEM = "timeout must be a duration such as \"90s\", \"10m\", \"1h\" or \"PT10M\"";
+    private static final String INVALID_TIMEOUT = "invalid_timeout: " + TIMEOUT_PROBLEM;
+
+    private EvalRequest request(RunRequest body) {
+        if (body == null) {
+            throw bad("invalid_suite", ONE_SUITE);
+        }
+        int given = (body.suite() != null ? 1 : 0) + (body.cases() != null ? 1 : 0) + (body.yaml() != null ? 1 : 0);
+        if (given != 1) {
+            throw bad("invalid_suite", ONE_SUITE);
+        }
+        return EvalRequest.of(suite(body), Objects.requireNonNullElse(body.tags(), List.of()),
+                Optional.ofNullable(body.concurrency()), Optional.ofNullable(body.maxTokens()).map(Integer::longValue),
+                Optional.ofNullable(body.timeout()).map(EvalResource::duration), Optional.ofNullable(body.judge()), config);
+    }
+
+    private static EvalSuite suite(RunRequest body) {
+        if (body.suite() != null) {
+            return CaseFiles.shipped(body.suite()).orElseThrow(() -> new Refused(404, "unknown_suite",
+                    "No suite is named '" + abbreviate(body.suite()) + "'; the shipped suites are " + CaseFiles.SHIPPED));
         }
         EvalSuite uploaded;
         try {
-            if (object.has("yaml")) {
-                if (!object.get("yaml").isTextual()) {
-                    throw bad("invalid_cases", "yaml must be the text of a case file");
-                }
-                uploaded = CaseFiles.parseYaml(object.get("yaml").asText(), "uploaded");
-            } else {
-                uploaded = CaseFiles.parse(object.get("cases"), "uploaded");
-            }
+            uploaded = body.yaml() != null ? CaseFiles.parseYaml(body.yaml(), "uploaded")
+                    : CaseFiles.parse(body.cases(), "uploaded");
         } catch (CaseFileException e) {
             throw bad("invalid_cases", e.getMessage());
         }
@@ -271,67 +273,23 @@ public class EvalResource {
         return uploaded;
     }
 
-    private static List<String> texts(JsonNode node) {
-        if (node == null || node.isNull()) {
-            return List.of();
-        }
-        if (!node.isArray()) {
-            throw bad("invalid_tags", "tags must be a list of tag names, such as [\"smoke\"]");
-        }
-        List<String> texts = new ArrayList<>();
-        for (JsonNode item : node) {
-            if (!item.isTextual() || item.asText().isBlank()) {
-                throw bad("invalid_tags", "tags must be a list of tag names, such as [\"smoke\"]");
-            }
-            texts.add(item.asText());
-        }
-        return texts;
-    }
-
-    private static Optional<Integer> positiveInt(JsonNode node, String field) {
-        if (node == null || node.isNull()) {
-            return Optional.empty();
-        }
-        if (!node.canConvertToInt() || !node.isIntegralNumber() || node.intValue() < 1) {
-            throw bad("invalid_" + field, field + " must be a whole number of at least 1");
-        }
-        return Optional.of(node.intValue());
-    }
-
-    private static Optional<Boolean> bool(JsonNode node) {
-        if (node == null || node.isNull()) {
-            return Optional.empty();
-        }
-        if (!node.isBoolean()) {
-            throw bad("invalid_judge", "judge must be true or false");
-        }
-        return Optional.of(node.booleanValue());
-    }
-
-    private static Optional<Duration> duration(JsonNode node) {
-        if (node == null || node.isNull()) {
-            return Optional.empty();
-        }
-        String problem = "timeout must be a duration such as \"90s\", \"10m\", \"1h\" or \"PT10M\"";
-        if (!node.isTextual()) {
-            throw bad("invalid_timeout", problem);
-        }
-        Matcher m = SHORT_DURATION.matcher(node.asText());
+    private static Duration duration(String text) {
+        Matcher m = SHORT_DURATION.matcher(text);
         Duration duration;
         try {
-            duration = !m.matches() ? Duration.parse(node.asText()) : switch (m.group(2)) {
+            duration = !m.matches() ? Duration.parse(text) : switch (m.group(2)) {
                 case "ms" -> Duration.ofMillis(Long.parseLong(m.group(1)));
                 case "s" -> Duration.ofSeconds(Long.parseLong(m.group(1)));
                 case "m" -> Duration.ofMinutes(Long.parseLong(m.group(1)));
                 default -> Duration.ofHours(Long.parseLong(m.group(1)));
             };
         } catch (DateTimeParseException e) {
-            throw bad("invalid_timeout", problem);
+            throw bad("invalid_timeout", TIMEOUT_PROBLEM);
         }
         if (duration.isNegative() || duration.isZero()) {
             throw bad("invalid_timeout", "timeout must be longer than zero");
         }
-        return Optional.of(duration);
+        return duration;
     }
 
     private static UUID uuid(String id) {

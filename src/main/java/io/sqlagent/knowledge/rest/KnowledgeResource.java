@@ -32,15 +32,15 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.smallrye.mutiny.Uni;
+import io.sqlagent.Caller;
 import io.sqlagent.Texts;
+import io.sqlagent.http.ErrorBody;
+import io.sqlagent.http.JsonBodies;
 import io.sqlagent.knowledge.KnowledgeReader;
 import io.sqlagent.knowledge.KnowledgeReviews;
 import io.sqlagent.knowledge.ReviewException;
 import io.sqlagent.knowledge.ValidatedQueries;
-import io.sqlagent.rest.ErrorBody;
-import io.sqlagent.rest.JsonBodies;
 import io.sqlagent.security.Callers;
-import io.sqlagent.tool.Caller;
 import io.sqlagent.tool.ToolCallContext;
 import io.sqlagent.tool.ToolScopes;
 import io.vertx.ext.web.RoutingContext;
@@ -119,7 +119,7 @@ public class KnowledgeResource {
 
     @POST
     @Path("proposals/{id}/approve")
-    @Consumes(MediaType.WILDCARD) // io.sqlagent.rest.EdgeFilter refuses a body that is not JSON with the house error
+    @Consumes(MediaType.WILDCARD) // io.sqlagent.http.EdgeFilter refuses a body that is not JSON with the house error
     @Operation(summary = "Approve a proposal", description = "Optional body: edits, {\"title\", \"description\", \"category\", \"sql\"} for a learning, "
             + "{\"name\", \"question\", \"sql\", \"summary\", \"tables_used\", \"data_quality_notes\"} for a validated query (an edited SQL runs again "
             + "as the reviewer's run_sql first). Answers the item, approved, with who approved it and when. Scope knowledge:review.")

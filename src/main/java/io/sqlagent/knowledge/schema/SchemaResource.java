@@ -16,9 +16,9 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.jboss.resteasy.reactive.RestResponse;
 
 import io.smallrye.mutiny.Uni;
-import io.sqlagent.rest.ErrorBody;
+import io.sqlagent.Caller;
+import io.sqlagent.http.ErrorBody;
 import io.sqlagent.security.Callers;
-import io.sqlagent.tool.Caller;
 import io.sqlagent.tool.ToolScopes;
 import io.vertx.ext.web.RoutingContext;
 

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -13,6 +14,7 @@ import java.util.regex.Pattern;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 
@@ -59,7 +61,6 @@ public class SchemaSearch {
 
     private final SchemaIntrospector introspector;
     private final SourceRegistry sources;
-    private final SqlConfig sql;
     private final TablePolicy tables;
     private final ColumnPolicy columns;
     private final KnowledgeStore knowledge;
@@ -67,6 +68,13 @@ public class SchemaSearch {
     private final Embeddings configuredEmbeddings;
     private final SchemaSearchConfig config;
     private final Vertx vertx;
+
+    /** The source this index is of: {@code sqlagent.sql.source} for the bean, another for those of {@link #of}. */
+    private final String sourceName;
+    /** The bean, for the index of another source: the embedding model is shared, never loaded twice. */
+    private final SchemaSearch parent;
+    /** The indexes of the other sources the SQL tools may name, made on their first search. */
+    private final Map<String, SchemaSearch> others = new ConcurrentHashMap<>();
 
     private final AtomicReference<SchemaIndex> current = new AtomicReference<>();
     private Build building;
@@ -79,12 +87,12 @@ public class SchemaSearch {
     private volatile boolean vectorsWanted;
     private long timer = -1;
 
+    @Inject
     SchemaSearch(SchemaIntrospector introspector, SourceRegistry sources, SqlConfig sql, TablePolicy tables,
             ColumnPolicy columns, KnowledgeStore knowledge, LearningConfig learning, Embeddings embeddings,
             SchemaSearchConfig config, Vertx vertx) {
         this.introspector = introspector;
         this.sources = sources;
-        this.sql = sql;
         this.tables = tables;
         this.columns = columns;
         this.knowledge = knowledge;
@@ -93,6 +101,35 @@ public class SchemaSearch {
         this.config = config;
         this.vertx = vertx;
         this.vectorsWanted = config.index().embedAtStart();
+        this.sourceName = sql.source();
+        this.parent = null;
+    }
+
+    /** The index of {@code source}, built on its first search and rebuilt on a search once it is older than the interval. */
+    private SchemaSearch(SchemaSearch parent, String source) {
+        this.introspector = parent.introspector;
+        this.sources = parent.sources;
+        this.tables = parent.tables;
+        this.columns = parent.columns;
+        this.knowledge = parent.knowledge;
+        this.learning = parent.learning;
+        this.configuredEmbeddings = parent.configuredEmbeddings;
+        this.config = parent.config;
+        this.vertx = parent.vertx;
+        this.vectorsWanted = parent.vectorsWanted;
+        this.sourceName = source;
+        this.parent = parent;
+    }
+
+    /**
+     * The schema search of {@code source}: this one for {@code sqlagent.sql.source}, else one of its own, made now
+     * if it is the first time. The caller has checked that the source may be named ({@code SourceChoice}).
+     */
+    public SchemaSearch of(String source) {
+        if (source.equals(sourceName)) {
+            return this;
+        }
+        return others.computeIfAbsent(source, name -> new SchemaSearch(this, name));
     }
 
     void onStart(@Observes StartupEvent event) {
@@ -151,7 +188,7 @@ public class SchemaSearch {
                     }
                     buildMillis = (System.nanoTime() - began) / 1_000_000;
                     error = null;
-                    Log.infof("Schema index of source '%s': %d tables indexed by words in %d ms", sql.source(),
+                    Log.infof("Schema index of source '%s': %d tables indexed by words in %d ms", sourceName,
                             index.entries().size(), buildMillis);
                     started.words().complete(index);
                     if (embedding) {
@@ -164,7 +201,7 @@ public class SchemaSearch {
                 }, failure -> {
                     state = current.get() == null ? "failed" : "ready";
                     error = failure.getMessage();
-                    Log.warnf("Schema index of source '%s' could not be built: %s", sql.source(), failure.getMessage());
+                    Log.warnf("Schema index of source '%s' could not be built: %s", sourceName, failure.getMessage());
                     started.words().completeExceptionally(failure);
                     started.done().completeExceptionally(failure);
                 });
@@ -184,7 +221,7 @@ public class SchemaSearch {
                     embeddingMillis = (System.nanoTime() - began) / 1_000_000;
                     state = "ready";
                     Log.infof("Schema index of source '%s': %d tables embedded in %d ms (%d texts through the model; %d "
-                            + "copies share their original's vector, unchanged tables keep theirs)", sql.source(),
+                            + "copies share their original's vector, unchanged tables keep theirs)", sourceName,
                             index.entries().size(), embeddingMillis, embedded.modelCalls(), embedded.copies());
                     done.complete(embedded);
                 }, failure -> {
@@ -192,13 +229,16 @@ public class SchemaSearch {
                     state = "ready";
                     error = "embedding failed: " + failure.getMessage();
                     Log.warnf(failure, "Schema index of source '%s': tables could not be embedded; searching by words",
-                            sql.source());
+                            sourceName);
                     done.complete(index);
                 });
     }
 
     /** The in-process model: the shared one unless the vector tools use a remote model. */
     private Embeddings embeddings() {
+        if (parent != null) {
+            return parent.embeddings();
+        }
         Embeddings chosen = embeddings;
         if (chosen == null) {
             chosen = configuredEmbeddings.name().equals(Embeddings.LOCAL) ? configuredEmbeddings : Embeddings.inProcess();
@@ -208,19 +248,25 @@ public class SchemaSearch {
     }
 
     private Source source() {
-        return sources.find(sql.source())
-                .orElseThrow(() -> new ToolException("No source named '" + sql.source() + "' is configured"));
+        return sources.find(sourceName)
+                .orElseThrow(() -> new ToolException("No source named '" + sourceName + "' is configured"));
     }
 
     /** The index now; when none was ever built, the word index a build started now gives. */
     public Uni<SchemaIndex> index() {
         SchemaIndex index = current.get();
         if (index != null) {
+            long interval = config.index().refreshInterval().toMillis();
+            if (parent != null && interval > 0 && System.currentTimeMillis() - index.builtAt() > interval) {
+                // Another source's index has no timer of its own: a search past the interval starts a rebuild, and
+                // is answered by this index meanwhile.
+                rebuild();
+            }
             return Uni.createFrom().item(index);
         }
         return Uni.createFrom().completionStage(rebuild().words())
                 .onFailure().transform(failure -> new ToolException(
-                        "The schema index of source '" + sql.source() + "' could not be built: " + failure.getMessage()));
+                        "The schema index of source '" + sourceName + "' could not be built: " + failure.getMessage()));
     }
 
     /**
@@ -298,7 +344,7 @@ public class SchemaSearch {
 
     public Status status() {
         SchemaIndex index = current.get();
-        return new Status(sql.source(), state, index == null ? 0 : index.entries().size(), index != null && index.semantic(),
+        return new Status(sourceName, state, index == null ? 0 : index.entries().size(), index != null && index.semantic(),
                 index == null ? null : Instant.ofEpochMilli(index.builtAt()).toString(), buildMillis, embeddingMillis, error);
     }
 }

@@ -33,15 +33,15 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.quarkus.security.identity.SecurityIdentity;
 import io.smallrye.mutiny.Uni;
+import io.sqlagent.Caller;
 import io.sqlagent.Texts;
-import io.sqlagent.rest.ErrorBody;
-import io.sqlagent.rest.JsonBodies;
+import io.sqlagent.http.ErrorBody;
+import io.sqlagent.http.JsonBodies;
 import io.sqlagent.security.ApiKeyIdentityProvider;
 import io.sqlagent.security.ApiKeyStore;
 import io.sqlagent.security.ApiKeys;
 import io.sqlagent.security.AuthConfig;
 import io.sqlagent.security.Callers;
-import io.sqlagent.tool.Caller;
 
 /**
  * {@code /api/keys}: API keys for programs, managed by a caller with scope {@code admin}. The key
@@ -84,7 +84,7 @@ public class ApiKeyResource {
     }
 
     @POST
-    @Consumes(MediaType.WILDCARD) // io.sqlagent.rest.EdgeFilter refuses a body that is not JSON with the house error
+    @Consumes(MediaType.WILDCARD) // io.sqlagent.http.EdgeFilter refuses a body that is not JSON with the house error
     @Operation(summary = "Create an API key", description = "Body {\"name\", \"scopes\": [...], \"attributes\"?: {...}}. Answers 201 "
             + "{\"name\", \"principal\", \"key\", \"scopes\"} (principal: key:<key id>, the owner of what the key does): the key is shown this once, stored only as a hash. Needs scope admin.")
     @RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = NewKey.class), examples = {

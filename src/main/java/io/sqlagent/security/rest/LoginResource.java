@@ -12,7 +12,7 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.jboss.resteasy.reactive.RestResponse;
 
-import io.sqlagent.rest.ErrorBody;
+import io.sqlagent.http.ErrorBody;
 import io.sqlagent.security.AuthConfig;
 
 /**

@@ -1,6 +1,8 @@
 package io.sqlagent.sql.engine;
 
+import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 import io.sqlagent.sql.guard.StatementKind;
@@ -25,12 +27,34 @@ public interface Engine {
     Set<String> schemes();
 
     /**
-     * A pool for the source at {@code url} (credentials in it, percent-encoded where they must be).
+     * How to reach a source's server.
+     *
+     * @param url the source's URL in its engine's own form ({@code SourceUrls.canonical}), credentials in it
+     *        percent-encoded where they must be
+     * @param username overrides the URL's user
+     * @param password overrides the URL's password
+     * @param connectTimeout how long to wait for a TCP connection
+     */
+    record Connect(String url, Optional<String> username, Optional<String> password, Duration connectTimeout) {
+    }
+
+    /**
+     * A pool for the source {@code connect} reaches.
      *
      * @throws IllegalArgumentException when the URL cannot be used; the message names the problem, never
      *         the password
      */
-    Pool pool(Vertx vertx, String url, PoolOptions options);
+    Pool pool(Vertx vertx, Connect connect, PoolOptions options);
+
+    /** A pool for the source at {@code url} (credentials in it), with a connect timeout of 5 s. */
+    default Pool pool(Vertx vertx, String url, PoolOptions options) {
+        return pool(vertx, new Connect(url, Optional.empty(), Optional.empty(), Duration.ofSeconds(5)), options);
+    }
+
+    /** The statement whose one value is the server's version, as readiness shows it. */
+    default String versionQuery() {
+        return "SELECT VERSION()";
+    }
 
     /** The statement check for the allowed kinds ({@code sqlagent.sql.allowed-statements}). */
     StatementCheck statementCheck(Set<StatementKind> allowed);

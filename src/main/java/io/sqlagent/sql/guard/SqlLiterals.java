@@ -27,7 +27,7 @@ public final class SqlLiterals {
                     + "operator|aggregate|collation|trigger|policy|alias|parameter) $");
     /** What a name looks like: identifiers, optionally qualified, with no space, quote or punctuation in them. */
     private static final Pattern IDENTIFIER = Pattern.compile("[\\p{L}_][\\p{L}\\p{N}_$]*(\\.[\\p{L}_][\\p{L}\\p{N}_$]*)*");
-    /** The excerpt of the statement that {@code QueryRunner} appends to a message, up to its detail or hint. */
+    /** The excerpt of the statement that {@code PgErrorTranslator} appends to a message, up to its detail or hint. */
     private static final Pattern EXCERPT = Pattern.compile("(?s) at character \\d+: .*?(?=\\. Detail: |\\. Hint: |$)");
     /** Where a detail lists the values of a key or of a whole row. */
     private static final Pattern ROW_VALUES = Pattern.compile("(?i)=\\(|\\bcontains \\(");

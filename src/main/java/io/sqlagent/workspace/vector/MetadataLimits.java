@@ -9,8 +9,8 @@ import java.util.TreeSet;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import io.sqlagent.jsonschema.Violation;
 import io.sqlagent.tool.ToolArgumentsException;
-import io.sqlagent.tool.schema.Violation;
 
 /**
  * The bounds on documents' metadata ({@code sqlagent.vector.metadata.*}), checked before anything is written: a

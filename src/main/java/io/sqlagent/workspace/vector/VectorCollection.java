@@ -43,8 +43,8 @@ import org.apache.lucene.util.Bits;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import io.sqlagent.ToolJson;
 import io.sqlagent.tool.ToolException;
-import io.sqlagent.tool.ToolJson;
 
 /**
  * One collection: a Lucene index on disk holding, per document, its id, its text (also indexed

@@ -13,8 +13,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.smallrye.mutiny.Uni;
 import io.sqlagent.StoredText;
+import io.sqlagent.ToolJson;
 import io.sqlagent.tool.ToolException;
-import io.sqlagent.tool.ToolJson;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.SqlConnection;

@@ -15,15 +15,15 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.ValueNode;
 
 import io.smallrye.mutiny.Uni;
+import io.sqlagent.ToolJson;
+import io.sqlagent.jsonschema.Param;
+import io.sqlagent.jsonschema.Violation;
 import io.sqlagent.tool.ToolArgumentsException;
 import io.sqlagent.tool.ToolCallContext;
 import io.sqlagent.tool.ToolDefinition;
 import io.sqlagent.tool.ToolException;
-import io.sqlagent.tool.ToolJson;
 import io.sqlagent.tool.ToolRefusedException;
 import io.sqlagent.tool.TypedTool;
-import io.sqlagent.tool.schema.Param;
-import io.sqlagent.tool.schema.Violation;
 import io.sqlagent.workspace.PolicyManifest;
 
 /**

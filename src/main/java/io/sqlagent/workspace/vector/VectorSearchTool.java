@@ -9,12 +9,12 @@ import java.util.Optional;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.smallrye.mutiny.Uni;
+import io.sqlagent.jsonschema.Param;
 import io.sqlagent.tool.ToolCallContext;
 import io.sqlagent.tool.ToolDefinition;
 import io.sqlagent.tool.ToolException;
 import io.sqlagent.tool.ToolRefusedException;
 import io.sqlagent.tool.TypedTool;
-import io.sqlagent.tool.schema.Param;
 import io.sqlagent.workspace.PolicyManifest;
 
 /**

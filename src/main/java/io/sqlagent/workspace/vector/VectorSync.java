@@ -21,8 +21,8 @@ import java.util.function.BooleanSupplier;
 
 import io.quarkus.logging.Log;
 import io.smallrye.mutiny.Uni;
+import io.sqlagent.ToolJson;
 import io.sqlagent.tool.ToolException;
-import io.sqlagent.tool.ToolJson;
 
 /**
  * Keeps this replica's local indexes equal to the store: on start it catches up from the change it

@@ -14,7 +14,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import io.sqlagent.tool.ToolJson;
+import io.sqlagent.ToolJson;
 
 /**
  * Reading PostgreSQL's plan JSON. The plans below are what PostgreSQL printed for

@@ -16,8 +16,8 @@ import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 
+import io.sqlagent.ToolJson;
 import io.sqlagent.sql.QueryResult;
-import io.sqlagent.tool.ToolJson;
 
 /**
  * The answer written while rows are read is, byte for byte, the answer the service wrote before from a tree of

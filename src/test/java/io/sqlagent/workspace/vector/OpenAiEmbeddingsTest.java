@@ -7,12 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 
-import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
 import io.sqlagent.TestProfiles;
-import io.sqlagent.agent.ScriptedModelResource;
+import io.sqlagent.agent.ScriptedModel;
+import io.sqlagent.agent.ScriptedModelExtension;
 import io.sqlagent.agent.ScriptedOpenAiServer;
 
 /**
@@ -20,7 +20,7 @@ import io.sqlagent.agent.ScriptedOpenAiServer;
  */
 @QuarkusTest
 @TestProfile(TestProfiles.Features.class)
-@WithTestResource(ScriptedModelResource.class)
+@ScriptedModel
 class OpenAiEmbeddingsTest {
 
     private static io.restassured.response.ValidatableResponse call(String tool, String json) {
@@ -45,8 +45,8 @@ class OpenAiEmbeddingsTest {
                 .body("message", startsWith(
                         "Collection 'notes' holds vectors of " + ScriptedOpenAiServer.EMBEDDING_DIMENSIONS + " dimensions"));
 
-        assertTrue(ScriptedModelResource.server.embeddedTexts().containsAll(
+        assertTrue(ScriptedModelExtension.server().embeddedTexts().containsAll(
                 java.util.List.of("invoice totals by country", "guitar solo in the last track", "country invoice totals")),
-                ScriptedModelResource.server.embeddedTexts().toString());
+                ScriptedModelExtension.server().embeddedTexts().toString());
     }
 }

@@ -19,15 +19,15 @@ import org.junit.jupiter.api.io.TempDir;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import io.sqlagent.ToolJson;
+import io.sqlagent.jsonschema.Violation;
 import io.sqlagent.tool.ExecutorOptions;
 import io.sqlagent.tool.Outcome;
 import io.sqlagent.tool.ToolCall;
 import io.sqlagent.tool.ToolCallContext;
 import io.sqlagent.tool.ToolExecutor;
-import io.sqlagent.tool.ToolJson;
 import io.sqlagent.tool.ToolRegistry;
 import io.sqlagent.tool.ToolResult;
-import io.sqlagent.tool.schema.Violation;
 
 /**
  * The bounds on vector metadata (keys per document, key and value lengths, distinct keys per collection) as a caller

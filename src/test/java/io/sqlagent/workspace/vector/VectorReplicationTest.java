@@ -26,11 +26,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.quarkus.test.junit.QuarkusTest;
+import io.sqlagent.ToolJson;
 import io.sqlagent.store.StoreMigrations;
 import io.sqlagent.tool.ToolCall;
 import io.sqlagent.tool.ToolCallContext;
 import io.sqlagent.tool.ToolException;
-import io.sqlagent.tool.ToolJson;
 import io.sqlagent.tool.ToolResult;
 import io.sqlagent.tool.TypedTool;
 import io.sqlagent.workspace.PolicyManifest;

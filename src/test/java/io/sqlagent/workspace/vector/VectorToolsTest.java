@@ -22,6 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import io.sqlagent.ToolJson;
+import io.sqlagent.jsonschema.Violation;
 import io.sqlagent.tool.ExecutorOptions;
 import io.sqlagent.tool.Outcome;
 import io.sqlagent.tool.Tool;
@@ -29,11 +31,9 @@ import io.sqlagent.tool.ToolCall;
 import io.sqlagent.tool.ToolCallContext;
 import io.sqlagent.tool.ToolException;
 import io.sqlagent.tool.ToolExecutor;
-import io.sqlagent.tool.ToolJson;
 import io.sqlagent.tool.ToolRefusedException;
 import io.sqlagent.tool.ToolRegistry;
 import io.sqlagent.tool.ToolResult;
-import io.sqlagent.tool.schema.Violation;
 import io.sqlagent.workspace.PolicyManifest;
 
 /** vector_search and vector_manage with real all-MiniLM-L6-v2 embeddings and real Lucene indexes on disk. */

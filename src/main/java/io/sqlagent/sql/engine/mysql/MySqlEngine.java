@@ -66,13 +66,17 @@ public final class MySqlEngine implements Engine {
     }
 
     @Override
-    public Pool pool(Vertx vertx, String url, PoolOptions options) {
+    public Pool pool(Vertx vertx, Connect source, PoolOptions options) {
+        String url = source.url();
         String scheme = url.substring(0, Math.max(0, url.indexOf("://"))).toLowerCase(java.util.Locale.ROOT);
         if (!schemes().contains(scheme)) {
             throw new IllegalArgumentException("not a " + name() + ":// URL");
         }
         // The Vert.x client reads mysql:// and mariadb:// alike.
         MySQLConnectOptions connect = MySQLConnectOptions.fromUri("mysql" + url.substring(scheme.length()));
+        source.username().ifPresent(connect::setUser);
+        source.password().ifPresent(connect::setPassword);
+        connect.setConnectTimeout((int) source.connectTimeout().toMillis());
         // Server-side prepared statements are not cached across calls: each call's statement is new text.
         connect.setCachePreparedStatements(false);
         return MySQLBuilder.pool().with(options).connectingTo(connect).using(vertx).build();

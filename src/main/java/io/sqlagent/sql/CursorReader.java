@@ -1,0 +1,320 @@
+package io.sqlagent.sql;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import io.quarkus.logging.Log;
+import io.smallrye.mutiny.Uni;
+import io.sqlagent.sql.engine.postgres.PgStatementCache;
+import io.sqlagent.sql.guard.SqlGuard;
+import io.sqlagent.sql.result.ColumnText;
+import io.sqlagent.sql.result.DriverTypes;
+import io.sqlagent.sql.result.ResultColumn;
+import io.sqlagent.sql.result.ResultJson;
+import io.sqlagent.sql.result.ResultValues;
+import io.sqlagent.sql.result.WideValues;
+import io.vertx.mutiny.sqlclient.Cursor;
+import io.vertx.mutiny.sqlclient.PreparedStatement;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.RowSet;
+import io.vertx.mutiny.sqlclient.SqlConnection;
+import io.vertx.mutiny.sqlclient.Tuple;
+import io.vertx.pgclient.PgException;
+import io.vertx.sqlclient.desc.ColumnDescriptor;
+
+/**
+ * Reads a statement's result through a cursor, at most {@code max-rows + 1} rows however many the query would
+ * produce, each value made JSON-friendly and capped as it arrives, so a result never holds more than one batch of
+ * whole rows. A read-only query's values are rendered by PostgreSQL, by the kinds of its columns once
+ * {@link ResultShapes} knows them.
+ */
+@ApplicationScoped
+class CursorReader {
+
+    /** Rows one cursor read takes at most. */
+    static final int MAX_BATCH = 1000;
+    /**
+     * Rows the first read takes, before their size is known. Kept small: a row's size is unbounded, and
+     * 32 rows of a megabyte each exhausted a 128 MB heap (ResultMemoryIT); later reads size themselves.
+     */
+    private static final int FIRST_BATCH = 10;
+    /** About how many characters of rows one read may bring, once their size is known. */
+    private static final long BATCH_CHARS = 4_000_000;
+
+    private static final String NAMES_PREFIX = "SELECT * FROM (";
+    // WHERE false, not LIMIT 0: both return no rows and the statement's own columns, but PostgreSQL plans
+    // the statement in full under a LIMIT 0, while a constant false condition lets it skip planning the
+    // joins and starting them (PostgreSQL 15, a top-10 join over three tables, warm: 0.13-0.15 ms of
+    // planning against 0.012 ms).
+    private static final String NAMES_SUFFIX = "\n) AS q WHERE false";
+
+    private final SqlConfig config;
+    private final ResultShapes shapes;
+
+    CursorReader(SqlConfig config, ResultShapes shapes) {
+        this.config = config;
+        this.shapes = shapes;
+    }
+
+    /**
+     * Reads a statement's result. A read-only statement is run as a subquery whose values PostgreSQL
+     * renders itself, after a cheap statement that learns its column names and types (an empty run,
+     * {@code WHERE false}; {@code pg_typeof} for types the driver does not know), sent with it; see
+     * {@link ResultValues} for why the driver's own decoding is not used. The first time a statement is
+     * seen, PostgreSQL writes each row as JSON ({@code to_json}); once its columns are known
+     * ({@link ResultShapes}), each column as text or JSON by its type ({@link ColumnText}), which costs
+     * PostgreSQL a third as much for the same answer. An EXPLAIN (its plan is text or JSON already) and a
+     * statement that writes (it cannot be a subquery) are read through the driver's values.
+     */
+    Uni<QueryResult> read(SqlConnection connection, String sql, Tuple params, Reading reading) {
+        // statementBody is empty for anything that does not start as a query, an EXPLAIN included.
+        Optional<String> body = reading.readOnly() ? SqlGuard.statementBody(sql) : Optional.empty();
+        ReadProgress progress = new ReadProgress();
+        if (body.isEmpty()) {
+            Uni<RowSet<Row>> first = connection.prepare(sql)
+                    .onFailure(PgException.class).transform(failure -> PgErrorTranslator.translate((PgException) failure, sql))
+                    .flatMap(statement -> firstRead(statement, params, reading, progress));
+            return readRows(first, null, reading, progress, sql, 0);
+        }
+        // The column names, the rows statement's preparation and its first read go to PostgreSQL together (the client
+        // pipelines them on the connection): one round trip.
+        List<ColumnText> known = shapes.known(body.get());
+        // Wide values are cut by PostgreSQL, to what the answer keeps (WideValues).
+        int cap = config.maxCellChars();
+        // OFFSET 0: the statement's own expressions are computed once, however often the select list names them.
+        String prefix = (known == null ? PgStatementCache.ROWS_PREFIX + WideValues.rowJson()
+                : PgStatementCache.COLUMNS_PREFIX + WideValues.selectList(known, "q", cap))
+                + " FROM (SELECT * FROM (";
+        String suffix = "\n) AS b OFFSET 0) AS q" + (known == null ? "" : "(" + ColumnText.aliases(known.size()) + ")");
+        int shift = -prefix.length();
+        Uni<List<ResultColumn>> described = describe(connection, sql, body.get(), params)
+                .invoke(columns -> shapes.learn(body.get(), known, columns));
+        Uni<RowSet<Row>> first = connection.prepare(prefix + body.get() + suffix)
+                .onFailure(PgException.class)
+                .transform(failure -> PgErrorTranslator.translate((PgException) failure, sql, shift))
+                .flatMap(statement -> firstRead(statement, params, reading, progress));
+        progress.kinds = known;
+        return readRows(first, described, reading, progress, sql, shift);
+    }
+
+    /**
+     * Opens the cursor of {@code statement}, kept in {@code progress} to be closed, and reads its first rows: a
+     * few ({@link #FIRST_BATCH}), since their size is not known yet.
+     */
+    private static Uni<RowSet<Row>> firstRead(PreparedStatement statement, Tuple params, Reading reading,
+            ReadProgress progress) {
+        progress.statement = statement;
+        progress.cursor = statement.cursor(params);
+        return progress.cursor.read(Math.min(FIRST_BATCH, Math.min(reading.maxRows() + 1, reading.maxBatch())));
+    }
+
+    /**
+     * The statement's columns: names from an empty run ({@code WHERE false}), types from {@code pg_typeof} over an empty outer
+     * join.
+     */
+    private static Uni<List<ResultColumn>> describe(SqlConnection connection, String sql, String body, Tuple params) {
+        return connection.preparedQuery(NAMES_PREFIX + body + NAMES_SUFFIX).execute(params)
+                .onFailure(PgException.class)
+                .transform(failure -> PgErrorTranslator.translate((PgException) failure, sql, -NAMES_PREFIX.length()))
+                .flatMap(empty -> {
+                    List<String> names = empty.columnsNames() == null ? List.of() : empty.columnsNames();
+                    List<String> types = new ArrayList<>(names.size());
+                    descriptors(empty).forEach(descriptor -> types.add(DriverTypes.name(descriptor)));
+                    if (!types.contains(DriverTypes.UNKNOWN)) {
+                        return Uni.createFrom().item(QueryResult.columns(names, types));
+                    }
+                    return typesOfUnknown(connection, sql, body, params, names, types);
+                });
+    }
+
+    /**
+     * The names of the types the driver does not know (enums, composite and range types, …), from
+     * {@code pg_typeof} over an empty outer join: one row whatever the statement returns, and the
+     * statement itself does not run ({@code WHERE false}). Only asked when such a column is there.
+     */
+    private static Uni<List<ResultColumn>> typesOfUnknown(SqlConnection connection, String sql, String body, Tuple params,
+            List<String> names, List<String> types) {
+        StringBuilder prefix = new StringBuilder("SELECT ARRAY[");
+        for (int i = 1; i <= names.size(); i++) {
+            prefix.append(i > 1 ? ", " : "").append("pg_typeof(q.c").append(i).append(")::text");
+        }
+        prefix.append("]::text[] FROM (SELECT 1) AS o LEFT JOIN (SELECT * FROM (");
+        int shift = -prefix.length();
+        String query = prefix + body + "\n) AS s WHERE false) AS q(" + ColumnText.aliases(names.size()) + ") ON true";
+        return connection.preparedQuery(query).execute(params)
+                .onFailure(PgException.class)
+                .transform(failure -> PgErrorTranslator.translate((PgException) failure, sql, shift))
+                .map(rows -> {
+                    String[] named = rows.iterator().next().getArrayOfStrings(0);
+                    List<String> complete = new ArrayList<>(types);
+                    for (int i = 0; i < complete.size() && i < named.length; i++) {
+                        if (complete.get(i).equals(DriverTypes.UNKNOWN)) {
+                            complete.set(i, named[i]);
+                        }
+                    }
+                    return QueryResult.columns(names, complete);
+                });
+    }
+
+    /** Rows read so far, kept ones written into the answer; {@code seen} counts every row read, kept or not. */
+    private static final class ReadProgress {
+        private List<ResultColumn> columns;
+        private ResultJson answer;
+        private int kept;
+        private int seen;
+        private long keptChars;
+        private long readChars;
+        private boolean full;
+        /** Whether the rows are PostgreSQL's JSON of them (else the driver's values). */
+        private boolean rendered;
+        /** How each column's value comes, when it comes as a column of its own (else null). */
+        private List<ColumnText> kinds;
+        /** The statement the rows come from, once it is prepared. */
+        private PreparedStatement statement;
+        /** Its cursor, once it is open. */
+        private Cursor cursor;
+    }
+
+    /**
+     * Reads rows in batches, each value rendered and cut as it arrives, so a result never holds more
+     * than one batch of whole rows: the first read ({@code first}) takes a few rows, later reads as many
+     * as fit in {@link #BATCH_CHARS} at the size seen so far. Reading stops one row past the row limit,
+     * or once the result-size cap is reached. {@code described} gives the columns of rendered rows
+     * (null: the driver's columns); it and the first read are sent together.
+     */
+    private Uni<QueryResult> readRows(Uni<RowSet<Row>> first, Uni<List<ResultColumn>> described, Reading reading,
+            ReadProgress progress, String sql, int shift) {
+        progress.rendered = described != null;
+        Uni<RowSet<Row>> firstRows = described == null
+                ? first
+                // Both are waited for, failed or not, before anything else goes to the connection; the
+                // column query's failure is the one reported when both fail (it was sent first).
+                : Pipelined.bothAnswered(described, first).map(both -> {
+                    progress.columns = both.getItem1();
+                    return both.getItem2();
+                });
+        return firstRows
+                .flatMap(rowSet -> afterRead(rowSet, reading, progress))
+                .onFailure(PgException.class)
+                .transform(failure -> PgErrorTranslator.translate((PgException) failure, sql, shift))
+                // Not waited for: the transaction's end, sent right after it, closes the cursor anyway, so
+                // the close and the ROLLBACK share a round trip; the connection keeps them in order.
+                .eventually(() -> closeQuietly(progress));
+    }
+
+    /**
+     * Closes the cursor and the statement the rows came from: a statement prepared with {@code prepare} (which a
+     * cursor needs) is a named statement that the SQL client neither caches nor closes by itself, and PostgreSQL
+     * would keep every one of them for as long as the pooled connection lives (one per call, without end).
+     */
+    private static void closeQuietly(ReadProgress progress) {
+        if (progress.cursor != null) {
+            progress.cursor.close().subscribe().with(closed -> {
+            }, failure -> Log.debugf("A cursor could not be closed: %s", failure.toString()));
+        }
+        if (progress.statement != null) {
+            progress.statement.close().subscribe().with(closed -> {
+            }, failure -> Log.debugf("A prepared statement could not be closed: %s", failure.toString()));
+        }
+    }
+
+    private Uni<QueryResult> readBatch(Reading reading, ReadProgress progress) {
+        int wanted = reading.maxRows() + 1 - progress.seen;
+        int batch = (int) Math.max(1,
+                Math.min(reading.maxBatch(), BATCH_CHARS / Math.max(1, progress.readChars / progress.seen)));
+        return progress.cursor.read(Math.min(wanted, Math.min(batch, reading.maxBatch())))
+                .flatMap(rowSet -> afterRead(rowSet, reading, progress));
+    }
+
+    /**
+     * The result of rows the driver read whole and decoded (an engine without PostgreSQL's cursor and JSON rows,
+     * {@link EngineStatements}): each value rendered by {@link ResultValues#fromDriver}, cut, up to the row limit and
+     * the size cap.
+     */
+    QueryResult decoded(RowSet<Row> rowSet, Reading reading) {
+        ReadProgress progress = new ReadProgress();
+        keep(rowSet, reading, progress);
+        if (progress.answer == null) {
+            progress.answer = new ResultJson(progress.columns, config.maxCellChars());
+        }
+        boolean truncated = progress.full || progress.seen > reading.maxRows();
+        return new QueryResult(progress.columns, progress.answer.finish(progress.kept, progress.seen, truncated),
+                progress.kept, progress.seen, truncated);
+    }
+
+    /** Keeps what {@code rowSet} brought, then reads on or ends the result. */
+    private Uni<QueryResult> afterRead(RowSet<Row> rowSet, Reading reading, ReadProgress progress) {
+        keep(rowSet, reading, progress);
+        if (!progress.full && progress.seen <= reading.maxRows() && progress.cursor.hasMore()) {
+            return readBatch(reading, progress);
+        }
+        boolean truncated = progress.full || progress.seen > reading.maxRows();
+        return Uni.createFrom().item(new QueryResult(progress.columns, progress.answer.finish(progress.kept,
+                progress.seen, truncated), progress.kept, progress.seen, truncated));
+    }
+
+    /** Writes the rows of {@code rowSet} into the answer, each value cut, until the row limit or the size cap. */
+    private void keep(RowSet<Row> rowSet, Reading reading, ReadProgress progress) {
+        boolean rendered = progress.rendered;
+        int maxChars = config.maxCellChars();
+        if (progress.columns == null) {
+            progress.columns = driverColumns(rowSet);
+        }
+        if (progress.answer == null) {
+            progress.answer = new ResultJson(progress.columns, maxChars);
+        }
+        for (Row row : rowSet) {
+            progress.seen++;
+            if (progress.full || progress.kept >= reading.maxRows()) {
+                continue;
+            }
+            long room = reading.maxResultChars() - progress.keptChars;
+            long size;
+            if (progress.kinds != null) {
+                size = progress.answer.addTexts(progress.kinds, row::getString, row.getString(progress.kinds.size()), room);
+                progress.readChars += size;
+            } else if (rendered) {
+                String json = row.getString(0);
+                if (json == null) {
+                    // Longer than a first run reads whole: again, each column as text, cut by PostgreSQL (WideValues).
+                    throw new ResultShapes.Changed();
+                }
+                progress.readChars += json.length();
+                size = progress.answer.addRendered(json, room);
+            } else {
+                List<JsonNode> values = new ArrayList<>(row.size());
+                for (int i = 0; i < row.size(); i++) {
+                    values.add(ResultValues.fromDriver(row.getValue(i), maxChars));
+                }
+                size = progress.answer.addValues(values, room);
+                progress.readChars += size;
+            }
+            if (size > room) {
+                progress.full = true;
+                continue;
+            }
+            progress.keptChars += size;
+            progress.kept++;
+        }
+    }
+
+    private static List<ColumnDescriptor> descriptors(RowSet<Row> rowSet) {
+        List<ColumnDescriptor> descriptors = rowSet.getDelegate().columnDescriptors();
+        return descriptors == null ? List.of() : descriptors;
+    }
+
+    /** Columns of a result the driver decoded: names as sent, types as the driver knows them. */
+    private static List<ResultColumn> driverColumns(RowSet<Row> rowSet) {
+        List<String> names = rowSet.columnsNames() == null ? List.of() : rowSet.columnsNames();
+        List<String> types = new ArrayList<>(names.size());
+        for (ColumnDescriptor descriptor : descriptors(rowSet)) {
+            types.add(DriverTypes.name(descriptor));
+        }
+        return QueryResult.columns(names, types);
+    }
+}

@@ -1,0 +1,75 @@
+package io.sqlagent.sql;
+
+import java.util.List;
+import java.util.function.Supplier;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+
+import io.smallrye.mutiny.Uni;
+import io.sqlagent.sql.result.ColumnText;
+import io.sqlagent.sql.result.ResultColumn;
+import io.sqlagent.sql.result.WideValues;
+
+/**
+ * The kinds of the columns of the statements run lately ({@link ColumnText}), by statement text: a statement seen
+ * before has its rows statement built for them and sent with the statement that describes its columns, which checks
+ * them ({@link #learn}); a statement whose columns changed is run once more ({@link #againIfChanged}). Bounded by the
+ * characters of the texts kept.
+ */
+@ApplicationScoped
+class ResultShapes {
+
+    /** About how many characters of statement text {@link #shapes} keeps. */
+    private static final long SHAPE_CACHE_CHARS = 4_000_000;
+
+    private final Cache<String, List<ColumnText>> shapes = Caffeine.newBuilder()
+            .maximumWeight(SHAPE_CACHE_CHARS)
+            .weigher((String body, List<ColumnText> kinds) -> body.length() + 16 + kinds.size())
+            .build();
+
+    /** The kinds of {@code body}'s columns when its last run learned them, else null. */
+    List<ColumnText> known(String body) {
+        return shapes.getIfPresent(body);
+    }
+
+    /**
+     * Keeps the kinds of a statement's columns for its next run, once PostgreSQL described them; fails with
+     * {@link Changed} when this run's rows statement was built for other kinds (the tables changed since
+     * the last run), whose rows could not be read as they are.
+     */
+    void learn(String body, List<ColumnText> known, List<ResultColumn> columns) {
+        List<ColumnText> kinds = ColumnText.of(columns);
+        if (known != null && !known.equals(kinds)) {
+            shapes.invalidate(body);
+            throw new Changed();
+        }
+        if (known == null && !kinds.isEmpty()) {
+            shapes.put(body, List.copyOf(kinds));
+        }
+    }
+
+    /**
+     * A statement's columns changed kind since its last run: its rows were asked for as they were; or a first run's
+     * row was too long to read as {@code to_json} ({@link WideValues#ROW_JSON_BOUND}). Never reaches a caller: the
+     * statement is run once more, on a new connection, with its columns learned again ({@link #againIfChanged}).
+     */
+    static final class Changed extends RuntimeException {
+        Changed() {
+            super("the statement's columns changed since its last run", null, false, false);
+        }
+    }
+
+    /**
+     * {@code run}, and once more when its columns had changed ({@link Changed}): the second run finds no kinds
+     * kept for the statement, so its rows come as {@code to_json} of each row, whatever the columns are.
+     */
+    static <T> Uni<T> againIfChanged(Supplier<Uni<T>> run) {
+        // Twice at most: a run whose columns changed reads rows as to_json, and a row too long for that
+        // (WideValues.ROW_JSON_BOUND) sends it once more, with the columns it has just learned.
+        return run.get().onFailure(Changed.class)
+                .recoverWithUni(failure -> run.get().onFailure(Changed.class).recoverWithUni(again -> run.get()));
+    }
+}

@@ -1,0 +1,87 @@
+package io.sqlagent.sql;
+
+import java.time.Duration;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.tuples.Tuple2;
+import io.sqlagent.sql.engine.postgres.PgSession;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.RowSet;
+import io.vertx.mutiny.sqlclient.SqlConnection;
+import io.vertx.mutiny.sqlclient.Tuple;
+
+/**
+ * The one transaction wrapper around a caller's statement: opened with the service's settings
+ * ({@link PgSession#opening}), the caller's identity taken on for the transaction only ({@link SessionIdentity}),
+ * and always ended: a read-only transaction is rolled back whatever happens, a writing one commits when the work
+ * succeeds and rolls back when it fails.
+ */
+final class SessionTransaction {
+
+    private SessionTransaction() {
+    }
+
+    /** {@code work} inside a transaction with the service's settings, as {@code identity} when there is one. */
+    static <T> Uni<T> around(SqlConnection connection, boolean readOnly, Duration timeout,
+            Optional<SessionIdentity.Settings> identity, Supplier<Uni<T>> work) {
+        // BEGIN is part of the settings' text, so that both take one round trip; the transaction is
+        // then ended here as connection.begin()'s would be: always rolled back when read-only.
+        if (readOnly && identity.isEmpty()) {
+            return readOnlyPipelined(connection, timeout, work);
+        }
+        return open(connection, readOnly, timeout, identity)
+                .onFailure().call(failure -> end(connection, PgSession.ROLLBACK))
+                .flatMap(opened -> {
+                    Uni<T> done = work.get();
+                    if (readOnly) {
+                        return done.eventually(() -> end(connection, PgSession.ROLLBACK));
+                    }
+                    return done.call(result -> connection.query(PgSession.COMMIT).execute())
+                            .onFailure().call(failure -> end(connection, PgSession.ROLLBACK));
+                });
+    }
+
+    /**
+     * Opens the transaction with its settings in one round trip, then sets the caller's identity when
+     * it has one. Nothing else is sent before this completes: a statement sent along with it would run
+     * outside the transaction if the opening failed (a cancel arriving before {@code BEGIN} ran).
+     */
+    private static Uni<Void> open(SqlConnection connection, boolean readOnly, Duration timeout,
+            Optional<SessionIdentity.Settings> identity) {
+        Uni<RowSet<Row>> opened = connection.query(PgSession.opening(readOnly, timeout)).execute();
+        if (identity.isEmpty()) {
+            return opened.replaceWithVoid();
+        }
+        SessionIdentity.Settings settings = identity.get();
+        return opened.flatMap(ignored -> settings.role().isPresent()
+                ? connection.preparedQuery(PgSession.ROLE_AND_NAME)
+                        .execute(Tuple.of(settings.role().get(), settings.applicationName()))
+                : connection.preparedQuery(PgSession.NAME).execute(Tuple.of(settings.applicationName())))
+                .replaceWithVoid();
+    }
+
+    /**
+     * A read-only transaction whose opening goes to PostgreSQL together with the work's first statements
+     * (the client pipelines them on the connection): one round trip less per call. Safe because the
+     * source's connections are read-only by default ({@link SourceRegistry#SESSION_DEFAULTS}): if the
+     * opening failed (a cancel arriving before {@code BEGIN} ran), a statement behind it would run in a
+     * transaction of its own that is read-only all the same, and with the string syntax the guard
+     * assumes. Whatever the work did, a failed opening fails the call, and both answers are waited for
+     * before the {@code ROLLBACK}. Not for a caller with an identity: its role is set by a statement of
+     * its own, which must have succeeded before anything runs under it.
+     */
+    private static <T> Uni<T> readOnlyPipelined(SqlConnection connection, Duration timeout, Supplier<Uni<T>> work) {
+        Uni<RowSet<Row>> opened = connection.query(PgSession.opening(true, timeout)).execute();
+        // Subscribed in this order, so the opening is queued on the connection before the work's statements.
+        return Pipelined.bothAnswered(opened, Uni.createFrom().<T> deferred(work::get))
+                .map(Tuple2::getItem2)
+                .eventually(() -> end(connection, PgSession.ROLLBACK));
+    }
+
+    /** Ends the transaction, if one is open; never fails (a broken connection is dropped by the pool). */
+    private static Uni<Void> end(SqlConnection connection, String command) {
+        return connection.query(command).execute().replaceWithVoid().onFailure().recoverWithNull();
+    }
+}

@@ -1,0 +1,162 @@
+package io.sqlagent.sql.engine.postgres;
+
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+import io.quarkus.logging.Log;
+import io.sqlagent.sql.engine.Cancellation;
+import io.sqlagent.sql.engine.Engine;
+import io.sqlagent.sql.engine.EngineFailure;
+import io.sqlagent.sql.engine.Guarantee;
+import io.sqlagent.sql.engine.ResultReader;
+import io.sqlagent.sql.engine.SchemaReader;
+import io.sqlagent.sql.engine.SessionPlan;
+import io.sqlagent.sql.engine.StatementCheck;
+import io.sqlagent.sql.guard.SqlGuard;
+import io.sqlagent.sql.guard.StatementKind;
+import io.vertx.core.Vertx;
+import io.vertx.pgclient.PgBuilder;
+import io.vertx.pgclient.PgConnectOptions;
+import io.vertx.pgclient.PgException;
+import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.PoolOptions;
+
+/**
+ * PostgreSQL sources ({@code postgresql://}), the contract's first engine: the Vert.x PostgreSQL client, the
+ * {@link SqlGuard}, the session of {@link PgSession} (settings and the caller's role for the transaction only), the
+ * cancel request ({@link PgCancellation}) and {@link PgException}'s fields. Every guarantee holds. The service's
+ * query path for PostgreSQL ({@code QueryRunner}) sends these statements itself, pipelined with the caller's, and
+ * checks the plan against the table policy; other engines go through the contract alone.
+ */
+public final class PostgresEngine implements Engine {
+
+    /** Prepared statements one source connection keeps, least recently used dropped first. */
+    private static final int PREPARED_STATEMENTS_PER_CONNECTION = 64;
+
+    /** PostgreSQL's SQLSTATE of a statement cancelled, by its timeout or a cancel request. */
+    private static final String QUERY_CANCELED = "57014";
+
+    private static final SessionPlan SESSION = new SessionPlan() {
+        @Override
+        public List<String> open(boolean readOnly, Duration timeout) {
+            return List.of(PgSession.opening(readOnly, timeout));
+        }
+
+        @Override
+        public String timed(String sql, Duration timeout) {
+            return sql;
+        }
+
+        @Override
+        public Optional<String> identity() {
+            return Optional.of("SELECT set_config('role', $1, true)");
+        }
+
+        @Override
+        public String rollback() {
+            return PgSession.ROLLBACK;
+        }
+    };
+
+    @Override
+    public String name() {
+        return "postgresql";
+    }
+
+    @Override
+    public Set<String> schemes() {
+        return Set.of("postgresql");
+    }
+
+    @Override
+    public Pool pool(Vertx vertx, Connect source, PoolOptions options) {
+        PgConnectOptions connect = PgConnectOptions.fromUri(source.url());
+        source.username().ifPresent(connect::setUser);
+        source.password().ifPresent(connect::setPassword);
+        connect.setConnectTimeout((int) source.connectTimeout().toMillis());
+        // Each connection keeps the rows statements it prepared (by their text, a bounded number), so a statement
+        // asked again is not parsed and planned again; only those whose result's shape cannot change with the schema.
+        connect.setCachePreparedStatements(true)
+                .setPreparedStatementCacheMaxSize(PREPARED_STATEMENTS_PER_CONNECTION)
+                .setPreparedStatementCacheSqlFilter(PgStatementCache::keeps);
+        return PgBuilder.pool()
+                .with(options)
+                .connectingTo(connect)
+                .withConnectHandler(connection -> connection.query(PgSession.SESSION_DEFAULTS).execute().onComplete(set -> {
+                    if (set.failed()) {
+                        Log.warnf("Pool '%s': a new connection's session defaults could not be set: %s", options.getName(),
+                                set.cause().toString());
+                    }
+                    connection.close();
+                }))
+                .using(vertx)
+                .build();
+    }
+
+    @Override
+    public String versionQuery() {
+        return "SHOW server_version";
+    }
+
+    @Override
+    public StatementCheck statementCheck(Set<StatementKind> allowed) {
+        return new SqlGuard(allowed)::check;
+    }
+
+    @Override
+    public SessionPlan session() {
+        return SESSION;
+    }
+
+    @Override
+    public Cancellation cancellation() {
+        return new PgCancellation();
+    }
+
+    /**
+     * Not yet: PostgreSQL's results are still read by {@code QueryRunner}, which has PostgreSQL render them (see
+     * docs/engines.md, status); nothing calls this for a PostgreSQL source.
+     */
+    @Override
+    public ResultReader results() {
+        throw new UnsupportedOperationException("PostgreSQL results are read by QueryRunner, not yet through the engine");
+    }
+
+    /** Not yet: PostgreSQL's schema is still read by {@code SchemaIntrospector} (docs/engines.md, status). */
+    @Override
+    public SchemaReader schema() {
+        throw new UnsupportedOperationException(
+                "PostgreSQL's schema is read by SchemaIntrospector, not yet through the engine");
+    }
+
+    @Override
+    public EngineFailure translate(Throwable failure) {
+        if (!(failure instanceof PgException pg)) {
+            return null;
+        }
+        Optional<Integer> position = Optional.ofNullable(pg.getPosition()).flatMap(PostgresEngine::integer);
+        return new EngineFailure(pg.getErrorMessage(), pg.getSqlState(), Optional.empty(), position,
+                QUERY_CANCELED.equals(pg.getSqlState()));
+    }
+
+    private static Optional<Integer> integer(String text) {
+        try {
+            return Optional.of(Integer.parseInt(text.trim()));
+        } catch (NumberFormatException e) {
+            return Optional.empty();
+        }
+    }
+
+    @Override
+    public Map<Guarantee, Guarantee.Support> guarantees() {
+        Map<Guarantee, Guarantee.Support> support = new EnumMap<>(Guarantee.class);
+        for (Guarantee guarantee : Guarantee.values()) {
+            support.put(guarantee, Guarantee.Support.HOLDS);
+        }
+        return Map.copyOf(support);
+    }
+}

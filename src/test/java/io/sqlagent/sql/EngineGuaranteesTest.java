@@ -1,0 +1,38 @@
+package io.sqlagent.sql;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+/** What a source's engine cannot give stops the start, naming the source and the setting; the rest is said at start. */
+class EngineGuaranteesTest {
+
+    private static final Map<String, io.sqlagent.sql.engine.Engine> SOURCES = Map.of("default", Engines.POSTGRESQL,
+            "shop", Engines.MARIADB);
+
+    @Test
+    void aTablePolicyOrHiddenColumnsWithAMariaDbSourceAreRefusedNamingIt() {
+        assertThat(EngineGuarantees.problems(SOURCES, true, true, name -> false)).containsExactly(
+                "source 'shop' is MariaDB, whose statements' reads are not checked against the table policy "
+                        + "(sqlagent.sql.allowed-tables, sqlagent.sql.denied-tables): remove the policy or the source",
+                "source 'shop' is MariaDB, whose statements' reads are not checked against sqlagent.sql.hidden-columns: "
+                        + "remove the hidden columns or the source");
+    }
+
+    @Test
+    void aRoleMappingOnAMySqlSourceIsRefusedAndOnPostgreSqlItIsNot() {
+        assertThat(EngineGuarantees.problems(Map.of("default", Engines.POSTGRESQL, "orders", Engines.MYSQL), false, false,
+                name -> true)).containsExactly("source 'orders' is MySQL, which cannot take on a caller's role for one "
+                        + "transaction only: unset sqlagent.sources.orders.role-claim");
+    }
+
+    @Test
+    void postgreSqlAloneNeedsNothingAndSaysNothing() {
+        assertThat(EngineGuarantees.problems(Map.of("default", Engines.POSTGRESQL), true, true, name -> true)).isEmpty();
+        assertThat(EngineGuarantees.warnings("default", Engines.POSTGRESQL)).isEmpty();
+        assertThat(EngineGuarantees.warnings("shop", Engines.MARIADB)).singleElement().asString()
+                .contains("Source 'shop' (MariaDB): exact values").contains("is not built for this engine yet");
+    }
+}
