@@ -141,8 +141,8 @@ public final class MySqlEngine implements Engine {
         support.put(Guarantee.HIDDEN_COLUMNS, Guarantee.Support.REFUSED_AT_START);
         // SET ROLE lasts for the session; a pooled connection would carry one caller's role to the next.
         support.put(Guarantee.CALLER_ROLE, Guarantee.Support.REFUSED_AT_START);
-        // MySqlColumn: every type exact; what the wire protocol hides (MariaDB JSON marks, BIT widths, zero dates) is in docs/engines.md.
-        support.put(Guarantee.EXACT_VALUES, Guarantee.Support.HOLDS);
+        // MySqlResults renders every value exactly (MariaDbResultFidelityTest); HOLDS once sources read results through it.
+        support.put(Guarantee.EXACT_VALUES, Guarantee.Support.NOT_YET);
         return Map.copyOf(support);
     }
 }
