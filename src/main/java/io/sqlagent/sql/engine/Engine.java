@@ -65,6 +65,12 @@ public interface Engine {
     /** How a running statement is stopped on the server when its caller goes away. */
     Cancellation cancellation();
 
+    /** How a statement's result is described and read into the answer, values rendered exactly, within the caps. */
+    ResultReader results();
+
+    /** How the source's schema is read: tables, columns, keys, comments, and the statements for samples and value hints. */
+    SchemaReader schema();
+
     /** The server's refusal of a statement, engine-free; {@code null} when {@code failure} is not the server's. */
     EngineFailure translate(Throwable failure);
 

@@ -1,9 +1,6 @@
 package io.sqlagent.sql.run;
 
-import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -139,28 +136,8 @@ public final class QueryResult implements WrittenJson {
         return answer;
     }
 
-    /**
-     * Columns for {@code names} and {@code types} (same length), each with a key no other column has:
-     * the name itself the first time, then {@code name_2}, {@code name_3}, … skipping keys already taken
-     * by a column of that name, so {@code SELECT a, a, a_2} keys its columns {@code a, a_3, a_2}.
-     */
+    /** Columns for {@code names} and {@code types}, each with a key of its own ({@link ResultColumn#keyed}). */
     public static List<ResultColumn> columns(List<String> names, List<String> types) {
-        Set<String> taken = new HashSet<>(names);
-        Set<String> used = new HashSet<>();
-        List<ResultColumn> columns = new ArrayList<>(names.size());
-        for (int i = 0; i < names.size(); i++) {
-            String name = names.get(i);
-            String key = name;
-            if (!used.add(key)) {
-                int n = 2;
-                while (taken.contains(name + "_" + n) || used.contains(name + "_" + n)) {
-                    n++;
-                }
-                key = name + "_" + n;
-                used.add(key);
-            }
-            columns.add(new ResultColumn(name, i < types.size() ? types.get(i) : "unknown", key));
-        }
-        return columns;
+        return ResultColumn.keyed(names, types);
     }
 }

@@ -10,6 +10,8 @@ import io.sqlagent.sql.engine.Cancellation;
 import io.sqlagent.sql.engine.Engine;
 import io.sqlagent.sql.engine.EngineFailure;
 import io.sqlagent.sql.engine.Guarantee;
+import io.sqlagent.sql.engine.ResultReader;
+import io.sqlagent.sql.engine.SchemaReader;
 import io.sqlagent.sql.engine.SessionPlan;
 import io.sqlagent.sql.engine.StatementCheck;
 import io.sqlagent.sql.guard.StatementKind;
@@ -35,6 +37,8 @@ public final class MySqlEngine implements Engine {
 
     private final boolean mariaDb;
     private final MySqlSession session;
+    private final MySqlResults results = new MySqlResults();
+    private final MySqlSchema schema = new MySqlSchema();
 
     private MySqlEngine(boolean mariaDb) {
         this.mariaDb = mariaDb;
@@ -106,6 +110,16 @@ public final class MySqlEngine implements Engine {
     }
 
     @Override
+    public ResultReader results() {
+        return results;
+    }
+
+    @Override
+    public SchemaReader schema() {
+        return schema;
+    }
+
+    @Override
     public EngineFailure translate(Throwable failure) {
         if (!(failure instanceof MySQLException mysql)) {
             return null;
@@ -127,6 +141,7 @@ public final class MySqlEngine implements Engine {
         support.put(Guarantee.HIDDEN_COLUMNS, Guarantee.Support.REFUSED_AT_START);
         // SET ROLE lasts for the session; a pooled connection would carry one caller's role to the next.
         support.put(Guarantee.CALLER_ROLE, Guarantee.Support.REFUSED_AT_START);
+        // MySqlResults renders every value exactly (MariaDbResultFidelityTest); HOLDS once sources read results through it.
         support.put(Guarantee.EXACT_VALUES, Guarantee.Support.NOT_YET);
         return Map.copyOf(support);
     }

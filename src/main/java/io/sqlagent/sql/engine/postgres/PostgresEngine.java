@@ -12,6 +12,8 @@ import io.sqlagent.sql.engine.Cancellation;
 import io.sqlagent.sql.engine.Engine;
 import io.sqlagent.sql.engine.EngineFailure;
 import io.sqlagent.sql.engine.Guarantee;
+import io.sqlagent.sql.engine.ResultReader;
+import io.sqlagent.sql.engine.SchemaReader;
 import io.sqlagent.sql.engine.SessionPlan;
 import io.sqlagent.sql.engine.StatementCheck;
 import io.sqlagent.sql.guard.SqlGuard;
@@ -113,6 +115,22 @@ public final class PostgresEngine implements Engine {
     @Override
     public Cancellation cancellation() {
         return new PgCancellation();
+    }
+
+    /**
+     * Not yet: PostgreSQL's results are still read by {@code QueryRunner}, which has PostgreSQL render them (see
+     * docs/engines.md, status); nothing calls this for a PostgreSQL source.
+     */
+    @Override
+    public ResultReader results() {
+        throw new UnsupportedOperationException("PostgreSQL results are read by QueryRunner, not yet through the engine");
+    }
+
+    /** Not yet: PostgreSQL's schema is still read by {@code SchemaIntrospector} (docs/engines.md, status). */
+    @Override
+    public SchemaReader schema() {
+        throw new UnsupportedOperationException(
+                "PostgreSQL's schema is read by SchemaIntrospector, not yet through the engine");
     }
 
     @Override

@@ -94,13 +94,23 @@ public final class MariaDbServer {
 
     /** Runs {@code sql} as root with the {@code mariadb} client (fixtures); fails with the client's output. */
     public String root(String sql) {
+        return client(ProcessBuilder.Redirect.PIPE, "--skip-column-names", "-e", sql);
+    }
+
+    /** Runs the script {@code script} as root, read by the client from its standard input (scripts too long for -e). */
+    public void rootScript(Path script) {
+        client(ProcessBuilder.Redirect.from(script.toFile()), "--default-character-set=utf8mb4");
+    }
+
+    private String client(ProcessBuilder.Redirect input, String... arguments) {
+        List<String> command = new ArrayList<>(List.of(CLIENT.toString(), "--no-defaults", "-uroot",
+                "--socket=" + directory.resolve("sock"), "--batch"));
+        command.addAll(List.of(arguments));
         try {
-            Process process = new ProcessBuilder(CLIENT.toString(), "--no-defaults", "-uroot",
-                    "--socket=" + directory.resolve("sock"), "--batch", "--skip-column-names", "-e", sql)
-                    .redirectErrorStream(true).start();
+            Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectInput(input).start();
             String output = new String(process.getInputStream().readAllBytes());
-            if (!process.waitFor(60, TimeUnit.SECONDS) || process.exitValue() != 0) {
-                throw new IllegalStateException("mariadb -e failed: " + output);
+            if (!process.waitFor(120, TimeUnit.SECONDS) || process.exitValue() != 0) {
+                throw new IllegalStateException("mariadb " + String.join(" ", arguments) + " failed: " + output);
             }
             return output;
         } catch (IOException e) {

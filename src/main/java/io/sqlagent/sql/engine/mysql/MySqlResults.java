@@ -1,0 +1,96 @@
+package io.sqlagent.sql.engine.mysql;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Collector;
+
+import io.smallrye.mutiny.Uni;
+import io.sqlagent.sql.engine.CappedRows;
+import io.sqlagent.sql.engine.ResultReader;
+import io.sqlagent.sql.result.ColumnText;
+import io.sqlagent.sql.result.ResultColumn;
+import io.vertx.mutiny.sqlclient.SqlConnection;
+import io.vertx.mysqlclient.impl.MySQLRowDesc;
+import io.vertx.mysqlclient.impl.MySQLRowImpl;
+import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.desc.ColumnDescriptor;
+
+/**
+ * Reads a MySQL or MariaDB result into the answer as its rows arrive: the statement goes as text (the server's text
+ * protocol runs every statement the check allows, {@code EXPLAIN} and {@code SHOW} included, which its prepared
+ * statements and cursors do not all do), and each row is rendered ({@link MySqlColumn}) and handed to
+ * {@link CappedRows} while the driver decodes the next one, so a result holds no more than what it keeps. Rows past the
+ * caps are decoded and dropped, not kept; the statement's time limit bounds how long the server sends them.
+ */
+final class MySqlResults implements ResultReader {
+
+    /**
+     * The driver's description of a row's columns, read from the row: a collector sees rows before the result that
+     * describes them, and the types decide how values are written (a {@code BIT} and a {@code BIGINT} both arrive as
+     * {@code Long}). The field is the driver's own; its absence fails this class's loading, in every test.
+     */
+    private static final VarHandle ROW_DESCRIPTION;
+
+    static {
+        try {
+            ROW_DESCRIPTION = MethodHandles.privateLookupIn(MySQLRowImpl.class, MethodHandles.lookup())
+                    .findVarHandle(MySQLRowImpl.class, "rowDesc", MySQLRowDesc.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    @Override
+    public Uni<Result> read(SqlConnection connection, String sql, Caps caps) {
+        Reading reading = new Reading(caps);
+        Collector<Row, Reading, Reading> collector = Collector.of(() -> reading, Reading::accept, (a, b) -> a);
+        // The Mutiny API has no collecting query; the core client's is the same connection's.
+        return Uni.createFrom()
+                .completionStage(() -> connection.getDelegate().query(sql).collecting(collector).execute().toCompletionStage())
+                .map(result -> reading.finish(result.columnsNames(), result.columnDescriptors()));
+    }
+
+    /** One result being read: its columns once known, and its capped rows. */
+    private static final class Reading {
+
+        private final Caps caps;
+        private List<MySqlColumn> columns;
+        private CappedRows rows;
+
+        Reading(Caps caps) {
+            this.caps = caps;
+        }
+
+        void accept(Row row) {
+            if (rows == null) {
+                MySQLRowDesc description = (MySQLRowDesc) ROW_DESCRIPTION.get((MySQLRowImpl) row);
+                start(description.columnNames(), description.columnDescriptor());
+            }
+            if (rows.wantsMore()) {
+                rows.offer(i -> columns.get(i).render(row.getValue(i)));
+            }
+        }
+
+        private void start(List<String> names, List<ColumnDescriptor> descriptors) {
+            columns = new ArrayList<>(descriptors.size());
+            List<String> types = new ArrayList<>(descriptors.size());
+            List<ColumnText> kinds = new ArrayList<>(descriptors.size());
+            for (ColumnDescriptor descriptor : descriptors) {
+                MySqlColumn column = MySqlColumn.of(descriptor);
+                columns.add(column);
+                types.add(column.type());
+                kinds.add(column.kind());
+            }
+            rows = new CappedRows(ResultColumn.keyed(names, types), kinds, caps);
+        }
+
+        Result finish(List<String> names, List<ColumnDescriptor> descriptors) {
+            if (rows == null) {
+                start(names == null ? List.of() : names, descriptors == null ? List.of() : descriptors);
+            }
+            return rows.finish();
+        }
+    }
+}
