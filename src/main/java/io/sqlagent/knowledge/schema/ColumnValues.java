@@ -8,7 +8,7 @@ import java.util.Map;
 import java.util.Set;
 
 import io.smallrye.mutiny.Uni;
-import io.sqlagent.sql.Source;
+import io.sqlagent.sql.source.Source;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
 

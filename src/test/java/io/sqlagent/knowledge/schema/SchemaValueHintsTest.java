@@ -20,8 +20,8 @@ import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
 import io.sqlagent.TestProfiles;
 import io.sqlagent.agent.ScriptedModelResource;
-import io.sqlagent.sql.Source;
-import io.sqlagent.sql.SourceRegistry;
+import io.sqlagent.sql.source.Source;
+import io.sqlagent.sql.source.SourceRegistry;
 
 /**
  * Column values in the schema index, read from the real PostgreSQL statistics: a question naming a value finds the
