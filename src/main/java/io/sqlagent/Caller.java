@@ -7,7 +7,7 @@ import java.util.Set;
 /**
  * Who is calling, as the service's access rules see it: a principal name, the scopes it holds and
  * the claims (OIDC) or attributes (API key) that may name its database role. Built from the
- * request's {@code SecurityIdentity} by {@link io.sqlagent.security.Callers}; carried with every tool call in
+ * request's {@code SecurityIdentity} by {@link io.sqlagent.security.CallerResolver}; carried with every tool call in
  * {@link io.sqlagent.tool.ToolCallContext}.
  *
  * <p>

@@ -10,7 +10,7 @@ import io.sqlagent.knowledge.KnowledgeReader;
 import io.sqlagent.knowledge.KnowledgeStore;
 import io.sqlagent.knowledge.LearningConfig;
 import io.sqlagent.knowledge.Provenance;
-import io.sqlagent.knowledge.Saved;
+import io.sqlagent.knowledge.SaveOutcome;
 import io.sqlagent.tool.ToolCallContext;
 import io.sqlagent.tool.ToolDefinition;
 import io.sqlagent.tool.ToolException;
@@ -68,9 +68,9 @@ public class SaveLearningTool extends TypedTool<SaveLearningTool.Arguments> {
                 .map(saved -> answer(saved, title, arguments.category()));
     }
 
-    private static Map<String, Object> answer(Saved saved, String title, String category) {
+    private static Map<String, Object> answer(SaveOutcome saved, String title, String category) {
         Map<String, Object> answer = new LinkedHashMap<>();
-        if (saved instanceof Saved.NearDuplicate duplicate) {
+        if (saved instanceof SaveOutcome.NearDuplicate duplicate) {
             answer.put("success", false);
             answer.put("message", "Not saved: learning " + duplicate.pointer().get("id") + " ('" + duplicate.title()
                     + "') says the same (similarity " + duplicate.pointer().get("similarity")
@@ -78,7 +78,7 @@ public class SaveLearningTool extends TypedTool<SaveLearningTool.Arguments> {
             answer.put("duplicate_of", duplicate.pointer());
             return answer;
         }
-        Saved.Stored stored = (Saved.Stored) saved;
+        SaveOutcome.Stored stored = (SaveOutcome.Stored) saved;
         boolean proposed = stored.status().equals("proposed");
         answer.put("success", true);
         answer.put("message", proposed ? "Learning proposed; it is used once a reviewer approves it."

@@ -13,7 +13,7 @@ import io.sqlagent.knowledge.KnowledgeStore;
 import io.sqlagent.knowledge.LearningConfig;
 import io.sqlagent.knowledge.Provenance;
 import io.sqlagent.knowledge.ResultShape;
-import io.sqlagent.knowledge.Saved;
+import io.sqlagent.knowledge.SaveOutcome;
 import io.sqlagent.knowledge.ValidatedQueries;
 import io.sqlagent.tool.ToolCallContext;
 import io.sqlagent.tool.ToolDefinition;
@@ -77,7 +77,7 @@ public class SaveValidatedQueryTool extends TypedTool<SaveValidatedQueryTool.Arg
         Provenance provenance = new Provenance(context.caller(), context.identity().name(), context.conversationId());
         return store.saveAgentPattern(pattern, provenance, shape, KnowledgeReader.of(context.identity()))
                 .map(saved -> {
-                    Saved.Stored stored = (Saved.Stored) saved;
+                    SaveOutcome.Stored stored = (SaveOutcome.Stored) saved;
                     boolean proposed = stored.status().equals("proposed");
                     Map<String, Object> answer = new LinkedHashMap<>();
                     answer.put("success", true);

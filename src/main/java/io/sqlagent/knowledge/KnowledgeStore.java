@@ -192,12 +192,12 @@ public class KnowledgeStore {
     /**
      * Saves a learning, {@linkplain #newStatus() approved or proposed}, with its provenance and
      * embedding. Fails with a {@link ToolException} naming the one already stored when the same title
-     * was saved in the same category before; answers {@link Saved.NearDuplicate} without storing it
+     * was saved in the same category before; answers {@link SaveOutcome.NearDuplicate} without storing it
      * when a stored learning says the same in other words ({@code sqlagent.learning.duplicate-similarity}).
      * Both look only at what {@code reader} may read: another principal's proposal is never named, and is no
      * near-duplicate; the same title as one (which the store keeps once) is refused without saying whose or which.
      */
-    public Uni<Saved> saveLearning(String title, String description, String category, String sql, Provenance provenance,
+    public Uni<SaveOutcome> saveLearning(String title, String description, String category, String sql, Provenance provenance,
             KnowledgeReader reader) {
         return ready().flatMap(ok -> sameLearning(title, category))
                 .flatMap(same -> {
@@ -206,8 +206,8 @@ public class KnowledgeStore {
                     }
                     return embeddings.embed(LearningEmbeddings.text(title, description))
                             .flatMap(vector -> embeddings.nearest(vector, learning.duplicateSimilarity(), reader)
-                                    .flatMap(near -> near.<Uni<Saved>> map(found -> Uni.createFrom().item(
-                                            new Saved.NearDuplicate(found.id(), found.title(), found.status(),
+                                    .flatMap(near -> near.<Uni<SaveOutcome>> map(found -> Uni.createFrom().item(
+                                            new SaveOutcome.NearDuplicate(found.id(), found.title(), found.status(),
                                                     found.similarity())))
                                             .orElseGet(() -> insertLearning(title, description, category, sql, provenance,
                                                     vector, reader))));
@@ -222,7 +222,8 @@ public class KnowledgeStore {
      * Inserts the learning unless its {@code dedup_key} is taken ({@code ON CONFLICT}, which JPQL cannot say, so
      * two agents saving the same learning at once store it once), then reads it back as an entity.
      */
-    private Uni<Saved> insertLearning(String title, String description, String category, String sql, Provenance provenance,
+    private Uni<SaveOutcome> insertLearning(String title, String description, String category, String sql,
+            Provenance provenance,
             Float[] vector, KnowledgeReader reader) {
         String status = newStatus();
         Map<String, Object> values = new LinkedHashMap<>();
@@ -245,7 +246,7 @@ public class KnowledgeStore {
                             }
                             return stored;
                         })))
-                .map(stored -> (Saved) new Saved.Stored(stored.id, status))
+                .map(stored -> (SaveOutcome) new SaveOutcome.Stored(stored.id, status))
                 .invoke(saved -> countSaved("learning", category));
     }
 
@@ -270,7 +271,7 @@ public class KnowledgeStore {
      * {@linkplain #newStatus() approved or proposed}; fails with a {@link ToolException} when a
      * pattern with the same question or the same name exists.
      */
-    public Uni<Saved> saveAgentPattern(KnowledgeFile.Pattern pattern, Provenance provenance, ResultShape shape,
+    public Uni<SaveOutcome> saveAgentPattern(KnowledgeFile.Pattern pattern, Provenance provenance, ResultShape shape,
             KnowledgeReader reader) {
         String status = newStatus();
         Map<String, Object> values = patternValues(pattern, "agent", null, provenance.conversationId().orElse(null));
@@ -287,7 +288,7 @@ public class KnowledgeStore {
                         .map(same -> inserted == 0 ? duplicatePattern(same, pattern, reader)
                                 : same.stream().filter(found -> found.name.equals(pattern.name())).findFirst()
                                         .orElseThrow()))))
-                .map(stored -> (Saved) new Saved.Stored(stored.id, status))
+                .map(stored -> (SaveOutcome) new SaveOutcome.Stored(stored.id, status))
                 .invoke(saved -> countSaved("query_pattern", "validated_query"));
     }
 

@@ -15,7 +15,7 @@ import io.quarkiverse.mcp.server.runtime.ConnectionManager;
 import io.quarkiverse.mcp.server.runtime.McpConnectionBase;
 import io.quarkus.logging.Log;
 import io.sqlagent.http.ErrorBody;
-import io.sqlagent.security.Callers;
+import io.sqlagent.security.CallerResolver;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerResponse;
@@ -50,12 +50,12 @@ public class McpSessionOwners {
 
     private final String root;
     private final Pattern messagePath;
-    private final Callers callers;
+    private final CallerResolver callers;
     private final ConnectionManager connections;
     private final Map<String, String> owners = new ConcurrentHashMap<>();
 
     McpSessionOwners(@ConfigProperty(name = "quarkus.mcp.server.http.root-path", defaultValue = "/mcp") String root,
-            Callers callers, ConnectionManager connections) {
+            CallerResolver callers, ConnectionManager connections) {
         this.root = root.endsWith("/") && root.length() > 1 ? root.substring(0, root.length() - 1) : root;
         this.messagePath = Pattern.compile(Pattern.quote(this.root) + "/messages/([^/?]+)");
         this.callers = callers;

@@ -29,8 +29,8 @@ import io.sqlagent.ErrorIds;
 import io.sqlagent.ToolJson;
 import io.sqlagent.http.ClientConnections;
 import io.sqlagent.http.ErrorBody;
-import io.sqlagent.security.Callers;
-import io.sqlagent.security.Limits;
+import io.sqlagent.security.CallerResolver;
+import io.sqlagent.security.UsageLimits;
 import io.sqlagent.tool.ToolCall;
 import io.sqlagent.tool.ToolCallContext;
 import io.sqlagent.tool.ToolExecution;
@@ -59,15 +59,15 @@ public class McpToolCalls {
     private final ToolExecutor executor;
     private final McpToolsets toolsets;
     private final CurrentVertxRequest currentVertxRequest;
-    private final Callers callers;
-    private final Limits limits;
+    private final CallerResolver callers;
+    private final UsageLimits limits;
     private final Tracing tracing;
 
     /** The JSON-RPC error code of a call over a per-principal limit (the implementation-defined server-error range). */
     static final int RATE_LIMITED = -32029;
 
-    McpToolCalls(ToolExecutor executor, McpToolsets toolsets, CurrentVertxRequest currentVertxRequest, Callers callers,
-            Limits limits, Tracing tracing) {
+    McpToolCalls(ToolExecutor executor, McpToolsets toolsets, CurrentVertxRequest currentVertxRequest, CallerResolver callers,
+            UsageLimits limits, Tracing tracing) {
         this.limits = limits;
         this.tracing = tracing;
         this.executor = executor;

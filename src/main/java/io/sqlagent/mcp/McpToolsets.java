@@ -14,7 +14,7 @@ import io.quarkus.arc.Arc;
 import io.quarkus.vertx.http.runtime.CurrentVertxRequest;
 import io.smallrye.mutiny.Uni;
 import io.sqlagent.Caller;
-import io.sqlagent.security.Callers;
+import io.sqlagent.security.CallerResolver;
 import io.sqlagent.tool.ToolRegistry;
 import io.sqlagent.tool.ToolScopes;
 import io.vertx.ext.web.RoutingContext;
@@ -41,10 +41,10 @@ public class McpToolsets implements ToolFilter, InitialCheck {
 
     private final ToolRegistry registry;
     private final CurrentVertxRequest currentVertxRequest;
-    private final Callers callers;
+    private final CallerResolver callers;
     private final ToolScopes scopes;
 
-    McpToolsets(ToolRegistry registry, CurrentVertxRequest currentVertxRequest, Callers callers, ToolScopes scopes) {
+    McpToolsets(ToolRegistry registry, CurrentVertxRequest currentVertxRequest, CallerResolver callers, ToolScopes scopes) {
         this.registry = registry;
         this.currentVertxRequest = currentVertxRequest;
         this.callers = callers;

@@ -32,7 +32,7 @@ import io.smallrye.mutiny.Uni;
 import io.sqlagent.Caller;
 import io.sqlagent.ToolJson;
 import io.sqlagent.http.ErrorBody;
-import io.sqlagent.security.Callers;
+import io.sqlagent.security.CallerResolver;
 import io.sqlagent.store.StoreMigrations;
 import io.sqlagent.store.StoreSchemaUnavailableException;
 import io.sqlagent.tool.Outcome;
@@ -64,9 +64,9 @@ public class AuditResource {
 
     private final Pool store;
     private final StoreMigrations migrations;
-    private final Callers callers;
+    private final CallerResolver callers;
 
-    AuditResource(Pool store, StoreMigrations migrations, Callers callers) {
+    AuditResource(Pool store, StoreMigrations migrations, CallerResolver callers) {
         this.store = store;
         this.migrations = migrations;
         this.callers = callers;

@@ -37,8 +37,8 @@ import io.sqlagent.ToolJson;
 import io.sqlagent.http.ClientConnections;
 import io.sqlagent.http.ErrorBody;
 import io.sqlagent.http.JsonBodies;
-import io.sqlagent.security.Callers;
-import io.sqlagent.security.Limits;
+import io.sqlagent.security.CallerResolver;
+import io.sqlagent.security.UsageLimits;
 import io.sqlagent.tool.ToolCall;
 import io.sqlagent.tool.ToolCallContext;
 import io.sqlagent.tool.ToolExecution;
@@ -68,12 +68,12 @@ public class ToolResource {
     private final ToolRegistry registry;
     private final ToolExecutor executor;
     private final long maxRequestBytes;
-    private final Callers callers;
+    private final CallerResolver callers;
     private final ToolScopes scopes;
-    private final Limits limits;
+    private final UsageLimits limits;
 
-    ToolResource(ToolRegistry registry, ToolExecutor executor, ToolsConfig config, Callers callers, ToolScopes scopes,
-            Limits limits) {
+    ToolResource(ToolRegistry registry, ToolExecutor executor, ToolsConfig config, CallerResolver callers, ToolScopes scopes,
+            UsageLimits limits) {
         this.limits = limits;
         this.registry = registry;
         this.executor = executor;
@@ -168,7 +168,7 @@ public class ToolResource {
                         .map(ToolResource::response)));
     }
 
-    private static RestResponse<Object> rateLimited(Limits.Refusal refusal) {
+    private static RestResponse<Object> rateLimited(UsageLimits.Refusal refusal) {
         return RestResponse.ResponseBuilder.<Object> create(Status.TOO_MANY_REQUESTS)
                 .header("Retry-After", refusal.retryAfterSeconds()).entity(ErrorBody.of("rate_limited", refusal.message()))
                 .build();

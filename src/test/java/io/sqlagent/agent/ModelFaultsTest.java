@@ -24,7 +24,7 @@ import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
 import io.sqlagent.agent.ScriptedOpenAiServer.Failure;
-import io.sqlagent.agent.model.ModelGuard;
+import io.sqlagent.agent.model.ModelResilience;
 
 /**
  * A model server that fails, through the real client and the SSE read from the wire: failures
@@ -42,18 +42,18 @@ class ModelFaultsTest {
     URI chat;
 
     @Inject
-    ModelGuard guard;
+    ModelResilience resilience;
 
     final ScriptedOpenAiServer model = ScriptedModelExtension.server();
 
     @BeforeEach
     void reset() {
-        guard.resetBreakers();
+        resilience.resetBreakers();
     }
 
     @AfterEach
     void closeBreakers() {
-        guard.resetBreakers();
+        resilience.resetBreakers();
     }
 
     @Test
@@ -210,7 +210,7 @@ class ModelFaultsTest {
         assertTrue(error.path("message").asText().contains("circuit breaker is open"), error.toString());
         assertEquals(calls, model.chatRequests(), "an open breaker still called the model");
 
-        guard.resetBreakers();
+        resilience.resetBreakers();
         model.reset();
         model.then(text("Up again."));
         assertEquals("done", SseClient.chat(chat, ask("Up?")).last().name());

@@ -23,7 +23,7 @@ import io.vertx.ext.web.RoutingContext;
  * the {@code sqlagent.attributes} of {@code X-Test-Attributes} ({@code name=value;name=value}), as
  * an API key with attributes would be. Requests without the header stay anonymous, so every other
  * test runs as before. It builds the same {@link SecurityIdentity} shape the real mechanisms build,
- * so {@link Callers} and everything after it run unchanged.
+ * so {@link CallerResolver} and everything after it run unchanged.
  */
 @ApplicationScoped
 public class TestIdentities implements HttpAuthenticationMechanism {
@@ -56,7 +56,7 @@ public class TestIdentities implements HttpAuthenticationMechanism {
         return Uni.createFrom().item(QuarkusSecurityIdentity.builder()
                 .setPrincipal(new QuarkusPrincipal(name))
                 .addRoles(scopes)
-                .addAttribute(Callers.ATTRIBUTES, Map.copyOf(attributes))
+                .addAttribute(CallerResolver.ATTRIBUTES, Map.copyOf(attributes))
                 .build());
     }
 

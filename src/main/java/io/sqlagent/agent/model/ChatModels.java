@@ -52,7 +52,7 @@ public class ChatModels {
 
     /** {@code model} is a client proxy: the client behind it is built on the first call. */
     @Inject
-    ChatModels(StreamingChatModel model, Config config, ModelGuard guard, ModelReplay replay) {
+    ChatModels(StreamingChatModel model, Config config, ModelResilience resilience, ModelReplay replay) {
         String key = config.getOptionalValue("quarkus.langchain4j.openai.api-key", String.class).orElse(PLACEHOLDER_KEY).trim();
         String url = config.getOptionalValue("quarkus.langchain4j.openai.base-url", String.class).orElse(OPENAI_URL);
         boolean noKey = key.isEmpty() || NO_KEY.equals(key) || PLACEHOLDER_KEY.equals(key);
@@ -62,8 +62,8 @@ public class ChatModels {
         this.modelName = replayed.map(ModelReplay.Replay::name).orElseGet(() -> config
                 .getOptionalValue("quarkus.langchain4j.openai.chat-model.model-name", String.class).orElse("gpt-4o-mini"));
         this.server = replayed.isPresent() ? null : host(url);
-        this.model = new GuardedModel(replayed.<StreamingChatModel> map(r -> new ReplayChatModel(r.script())).orElse(model),
-                modelName, guard, answeredAs);
+        this.model = new ResilientModel(replayed.<StreamingChatModel> map(r -> new ReplayChatModel(r.script())).orElse(model),
+                modelName, resilience, answeredAs);
     }
 
     /**
@@ -122,11 +122,11 @@ public class ChatModels {
     }
 
     /**
-     * The model with its name and its {@link ModelGuard}: {@link ModelTurn} streams each call
-     * through {@link ModelGuard#protect}, where a failure before the first piece can be retried.
+     * The model with its name and its {@link ModelResilience}: {@link ModelTurn} streams each call
+     * through {@link ModelResilience#protect}, where a failure before the first piece can be retried.
      * Everything else is the model's own.
      */
-    record GuardedModel(StreamingChatModel model, String name, ModelGuard guard, AtomicReference<String> answeredAs)
+    record ResilientModel(StreamingChatModel model, String name, ModelResilience resilience, AtomicReference<String> answeredAs)
             implements
                 StreamingChatModel {
 

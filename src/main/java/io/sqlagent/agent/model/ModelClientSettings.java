@@ -20,7 +20,7 @@ import io.sqlagent.agent.AgentConfig;
  * <li>{@code sqlagent.agent.model-connections}: the model calls in flight at once (the REST
  * client's pool size, otherwise a fixed 50); more wait for a connection;</li>
  * <li>{@link ModelHttpFailure.Mapper}: the model server's HTTP errors keep its {@code Retry-After}
- * for {@link ModelGuard}.</li>
+ * for {@link ModelResilience}.</li>
  * </ul>
  */
 public class ModelClientSettings implements RestClientListener {

@@ -61,11 +61,11 @@ public final class ModelErrors {
             return new AgentEvent.Error("answer_too_long", "The model's answer passed " + tooLong.limit
                     + " characters (sqlagent.agent.max-answer-chars); its stream was stopped there");
         }
-        if (failure instanceof ModelGuard.ModelUnavailableException unavailable) {
+        if (failure instanceof ModelResilience.ModelUnavailableException unavailable) {
             Log.warn(unavailable.getMessage());
             return new AgentEvent.Error(unavailable.code, unavailable.getMessage());
         }
-        if (failure instanceof ModelGuard.ModelInterruptedException interrupted) {
+        if (failure instanceof ModelResilience.ModelInterruptedException interrupted) {
             Log.warn(interrupted.getMessage());
             return new AgentEvent.Error("model_interrupted", interrupted.getMessage());
         }

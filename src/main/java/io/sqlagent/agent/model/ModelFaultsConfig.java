@@ -8,7 +8,7 @@ import io.smallrye.config.WithDefault;
 
 /**
  * How model calls survive a model server that fails: retries before the answer begins to stream,
- * and a circuit breaker per model. Checked at start ({@link ModelGuard}): a bad value stops the
+ * and a circuit breaker per model. Checked at start ({@link ModelResilience}): a bad value stops the
  * start with a message naming the property.
  */
 @ConfigMapping(prefix = "sqlagent.model")

@@ -20,7 +20,7 @@ import dev.langchain4j.exception.HttpException;
  * An HTTP error of the model server with the wait it asked for ({@code Retry-After}), which
  * quarkus-langchain4j's own mapper drops (it keeps the status and the body only).
  * {@link Mapper} is registered on the model's REST client by {@link ModelClientSettings}, ahead of
- * that mapper; {@link ModelGuard} reads the wait.
+ * that mapper; {@link ModelResilience} reads the wait.
  */
 public final class ModelHttpFailure extends HttpException {
 

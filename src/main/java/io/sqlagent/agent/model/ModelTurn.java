@@ -131,8 +131,8 @@ public final class ModelTurn {
                 .ifNoItem().after(silence).on(timers).failWith(() -> new ModelSilentException(silence));
         return guarded(attempt)
                 .onItem().invoke(piece -> text.accept(piece).forEach(events))
-                .onFailure(StreamEndedEarlyException.class).transform(ended -> new ModelGuard.ModelInterruptedException(
-                        model instanceof ChatModels.GuardedModel guarded ? guarded.name() : "server", ended))
+                .onFailure(StreamEndedEarlyException.class).transform(ended -> new ModelResilience.ModelInterruptedException(
+                        model instanceof ChatModels.ResilientModel resilient ? resilient.name() : "server", ended))
                 .collect().last()
                 .map(ModelTurn::response)
                 .invoke(this::answered);
@@ -140,17 +140,17 @@ public final class ModelTurn {
 
     /** Tells {@link ChatModels} which model the server says answered (the chat page's header shows it). */
     private void answered(ChatResponse response) {
-        if (model instanceof ChatModels.GuardedModel guarded) {
-            guarded.answered(response);
+        if (model instanceof ChatModels.ResilientModel resilient) {
+            resilient.answered(response);
         }
     }
 
-    /** Retries and the circuit breaker of {@link ModelGuard}, when the model has them ({@link ChatModels}). */
+    /** Retries and the circuit breaker of {@link ModelResilience}, when the model has them ({@link ChatModels}). */
     private Multi<TurnText.Piece> guarded(Multi<TurnText.Piece> attempt) {
-        if (!(model instanceof ChatModels.GuardedModel guarded)) {
+        if (!(model instanceof ChatModels.ResilientModel resilient)) {
             return attempt;
         }
-        return guarded.guard().protect(guarded.name(), attempt);
+        return resilient.resilience().protect(resilient.name(), attempt);
     }
 
     private static ChatResponse response(TurnText.Piece last) {

@@ -47,9 +47,9 @@ import io.sqlagent.http.ErrorBody;
 import io.sqlagent.http.OnWrongType;
 import io.sqlagent.http.StrictBodies;
 import io.sqlagent.http.Uuids;
-import io.sqlagent.security.Callers;
-import io.sqlagent.security.Limits;
-import io.sqlagent.store.StoreCalls;
+import io.sqlagent.security.CallerResolver;
+import io.sqlagent.security.UsageLimits;
+import io.sqlagent.store.BoundedStoreCalls;
 import io.sqlagent.tool.UnknownToolsetException;
 import io.vertx.ext.web.RoutingContext;
 
@@ -75,13 +75,13 @@ public class ChatResource {
     private static final int EMIT_BATCH = 16;
 
     private final AgentService agent;
-    private final StoreCalls store;
+    private final BoundedStoreCalls store;
     private final AgentConfig config;
-    private final Callers callers;
-    private final Limits limits;
+    private final CallerResolver callers;
+    private final UsageLimits limits;
     private final LiveRuns runs;
 
-    ChatResource(AgentService agent, AgentConfig config, StoreCalls store, Callers callers, Limits limits,
+    ChatResource(AgentService agent, AgentConfig config, BoundedStoreCalls store, CallerResolver callers, UsageLimits limits,
             LiveRuns runs) {
         this.runs = runs;
         this.callers = callers;
@@ -136,7 +136,7 @@ public class ChatResource {
         } catch (UnknownToolsetException unknownToolset) {
             throw bad("unknown_toolset", unknownToolset.getMessage());
         }
-        // StoreCalls bounds the wait by sqlagent.store.timeout and names an unreachable store (503).
+        // BoundedStoreCalls bounds the wait by sqlagent.store.timeout and names an unreachable store (503).
         AgentService.Start start = store.lookup(starting).await().indefinitely();
         if (!start.conversationFound()) {
             throw ApiException.notFound("conversation_not_found", "No conversation has the id "

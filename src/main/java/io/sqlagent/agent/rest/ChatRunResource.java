@@ -36,8 +36,8 @@ import io.sqlagent.agent.live.RunEventStore;
 import io.sqlagent.http.ApiException;
 import io.sqlagent.http.ErrorBody;
 import io.sqlagent.http.Uuids;
-import io.sqlagent.security.Callers;
-import io.sqlagent.store.StoreCalls;
+import io.sqlagent.security.CallerResolver;
+import io.sqlagent.store.BoundedStoreCalls;
 import io.vertx.ext.web.RoutingContext;
 
 /**
@@ -52,12 +52,13 @@ import io.vertx.ext.web.RoutingContext;
 public class ChatRunResource {
 
     private final ResumedStreams streams;
-    private final Callers callers;
-    private final StoreCalls store;
+    private final CallerResolver callers;
+    private final BoundedStoreCalls store;
     private final AgentConfig config;
     private final LiveRuns runs;
 
-    ChatRunResource(ResumedStreams streams, Callers callers, StoreCalls store, AgentConfig config, LiveRuns runs) {
+    ChatRunResource(ResumedStreams streams, CallerResolver callers, BoundedStoreCalls store, AgentConfig config,
+            LiveRuns runs) {
         this.runs = runs;
         this.streams = streams;
         this.callers = callers;

@@ -25,8 +25,8 @@ import io.sqlagent.agent.conversation.ConversationStore;
 import io.sqlagent.http.ApiException;
 import io.sqlagent.http.ErrorBody;
 import io.sqlagent.http.Uuids;
-import io.sqlagent.security.Callers;
-import io.sqlagent.store.StoreCalls;
+import io.sqlagent.security.CallerResolver;
+import io.sqlagent.store.BoundedStoreCalls;
 import io.vertx.ext.web.RoutingContext;
 
 /**
@@ -43,10 +43,10 @@ public class ConversationResource {
     static final int MAX_LIMIT = 100;
 
     private final ConversationStore conversations;
-    private final Callers callers;
-    private final StoreCalls store;
+    private final CallerResolver callers;
+    private final BoundedStoreCalls store;
 
-    ConversationResource(ConversationStore conversations, Callers callers, StoreCalls store) {
+    ConversationResource(ConversationStore conversations, CallerResolver callers, BoundedStoreCalls store) {
         this.conversations = conversations;
         this.callers = callers;
         this.store = store;

@@ -58,7 +58,7 @@ import io.sqlagent.http.ApiException;
 import io.sqlagent.http.ErrorBody;
 import io.sqlagent.http.OnWrongType;
 import io.sqlagent.http.StrictBodies;
-import io.sqlagent.security.Callers;
+import io.sqlagent.security.CallerResolver;
 import io.vertx.ext.web.RoutingContext;
 
 /**
@@ -77,11 +77,11 @@ public class EvalResource {
     public static final String EVAL_SCOPE = "eval:read";
 
     private final EvalService evals;
-    private final Callers callers;
+    private final CallerResolver callers;
     private final EvalStore store;
     private final EvalConfig config;
 
-    EvalResource(EvalService evals, EvalStore store, EvalConfig config, Callers callers) {
+    EvalResource(EvalService evals, EvalStore store, EvalConfig config, CallerResolver callers) {
         this.callers = callers;
         this.evals = evals;
         this.store = store;

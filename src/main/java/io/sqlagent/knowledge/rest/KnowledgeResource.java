@@ -40,7 +40,7 @@ import io.sqlagent.knowledge.KnowledgeReader;
 import io.sqlagent.knowledge.KnowledgeReviews;
 import io.sqlagent.knowledge.ReviewException;
 import io.sqlagent.knowledge.ValidatedQueries;
-import io.sqlagent.security.Callers;
+import io.sqlagent.security.CallerResolver;
 import io.sqlagent.tool.ToolCallContext;
 import io.sqlagent.tool.ToolScopes;
 import io.vertx.ext.web.RoutingContext;
@@ -64,9 +64,9 @@ public class KnowledgeResource {
 
     private final KnowledgeReviews reviews;
     private final ValidatedQueries queries;
-    private final Callers callers;
+    private final CallerResolver callers;
 
-    KnowledgeResource(KnowledgeReviews reviews, ValidatedQueries queries, Callers callers) {
+    KnowledgeResource(KnowledgeReviews reviews, ValidatedQueries queries, CallerResolver callers) {
         this.reviews = reviews;
         this.queries = queries;
         this.callers = callers;

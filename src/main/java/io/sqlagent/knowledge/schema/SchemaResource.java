@@ -18,7 +18,7 @@ import org.jboss.resteasy.reactive.RestResponse;
 import io.smallrye.mutiny.Uni;
 import io.sqlagent.Caller;
 import io.sqlagent.http.ErrorBody;
-import io.sqlagent.security.Callers;
+import io.sqlagent.security.CallerResolver;
 import io.sqlagent.tool.ToolScopes;
 import io.vertx.ext.web.RoutingContext;
 
@@ -29,9 +29,9 @@ import io.vertx.ext.web.RoutingContext;
 public class SchemaResource {
 
     private final SchemaSearch search;
-    private final Callers callers;
+    private final CallerResolver callers;
 
-    SchemaResource(SchemaSearch search, Callers callers) {
+    SchemaResource(SchemaSearch search, CallerResolver callers) {
         this.search = search;
         this.callers = callers;
     }

@@ -41,7 +41,7 @@ import io.sqlagent.security.ApiKeyIdentityProvider;
 import io.sqlagent.security.ApiKeyStore;
 import io.sqlagent.security.ApiKeys;
 import io.sqlagent.security.AuthConfig;
-import io.sqlagent.security.Callers;
+import io.sqlagent.security.CallerResolver;
 
 /**
  * {@code /api/keys}: API keys for programs, managed by a caller with scope {@code admin}. The key
@@ -63,9 +63,9 @@ public class ApiKeyResource {
     private final ApiKeyStore keys;
     private final AuthConfig config;
     private final SecurityIdentity caller;
-    private final Callers callers;
+    private final CallerResolver callers;
 
-    ApiKeyResource(ApiKeyStore keys, AuthConfig config, SecurityIdentity caller, Callers callers) {
+    ApiKeyResource(ApiKeyStore keys, AuthConfig config, SecurityIdentity caller, CallerResolver callers) {
         this.keys = keys;
         this.config = config;
         this.caller = caller;

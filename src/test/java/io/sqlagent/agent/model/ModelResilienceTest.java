@@ -20,11 +20,11 @@ import io.smallrye.mutiny.helpers.test.AssertSubscriber;
 import io.smallrye.mutiny.subscription.Cancellable;
 
 /**
- * {@link ModelGuard} alone, on Mutiny streams standing for model calls: what is retried and what
+ * {@link ModelResilience} alone, on Mutiny streams standing for model calls: what is retried and what
  * never is, the waits, the breaker, the settings refused at start. The wire tests are in
  * {@code io.sqlagent.agent.ModelFaultsTest}.
  */
-class ModelGuardTest {
+class ModelResilienceTest {
 
     private static ModelFaultsConfig config(int maxRetries, Duration initial, Duration max, double jitter, int threshold) {
         return new ModelFaultsConfig() {
@@ -80,8 +80,8 @@ class ModelGuardTest {
         };
     }
 
-    private static ModelGuard guard(int maxRetries, int threshold) {
-        return new ModelGuard(config(maxRetries, Duration.ofMillis(1), Duration.ofSeconds(2), 0.5, threshold),
+    private static ModelResilience resilience(int maxRetries, int threshold) {
+        return new ModelResilience(config(maxRetries, Duration.ofMillis(1), Duration.ofSeconds(2), 0.5, threshold),
                 new SimpleMeterRegistry());
     }
 
@@ -102,7 +102,7 @@ class ModelGuardTest {
     void failuresBeforeTheFirstPieceAreRetriedUntilTheModelAnswers() {
         AtomicInteger attempts = new AtomicInteger();
 
-        List<String> items = guard(3, 5)
+        List<String> items = resilience(3, 5)
                 .protect("m", calls(attempts, status(503), new IOException("Connection reset"), status(429)))
                 .collect().asList().await().atMost(Duration.ofSeconds(5));
 
@@ -119,11 +119,11 @@ class ModelGuardTest {
                     Multi.createFrom().failure(new IOException("Connection reset")));
         });
 
-        AssertSubscriber<String> subscriber = guard(3, 5).protect("m", breaksMidAnswer)
+        AssertSubscriber<String> subscriber = resilience(3, 5).protect("m", breaksMidAnswer)
                 .subscribe().withSubscriber(AssertSubscriber.create(10));
 
         subscriber.awaitFailure(Duration.ofSeconds(5)).assertItems("half");
-        assertInstanceOf(ModelGuard.ModelInterruptedException.class, subscriber.getFailure());
+        assertInstanceOf(ModelResilience.ModelInterruptedException.class, subscriber.getFailure());
         assertEquals(1, attempts.get());
     }
 
@@ -132,7 +132,7 @@ class ModelGuardTest {
         for (Throwable failure : List.of(status(400), status(401), new ModelTurn.ModelSilentException(Duration.ofSeconds(1)))) {
             AtomicInteger attempts = new AtomicInteger();
             Throwable ended = assertThrows(RuntimeException.class,
-                    () -> guard(3, 5).protect("m", calls(attempts, failure, failure)).collect().asList().await()
+                    () -> resilience(3, 5).protect("m", calls(attempts, failure, failure)).collect().asList().await()
                             .atMost(Duration.ofSeconds(5)));
             assertEquals(failure, ended, failure.toString());
             assertEquals(1, attempts.get(), failure.toString());
@@ -141,16 +141,16 @@ class ModelGuardTest {
 
     @Test
     void failuresAreToldApartByWhatTheyAre() {
-        assertEquals(ModelGuard.Kind.RATE_LIMITED, ModelGuard.kind(new RuntimeException(status(429))));
-        assertEquals(ModelGuard.Kind.SERVER_ERROR, ModelGuard.kind(status(503)));
-        assertEquals(ModelGuard.Kind.OTHER, ModelGuard.kind(status(404)));
-        assertEquals(ModelGuard.Kind.CONNECTION,
-                ModelGuard.kind(new RuntimeException(new java.net.ConnectException("refused"))));
-        assertEquals(ModelGuard.Kind.CONNECTION,
-                ModelGuard.kind(new io.vertx.core.http.HttpClosedException("Connection was closed")));
-        assertEquals(ModelGuard.Kind.TIMEOUT,
-                ModelGuard.kind(new RuntimeException(new java.util.concurrent.TimeoutException())));
-        assertEquals(ModelGuard.Kind.OTHER, ModelGuard.kind(new jakarta.ws.rs.ProcessingException(
+        assertEquals(ModelResilience.Kind.RATE_LIMITED, ModelResilience.kind(new RuntimeException(status(429))));
+        assertEquals(ModelResilience.Kind.SERVER_ERROR, ModelResilience.kind(status(503)));
+        assertEquals(ModelResilience.Kind.OTHER, ModelResilience.kind(status(404)));
+        assertEquals(ModelResilience.Kind.CONNECTION,
+                ModelResilience.kind(new RuntimeException(new java.net.ConnectException("refused"))));
+        assertEquals(ModelResilience.Kind.CONNECTION,
+                ModelResilience.kind(new io.vertx.core.http.HttpClosedException("Connection was closed")));
+        assertEquals(ModelResilience.Kind.TIMEOUT,
+                ModelResilience.kind(new RuntimeException(new java.util.concurrent.TimeoutException())));
+        assertEquals(ModelResilience.Kind.OTHER, ModelResilience.kind(new jakarta.ws.rs.ProcessingException(
                 new com.fasterxml.jackson.core.JsonParseException(null, "Unexpected end-of-input"))));
     }
 
@@ -158,8 +158,9 @@ class ModelGuardTest {
     void whenTheRetriesRunOutTheFailureNamesTheModelAndTheRetries() {
         AtomicInteger attempts = new AtomicInteger();
 
-        ModelGuard.ModelUnavailableException ended = assertThrows(ModelGuard.ModelUnavailableException.class,
-                () -> guard(2, 5).protect("gpt-test", calls(attempts, status(500), status(502), status(503))).collect().asList()
+        ModelResilience.ModelUnavailableException ended = assertThrows(ModelResilience.ModelUnavailableException.class,
+                () -> resilience(2, 5).protect("gpt-test", calls(attempts, status(500), status(502), status(503))).collect()
+                        .asList()
                         .await().atMost(Duration.ofSeconds(5)));
 
         assertEquals("model_unavailable", ended.code);
@@ -169,7 +170,7 @@ class ModelGuardTest {
 
     @Test
     void cancellingDuringTheWaitBeforeARetryMakesNoFurtherCall() throws Exception {
-        ModelGuard slow = new ModelGuard(config(3, Duration.ofMillis(500), Duration.ofSeconds(2), 0, 5),
+        ModelResilience slow = new ModelResilience(config(3, Duration.ofMillis(500), Duration.ofSeconds(2), 0, 5),
                 new SimpleMeterRegistry());
         AtomicInteger attempts = new AtomicInteger();
         Cancellable run = slow.protect("m", calls(attempts, status(503), status(503))).subscribe().with(item -> {
@@ -185,29 +186,29 @@ class ModelGuardTest {
 
     @Test
     void theBreakerOpensAfterFailedCallsInARowAndRefusesWithoutCalling() {
-        ModelGuard guard = guard(0, 2);
+        ModelResilience resilience = resilience(0, 2);
         AtomicInteger attempts = new AtomicInteger();
         for (int call = 0; call < 2; call++) {
-            assertThrows(ModelGuard.ModelUnavailableException.class,
-                    () -> guard.protect("m", Multi.createFrom().deferred(() -> {
+            assertThrows(ModelResilience.ModelUnavailableException.class,
+                    () -> resilience.protect("m", Multi.createFrom().deferred(() -> {
                         attempts.incrementAndGet();
                         return Multi.createFrom().<String> failure(status(500));
                     })).collect().asList().await().atMost(Duration.ofSeconds(5)));
         }
 
-        ModelGuard.ModelUnavailableException refused = assertThrows(ModelGuard.ModelUnavailableException.class,
-                () -> guard.protect("m", calls(attempts)).collect().asList().await().atMost(Duration.ofSeconds(5)));
+        ModelResilience.ModelUnavailableException refused = assertThrows(ModelResilience.ModelUnavailableException.class,
+                () -> resilience.protect("m", calls(attempts)).collect().asList().await().atMost(Duration.ofSeconds(5)));
 
         assertTrue(refused.getMessage().contains("circuit breaker is open"), refused.getMessage());
         assertEquals(2, attempts.get());
         // Another model has its own breaker.
-        assertEquals(List.of("answer"), guard.protect("other", calls(new AtomicInteger())).collect().asList().await()
+        assertEquals(List.of("answer"), resilience.protect("other", calls(new AtomicInteger())).collect().asList().await()
                 .atMost(Duration.ofSeconds(5)));
     }
 
     @Test
     void anOpenBreakerLetsOneTrialThroughAfterItsTimeAndItsSuccessClosesIt() {
-        ModelGuard.Breaker breaker = new ModelGuard.Breaker();
+        ModelResilience.Breaker breaker = new ModelResilience.Breaker();
         breaker.failure(0, 1, 100);
 
         assertTrue(!breaker.tryAcquire(50));
@@ -219,11 +220,11 @@ class ModelGuardTest {
 
     @Test
     void backoffDoublesIsCappedAndItsJitterStaysWithinItsFraction() {
-        ModelGuard guard = new ModelGuard(config(5, Duration.ofMillis(100), Duration.ofMillis(350), 0.5, 5),
+        ModelResilience resilience = new ModelResilience(config(5, Duration.ofMillis(100), Duration.ofMillis(350), 0.5, 5),
                 new SimpleMeterRegistry());
         for (int i = 0; i < 200; i++) {
-            long first = guard.backoff(1).toMillis();
-            long third = guard.backoff(3).toMillis();
+            long first = resilience.backoff(1).toMillis();
+            long third = resilience.backoff(3).toMillis();
             assertTrue(first >= 50 && first <= 100, "first " + first);
             assertTrue(third >= 175 && third <= 350, "third " + third);
         }
@@ -244,14 +245,14 @@ class ModelGuardTest {
     @Test
     void badSettingsAreRefusedNamingTheProperty() {
         assertEquals("sqlagent.model.retry.max-retries must be 0 to 20, was -1", assertThrows(IllegalArgumentException.class,
-                () -> ModelGuard.validate(config(-1, Duration.ZERO, Duration.ZERO, 0, 1))).getMessage());
+                () -> ModelResilience.validate(config(-1, Duration.ZERO, Duration.ZERO, 0, 1))).getMessage());
         assertEquals("sqlagent.model.retry.jitter must be 0 to 1, was 1.5", assertThrows(IllegalArgumentException.class,
-                () -> ModelGuard.validate(config(1, Duration.ZERO, Duration.ZERO, 1.5, 1))).getMessage());
+                () -> ModelResilience.validate(config(1, Duration.ZERO, Duration.ZERO, 1.5, 1))).getMessage());
         assertTrue(assertThrows(IllegalArgumentException.class,
-                () -> ModelGuard.validate(config(1, Duration.ofSeconds(2), Duration.ofSeconds(1), 0, 1))).getMessage()
+                () -> ModelResilience.validate(config(1, Duration.ofSeconds(2), Duration.ofSeconds(1), 0, 1))).getMessage()
                 .startsWith("sqlagent.model.retry.max-delay must be at least sqlagent.model.retry.initial-delay"));
         assertEquals("sqlagent.model.circuit-breaker.failure-threshold must be at least 1, was 0",
                 assertThrows(IllegalArgumentException.class,
-                        () -> ModelGuard.validate(config(1, Duration.ZERO, Duration.ZERO, 0, 0))).getMessage());
+                        () -> ModelResilience.validate(config(1, Duration.ZERO, Duration.ZERO, 0, 0))).getMessage());
     }
 }

@@ -16,7 +16,7 @@ import io.quarkus.security.runtime.QuarkusSecurityIdentity;
 import io.sqlagent.Caller;
 
 /** From the request's identity to a {@link Caller}: principal, scopes and the claims a database role is read from. */
-class CallersTest {
+class CallerResolverTest {
 
     /** A token as OIDC identities carry it; custom claims come as JSON values whose text is JSON. */
     private record Token(String name, Map<String, Object> claims) implements JsonWebToken {
@@ -47,7 +47,7 @@ class CallersTest {
 
     @Test
     void anOidcIdentityGivesItsNameScopesAndTextClaims() {
-        Callers callers = new Callers("api-key,oidc", null);
+        CallerResolver callers = new CallerResolver("api-key,oidc", null);
         var token = new Token("ada", Map.of("iss", "https://idp.example/realms/a", "sub", "f00d",
                 "preferred_username", "ada", "pg_role", new JsonText("\"support_rep_3\""),
                 "groups", new JsonText("[\"staff\"]"), "level", 3));
@@ -64,7 +64,7 @@ class CallersTest {
 
     @Test
     void noTokenCanNameAnApiKeyAnInternalPrincipalOrAnotherIssuersUser() {
-        Callers callers = new Callers("api-key,oidc", null);
+        CallerResolver callers = new CallerResolver("api-key,oidc", null);
         for (String forged : new String[] { "key:0123456789ab", "key:bootstrap", "internal:eval", "eval", "anonymous",
                 "oidc:https://idp.example/realms/a#f00d" }) {
             var token = new Token(forged, Map.of("iss", "https://evil.example", "sub", forged, "preferred_username", forged,
@@ -82,7 +82,7 @@ class CallersTest {
 
     @Test
     void aTokenWithoutASubjectNamesNobody() {
-        Callers callers = new Callers("api-key,oidc", null);
+        CallerResolver callers = new CallerResolver("api-key,oidc", null);
         var token = new Token("ada", Map.of("iss", "https://idp.example", "preferred_username", "ada"));
 
         Caller caller = callers.of(QuarkusSecurityIdentity.builder().setPrincipal(token).addRole("admin").build());
@@ -94,7 +94,7 @@ class CallersTest {
 
     @Test
     void anApiKeyIsItsKeyIdAndSettingsMayNameItByItsName() {
-        Callers callers = new Callers("api-key", null);
+        CallerResolver callers = new CallerResolver("api-key", null);
         Caller caller = callers.of(QuarkusSecurityIdentity.builder().setPrincipal(new QuarkusPrincipal("key:0123456789ab"))
                 .addAttribute(ApiKeyIdentityProvider.ALIAS, "key:ci").build());
 
@@ -104,9 +104,9 @@ class CallersTest {
 
     @Test
     void anApiKeyIdentityGivesItsAttributes() {
-        Callers callers = new Callers("api-key", null);
+        CallerResolver callers = new CallerResolver("api-key", null);
         Caller caller = callers.of(QuarkusSecurityIdentity.builder().setPrincipal(new QuarkusPrincipal("key:ci"))
-                .addRole("knowledge:read").addAttribute(Callers.ATTRIBUTES, Map.of("pg_role", "support_rep_4")).build());
+                .addRole("knowledge:read").addAttribute(CallerResolver.ATTRIBUTES, Map.of("pg_role", "support_rep_4")).build());
 
         assertEquals("key:ci", caller.name());
         assertEquals(Optional.of("support_rep_4"), caller.attribute("pg_role"));
@@ -116,12 +116,12 @@ class CallersTest {
 
     @Test
     void nobodyIsAnonymousWithEveryScopeOnlyWhileAuthenticationIsOff() {
-        Caller off = new Callers("none", null).of((io.quarkus.security.identity.SecurityIdentity) null);
+        Caller off = new CallerResolver("none", null).of((io.quarkus.security.identity.SecurityIdentity) null);
         assertEquals("anonymous", off.name());
         assertTrue(off.unrestricted());
         assertTrue(off.has("admin"));
 
-        Caller on = new Callers("oidc", null).of(QuarkusSecurityIdentity.builder().setAnonymous(true).build());
+        Caller on = new CallerResolver("oidc", null).of(QuarkusSecurityIdentity.builder().setAnonymous(true).build());
         assertEquals("anonymous", on.name());
         assertFalse(on.unrestricted());
         assertFalse(on.has("sql:read"));

@@ -11,7 +11,7 @@ import io.smallrye.config.WithParentName;
  * allowance; {@code sqlagent.limits.principals."<name>".*} gives one principal other values.
  */
 @ConfigMapping(prefix = "sqlagent.limits")
-public interface LimitsConfig {
+public interface UsageLimitsConfig {
 
     /** The limits every principal has. */
     @WithParentName

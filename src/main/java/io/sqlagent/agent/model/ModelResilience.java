@@ -38,7 +38,7 @@ import io.smallrye.mutiny.Uni;
  */
 @ApplicationScoped
 @Startup // bad settings stop the start, not the first question
-public class ModelGuard {
+public class ModelResilience {
 
     /** What a failed model call was, for retries, the breaker and the error event. */
     enum Kind {
@@ -73,7 +73,7 @@ public class ModelGuard {
     private final MeterRegistry meters;
     private final Map<String, Breaker> breakers = new ConcurrentHashMap<>();
 
-    ModelGuard(ModelFaultsConfig config, MeterRegistry meters) {
+    ModelResilience(ModelFaultsConfig config, MeterRegistry meters) {
         this.retry = config.retry();
         this.breakerConfig = config.circuitBreaker();
         this.meters = meters;

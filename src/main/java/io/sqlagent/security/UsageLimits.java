@@ -25,7 +25,7 @@ import io.vertx.mutiny.sqlclient.Tuple;
 
 /**
  * Per-principal limits: chat runs per minute, model tokens per day, direct tool calls per minute
- * ({@link LimitsConfig}). Counts live in the store, not in one replica's memory, so every replica
+ * ({@link UsageLimitsConfig}). Counts live in the store, not in one replica's memory, so every replica
  * enforces the same allowance: runs and calls in fixed one-minute windows ({@code usage_window},
  * one atomic upsert per request), tokens summed from the runs recorded today (UTC). A request over
  * a limit is refused with the seconds until its window ends. With no limit set nothing is counted.
@@ -34,7 +34,7 @@ import io.vertx.mutiny.sqlclient.Tuple;
  */
 @ApplicationScoped
 @Startup // the meters exist from the start, before the first request
-public class Limits {
+public class UsageLimits {
 
     /** A request over a limit. */
     public record Refusal(String limit, String message, long retryAfterSeconds) {
@@ -52,7 +52,7 @@ public class Limits {
             FROM conversation_run r JOIN conversation c ON c.id = r.conversation_id
             WHERE coalesce(c.principal, '%s') = $1 AND r.started_at >= $2""".formatted(Caller.ANONYMOUS);
 
-    private final LimitsConfig config;
+    private final UsageLimitsConfig config;
     private final Pool store;
     private final StoreMigrations migrations;
     private final MeterRegistry meters;
@@ -63,7 +63,7 @@ public class Limits {
             DELETE FROM usage_window WHERE window_start < now() - interval '1 day'""";
     private static final long CLEANUP_EVERY_NANOS = Duration.ofMinutes(10).toNanos();
 
-    Limits(LimitsConfig config, Pool store, StoreMigrations migrations, MeterRegistry meters) {
+    UsageLimits(UsageLimitsConfig config, Pool store, StoreMigrations migrations, MeterRegistry meters) {
         this.config = config;
         this.store = store;
         this.migrations = migrations;
@@ -76,7 +76,7 @@ public class Limits {
         gauge(TOOL_CALLS, allowance -> allowance.toolCallsPerMinute().map(Number::doubleValue));
     }
 
-    private void gauge(String limit, Function<LimitsConfig.Allowance, Optional<Double>> value) {
+    private void gauge(String limit, Function<UsageLimitsConfig.Allowance, Optional<Double>> value) {
         double configured = value.apply(config.defaults()).orElse(0.0);
         Gauge.builder("sqlagent.limit.per.principal", () -> configured)
                 .description("The default per-principal allowance of each limit (chat runs and tool calls per minute, "
@@ -94,7 +94,7 @@ public class Limits {
 
     /** Counts a chat run of {@code caller} and refuses it when the caller is over a chat limit. */
     public Uni<Optional<Refusal>> chatRun(Caller caller) {
-        LimitsConfig.Allowance allowance = allowance(caller);
+        UsageLimitsConfig.Allowance allowance = allowance(caller);
         Optional<Integer> runs = allowance.chatRunsPerMinute();
         Optional<Long> tokens = allowance.modelTokensPerDay();
         Uni<Optional<Refusal>> tokenCheck = tokens.isEmpty() ? none() : tokensToday(caller, tokens.get());
@@ -109,9 +109,9 @@ public class Limits {
                 : perMinute(caller, TOOL_CALLS, calls.get(), "tool calls", "tool-calls-per-minute");
     }
 
-    private LimitsConfig.Allowance allowance(Caller caller) {
+    private UsageLimitsConfig.Allowance allowance(Caller caller) {
         // By id first; an API key may also be named key:<name>, which an admin chose and no token can produce.
-        LimitsConfig.Allowance byId = config.principals().get(caller.name());
+        UsageLimitsConfig.Allowance byId = config.principals().get(caller.name());
         return byId != null ? byId : config.principals().getOrDefault(caller.alias(), config.defaults());
     }
 

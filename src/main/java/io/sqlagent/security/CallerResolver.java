@@ -28,7 +28,7 @@ import io.vertx.ext.web.RoutingContext;
  * anonymous identity holds no scope at all.
  */
 @ApplicationScoped
-public class Callers {
+public class CallerResolver {
 
     /** The identity attribute under which API-key identities carry their attributes ({@code Map<String,String>}). */
     public static final String ATTRIBUTES = "sqlagent.attributes";
@@ -36,7 +36,7 @@ public class Callers {
     private final boolean authenticationOff;
     private final IdentityProviderManager identities;
 
-    Callers(@ConfigProperty(name = "sqlagent.auth.mode", defaultValue = "none") String mode,
+    CallerResolver(@ConfigProperty(name = "sqlagent.auth.mode", defaultValue = "none") String mode,
             IdentityProviderManager identities) {
         this.authenticationOff = "none".equals(mode.strip().toLowerCase(Locale.ROOT));
         this.identities = identities;

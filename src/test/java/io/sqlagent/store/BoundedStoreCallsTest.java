@@ -16,9 +16,9 @@ import io.vertx.pgclient.PgException;
  * A read that meets a connection the store has just closed is tried once more; a write is not (it
  * may have been committed), and an SQL error of the store is never retried.
  */
-class StoreCallsTest {
+class BoundedStoreCallsTest {
 
-    private final StoreCalls store = new StoreCalls(() -> Duration.ofSeconds(5));
+    private final BoundedStoreCalls store = new BoundedStoreCalls(() -> Duration.ofSeconds(5));
 
     @Test
     void aReadOnAClosedConnectionIsTriedOnceMore() {

@@ -14,11 +14,11 @@ import io.vertx.core.VertxException;
  * error. An SQL error in the store's own statements stays what it is: a fault of the service.
  */
 @ApplicationScoped
-public class StoreCalls {
+public class BoundedStoreCalls {
 
     private final StoreConfig config;
 
-    StoreCalls(StoreConfig config) {
+    BoundedStoreCalls(StoreConfig config) {
         this.config = config;
     }
 
@@ -27,7 +27,7 @@ public class StoreCalls {
         return call.ifNoItem().after(config.timeout())
                 .failWith(() -> new StoreUnavailableException("The store database did not answer within "
                         + config.timeout().toMillis() + " ms (sqlagent.store.timeout)", null))
-                .onFailure(StoreCalls::unreachable)
+                .onFailure(BoundedStoreCalls::unreachable)
                 .transform(failure -> new StoreUnavailableException("The store database cannot be reached", failure));
     }
 
@@ -38,7 +38,7 @@ public class StoreCalls {
      * dropped may have been committed.)
      */
     public <T> Uni<T> read(Uni<T> call) {
-        return lookup(call.onFailure(StoreCalls::unreachable).retry().atMost(1));
+        return lookup(call.onFailure(BoundedStoreCalls::unreachable).retry().atMost(1));
     }
 
     /**

@@ -1,14 +1,14 @@
 package io.sqlagent.knowledge;
 
 /** What saving a learning or a validated query came to: stored (approved or proposed), or refused as a near-duplicate. */
-public sealed interface Saved {
+public sealed interface SaveOutcome {
 
     /** Stored under {@code id}, with status {@code approved} or {@code proposed}. */
-    record Stored(long id, String status) implements Saved {
+    record Stored(long id, String status) implements SaveOutcome {
     }
 
     /** Not stored: learning {@code id} says the same ({@code similarity} is the cosine of their embeddings). */
-    record NearDuplicate(long id, String title, String status, double similarity) implements Saved {
+    record NearDuplicate(long id, String title, String status, double similarity) implements SaveOutcome {
 
         /** The pointer a caller gets: which learning, how close. */
         public java.util.Map<String, Object> pointer() {
