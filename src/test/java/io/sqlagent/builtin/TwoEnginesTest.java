@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Test;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
+import io.restassured.path.json.JsonPath;
 import io.restassured.response.ValidatableResponse;
 import io.sqlagent.ToolJson;
 import io.sqlagent.sql.engine.mysql.MariaDbServer;
@@ -61,6 +62,47 @@ class TwoEnginesTest {
                 .statusCode(200)
                 .body("result.columns.key", is(List.of("name", "name_2")))
                 .body("result.rows[0].name_2", is("lamp"));
+    }
+
+    @Test
+    void mariaDbValuesComeBackExact() {
+        String body = runSql("SELECT CAST('12345678901234567890.0123456789' AS DECIMAL(30,10)) AS d, "
+                + "CAST(18446744073709551615 AS UNSIGNED) AS u, b'101' + 0 AS n, CAST(b'101' AS BINARY) AS h, "
+                + "DATE '2024-02-29' AS day", "gadgets").statusCode(200).extract().asString();
+        // Neither value fits a double: both keep every digit, as JSON numbers.
+        assertThat(body).contains("\"d\":12345678901234567890.0123456789", "\"u\":18446744073709551615",
+                "\"n\":5", "\"h\":\"0x05\"", "\"day\":\"2024-02-29\"");
+        runSql("SELECT CAST(1 AS DECIMAL(30,10)) AS d, CAST(18446744073709551615 AS UNSIGNED) AS u", "gadgets").statusCode(200)
+                .body("result.columns.type", is(List.of("decimal", "bigint unsigned")));
+    }
+
+    @Test
+    void aLongMariaDbResultIsCutLikeAPostgresOne() {
+        // 4^6 = 4096 rows, past the row limit (sqlagent.sql.max-rows, 1000).
+        Map<String, Object> maria = runSql("SELECT a.id FROM gadget a, gadget b, gadget c, gadget d, gadget e, gadget f",
+                "gadgets").statusCode(200).extract().jsonPath().getMap("result");
+        Map<String, Object> postgres = runSql("SELECT g AS id FROM generate_series(1, 4096) g", "default").statusCode(200)
+                .extract().jsonPath().getMap("result");
+        assertThat(maria).containsEntry("row_count", 1000).containsEntry("total_rows", 1001)
+                .containsEntry("truncated", true);
+        assertThat(maria.keySet()).isEqualTo(postgres.keySet());
+        for (String field : List.of("row_count", "total_rows", "truncated")) {
+            assertThat(maria.get(field)).as(field).isEqualTo(postgres.get(field));
+        }
+        assertThat((List<?>) maria.get("rows")).hasSize(1000);
+    }
+
+    @Test
+    void aWideMariaDbResultStaysUnderTheSizeCap() {
+        // 1024 rows of a 5000-character cell: each cut to sqlagent.sql.max-cell-chars (2000), and the rows stop
+        // before the answer passes sqlagent.sql.max-result-size (256K) — far less than the 5 MB the statement makes.
+        String body = runSql("SELECT REPEAT('x', 5000) AS w, a.id FROM gadget a, gadget b, gadget c, gadget d, gadget e",
+                "gadgets").statusCode(200).body("result.truncated", is(true)).extract().asString();
+        assertThat(body.length()).isLessThan(300 * 1024);
+        JsonPath answer = JsonPath.from(body);
+        assertThat(answer.getInt("result.row_count")).isBetween(100, 999);
+        String cell = answer.getString("result.rows[0].w");
+        assertThat(cell).startsWith("x".repeat(2000)).hasSizeLessThan(2100);
     }
 
     @Test

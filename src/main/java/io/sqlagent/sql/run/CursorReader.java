@@ -232,22 +232,6 @@ class CursorReader {
                 .flatMap(rowSet -> afterRead(rowSet, reading, progress));
     }
 
-    /**
-     * The result of rows the driver read whole and decoded (an engine without PostgreSQL's cursor and JSON rows,
-     * {@link EngineStatements}): each value rendered by {@link ResultValues#fromDriver}, cut, up to the row limit and
-     * the size cap.
-     */
-    QueryResult decoded(RowSet<Row> rowSet, Reading reading) {
-        ReadProgress progress = new ReadProgress();
-        keep(rowSet, reading, progress);
-        if (progress.answer == null) {
-            progress.answer = new ResultJson(progress.columns, config.maxCellChars());
-        }
-        boolean truncated = progress.full || progress.seen > reading.maxRows();
-        return new QueryResult(progress.columns, progress.answer.finish(progress.kept, progress.seen, truncated),
-                progress.kept, progress.seen, truncated);
-    }
-
     /** Keeps what {@code rowSet} brought, then reads on or ends the result. */
     private Uni<QueryResult> afterRead(RowSet<Row> rowSet, Reading reading, ReadProgress progress) {
         keep(rowSet, reading, progress);

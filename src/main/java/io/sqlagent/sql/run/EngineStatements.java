@@ -8,6 +8,7 @@ import io.smallrye.mutiny.Uni;
 import io.sqlagent.Caller;
 import io.sqlagent.sql.engine.Engine;
 import io.sqlagent.sql.engine.EngineFailure;
+import io.sqlagent.sql.engine.ResultReader;
 import io.sqlagent.sql.engine.SessionPlan;
 import io.sqlagent.sql.source.Source;
 import io.vertx.mutiny.sqlclient.SqlConnection;
@@ -18,15 +19,17 @@ import io.vertx.mutiny.sqlclient.SqlConnection;
  * ({@link io.sqlagent.sql.engine.Cancellation}, MySQL's {@code KILL QUERY}); inside the engine's read-only transaction
  * ({@link SessionPlan#open}), each opening statement answered before the next is sent, the caller's statement with
  * its time limit ({@link SessionPlan#timed}), always rolled back; the server's refusal as the engine translates it.
- * The driver reads the rows and decodes the values ({@link CursorReader#decoded}); the row limit and the size cap
- * apply to what the answer keeps. The statement passed the engine's statement check before it came here.
+ * The engine reads the result ({@link Engine#results()}): each value rendered exactly, and the row limit, the size cap
+ * and the cell cap applied as the rows arrive, the same caps as a PostgreSQL source's, so a wide or long result is
+ * not held whole. The statement passed the engine's statement check before it came here.
  */
 final class EngineStatements {
 
-    private final CursorReader reader;
+    private final int maxCellChars;
 
-    EngineStatements(CursorReader reader) {
-        this.reader = reader;
+    /** @param maxCellChars longest string kept whole ({@code sqlagent.sql.max-cell-chars}) */
+    EngineStatements(int maxCellChars) {
+        this.maxCellChars = maxCellChars;
     }
 
     Uni<QueryResult> run(Source source, String sql, Caller caller, Duration timeout, Reading reading) {
@@ -34,14 +37,17 @@ final class EngineStatements {
         OwnConnection connections = new OwnConnection(engine.cancellation(),
                 (failure, text) -> translate(engine, failure, text));
         return connections.run(source, sql, caller, timeout,
-                (connection, limit) -> inTransaction(connection, engine.session(), sql, limit, reading));
+                (connection, limit) -> inTransaction(connection, engine, sql, limit, reading));
     }
 
-    private Uni<QueryResult> inTransaction(SqlConnection connection, SessionPlan session, String sql, Duration timeout,
+    private Uni<QueryResult> inTransaction(SqlConnection connection, Engine engine, String sql, Duration timeout,
             Reading reading) {
+        SessionPlan session = engine.session();
+        ResultReader.Caps caps = new ResultReader.Caps(reading.maxRows(), reading.maxResultChars(), maxCellChars);
         return open(connection, session.open(reading.readOnly(), timeout), 0)
-                .flatMap(opened -> connection.query(session.timed(sql, timeout)).execute())
-                .map(rows -> reader.decoded(rows, reading))
+                .flatMap(opened -> engine.results().read(connection, session.timed(sql, timeout), caps))
+                .map(read -> new QueryResult(read.columns(), read.written(), read.rowCount(), read.totalRows(),
+                        read.truncated()))
                 .eventually(
                         () -> connection.query(session.rollback()).execute().replaceWithVoid().onFailure().recoverWithNull());
     }

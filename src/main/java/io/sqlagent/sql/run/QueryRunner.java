@@ -49,7 +49,7 @@ public class QueryRunner {
         this.config = config;
         this.plans = plans;
         this.reader = reader;
-        this.otherEngines = new EngineStatements(reader);
+        this.otherEngines = new EngineStatements(config.maxCellChars());
         this.metrics = metrics;
         this.sessions = sessions;
         this.spans = new StatementSpan(tracing);

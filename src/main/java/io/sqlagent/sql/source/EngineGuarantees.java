@@ -87,8 +87,7 @@ public class EngineGuarantees {
 
     private static String describe(Guarantee guarantee) {
         return switch (guarantee) {
-            case EXACT_VALUES -> "exact values (decimal digits, dates, unsigned 64-bit, binary as hex; values are the "
-                    + "driver's until then)";
+            case EXACT_VALUES -> "exact values (decimal digits, dates, unsigned 64-bit, binary as hex)";
             default -> guarantee.name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ');
         };
     }

@@ -141,8 +141,8 @@ public final class MySqlEngine implements Engine {
         support.put(Guarantee.HIDDEN_COLUMNS, Guarantee.Support.REFUSED_AT_START);
         // SET ROLE lasts for the session; a pooled connection would carry one caller's role to the next.
         support.put(Guarantee.CALLER_ROLE, Guarantee.Support.REFUSED_AT_START);
-        // MySqlResults renders every value exactly (MariaDbResultFidelityTest); HOLDS once sources read results through it.
-        support.put(Guarantee.EXACT_VALUES, Guarantee.Support.NOT_YET);
+        // run_sql reads through MySqlResults, which renders every value exactly (MariaDbResultFidelityTest, TwoEnginesTest).
+        support.put(Guarantee.EXACT_VALUES, Guarantee.Support.HOLDS);
         return Map.copyOf(support);
     }
 }
