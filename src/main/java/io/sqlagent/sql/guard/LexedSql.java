@@ -31,7 +31,7 @@ final class LexedSql {
         List<PgToken> tokens;
         try {
             tokens = PgLexer.lex(sql);
-        } catch (PgLexer.LexException e) {
+        } catch (LexException e) {
             throw Refusal.unparseable(e.getMessage() + " at " + Texts.lineAndColumn(sql, e.position()));
         }
         for (PgToken token : tokens) {

@@ -49,7 +49,7 @@ public final class NamedParameters {
         List<PgToken> tokens;
         try {
             tokens = PgLexer.lex(sql);
-        } catch (PgLexer.LexException e) {
+        } catch (LexException e) {
             throw new IllegalArgumentException(e.getMessage() + " at " + Texts.lineAndColumn(sql, e.position()));
         }
         List<Placeholder> found = new ArrayList<>();

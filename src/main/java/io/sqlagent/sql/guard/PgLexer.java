@@ -15,21 +15,6 @@ import java.util.List;
  */
 final class PgLexer {
 
-    /** Text PostgreSQL itself would refuse to read; {@code position} is the offending offset. */
-    static final class LexException extends Exception {
-
-        private final int position;
-
-        LexException(String message, int position) {
-            super(message, null, false, false);
-            this.position = position;
-        }
-
-        int position() {
-            return position;
-        }
-    }
-
     private static final String OPERATOR_CHARS = "~!@#^&|`?+-*/%<>=:";
     private static final String PUNCTUATION_CHARS = "()[],;.";
 

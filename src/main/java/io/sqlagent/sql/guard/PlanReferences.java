@@ -158,7 +158,7 @@ public final class PlanReferences {
         List<PgToken> tokens;
         try {
             tokens = PgLexer.lex(expression);
-        } catch (PgLexer.LexException e) {
+        } catch (LexException e) {
             throw new IllegalArgumentException("Cannot read the plan expression " + expression + ": " + e.getMessage());
         }
         for (int i = 0; i < tokens.size(); i++) {

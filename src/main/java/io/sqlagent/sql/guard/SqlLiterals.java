@@ -52,7 +52,7 @@ public final class SqlLiterals {
         List<PgToken> tokens;
         try {
             tokens = PgLexer.lex(sql);
-        } catch (PgLexer.LexException e) {
+        } catch (LexException e) {
             return "?";
         }
         StringBuilder masked = new StringBuilder(sql.length());
@@ -89,7 +89,7 @@ public final class SqlLiterals {
                         }
                     }
                 }
-            } catch (PgLexer.LexException e) {
+            } catch (LexException e) {
                 // Unreadable SQL is masked whole by mask(); it has no values to offer here.
             }
         }

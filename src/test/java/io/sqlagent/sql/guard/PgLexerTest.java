@@ -46,19 +46,19 @@ class PgLexerTest {
 
     @Test
     void reportsWhatPostgresqlWouldNotRead() {
-        assertEquals("unterminated quoted string", assertThrows(PgLexer.LexException.class,
+        assertEquals("unterminated quoted string", assertThrows(LexException.class,
                 () -> PgLexer.lex("SELECT 'a")).getMessage());
-        assertEquals("unterminated dollar-quoted string", assertThrows(PgLexer.LexException.class,
+        assertEquals("unterminated dollar-quoted string", assertThrows(LexException.class,
                 () -> PgLexer.lex("SELECT $x$a$y$")).getMessage());
-        assertEquals("zero-length quoted identifier", assertThrows(PgLexer.LexException.class,
+        assertEquals("zero-length quoted identifier", assertThrows(LexException.class,
                 () -> PgLexer.lex("SELECT \"\"")).getMessage());
-        assertEquals("unexpected character '\\'", assertThrows(PgLexer.LexException.class,
+        assertEquals("unexpected character '\\'", assertThrows(LexException.class,
                 () -> PgLexer.lex("SELECT \\x")).getMessage());
-        assertEquals(7, assertThrows(PgLexer.LexException.class, () -> PgLexer.lex("SELECT ]")).position());
+        assertEquals(7, assertThrows(LexException.class, () -> PgLexer.lex("SELECT ]")).position());
         // PostgreSQL 14 would read e'…' here as an escape string, 15 and later refuse it.
-        assertEquals("trailing junk after numeric literal", assertThrows(PgLexer.LexException.class,
+        assertEquals("trailing junk after numeric literal", assertThrows(LexException.class,
                 () -> PgLexer.lex("SELECT 1e'\\'', 2")).getMessage());
-        assertEquals("trailing junk after parameter", assertThrows(PgLexer.LexException.class,
+        assertEquals("trailing junk after parameter", assertThrows(LexException.class,
                 () -> PgLexer.lex("SELECT $1abc")).getMessage());
     }
 

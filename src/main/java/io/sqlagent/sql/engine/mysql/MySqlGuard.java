@@ -11,6 +11,7 @@ import java.util.TreeSet;
 
 import io.sqlagent.Texts;
 import io.sqlagent.sql.engine.StatementCheck;
+import io.sqlagent.sql.guard.LexException;
 import io.sqlagent.sql.guard.SqlVerdict;
 import io.sqlagent.sql.guard.StatementKind;
 import net.sf.jsqlparser.statement.Statement;
@@ -93,7 +94,7 @@ public final class MySqlGuard implements StatementCheck {
         List<MySqlToken> all;
         try {
             all = MySqlLexer.lex(sql);
-        } catch (MySqlLexer.LexException e) {
+        } catch (LexException e) {
             String reason = e.getMessage();
             throw new Refused((reason.startsWith("unterminated") ? "The SQL could not be parsed: " + reason
                     : Character.toUpperCase(reason.charAt(0)) + reason.substring(1))

@@ -3,6 +3,8 @@ package io.sqlagent.sql.engine.mysql;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.sqlagent.sql.guard.LexException;
+
 /**
  * Cuts SQL into tokens where MySQL's and MariaDB's lexer would, with {@code ANSI_QUOTES} and
  * {@code NO_BACKSLASH_ESCAPES} off (the service pins that {@code sql_mode}, see {@link MySqlSession}).
@@ -14,21 +16,6 @@ import java.util.List;
  * refused here, before anything else looks at the text.
  */
 final class MySqlLexer {
-
-    /** Text the server would not read as the guard must, or would refuse; {@code position} is the offset. */
-    static final class LexException extends Exception {
-
-        private final int position;
-
-        LexException(String message, int position) {
-            super(message, null, false, false);
-            this.position = position;
-        }
-
-        int position() {
-            return position;
-        }
-    }
 
     private static final String PUNCTUATION = "(),;.";
 
