@@ -11,7 +11,7 @@ import java.util.Set;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import io.sqlagent.ToolJson;
+import io.sqlagent.SnakeCaseJson;
 import io.sqlagent.sql.guard.NamedParameters;
 import io.sqlagent.sql.guard.SqlGuard;
 import io.sqlagent.sql.guard.SqlVerdict;
@@ -174,7 +174,7 @@ final class ToolDeclarations {
     private Map<String, Object> metadata() {
         Map<String, Object> metadata = new LinkedHashMap<>();
         node.path("metadata").properties().forEach(entry -> metadata.put(entry.getKey(),
-                ToolJson.MAPPER.convertValue(entry.getValue(), Object.class)));
+                SnakeCaseJson.MAPPER.convertValue(entry.getValue(), Object.class)));
         return metadata;
     }
 

@@ -32,8 +32,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.smallrye.mutiny.Uni;
 import io.sqlagent.Caller;
+import io.sqlagent.SnakeCaseJson;
 import io.sqlagent.Texts;
-import io.sqlagent.ToolJson;
 import io.sqlagent.http.ClientConnections;
 import io.sqlagent.http.ErrorBody;
 import io.sqlagent.http.JsonBodies;
@@ -210,7 +210,7 @@ public class ToolResource {
     private static final byte[] RESULT_OPEN = "{\"result\":".getBytes(StandardCharsets.UTF_8);
 
     private static ObjectNode stoppedBody(String reason) {
-        ObjectNode body = ToolJson.MAPPER.createObjectNode();
+        ObjectNode body = SnakeCaseJson.MAPPER.createObjectNode();
         body.putNull("result");
         body.put("stopped", reason);
         return body;

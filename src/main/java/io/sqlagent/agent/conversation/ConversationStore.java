@@ -14,9 +14,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 import io.smallrye.mutiny.Uni;
 import io.sqlagent.Caller;
+import io.sqlagent.SnakeCaseJson;
 import io.sqlagent.StoredText;
 import io.sqlagent.Texts;
-import io.sqlagent.ToolJson;
 import io.sqlagent.store.StoreMigrations;
 import io.sqlagent.store.StoreSchemaUnavailableException;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -217,7 +217,7 @@ public class ConversationStore {
                 .addOffsetDateTime(before.map(ConversationCursor::updatedAt).orElse(null))
                 .addUUID(before.map(ConversationCursor::id).orElse(null));
         return ready().flatMap(ok -> store.preparedQuery(LIST).execute(values)).map(rows -> {
-            var body = ToolJson.MAPPER.createObjectNode();
+            var body = SnakeCaseJson.MAPPER.createObjectNode();
             var items = body.putArray("items");
             Row last = null;
             int count = 0;
@@ -261,7 +261,7 @@ public class ConversationStore {
     }
 
     private static JsonNode view(Row conversation, RowSet<Row> messages, RowSet<Row> runs) {
-        var body = ToolJson.MAPPER.createObjectNode();
+        var body = SnakeCaseJson.MAPPER.createObjectNode();
         body.put("conversation_id", conversation.getUUID("id").toString());
         body.put("title", conversation.getString("title"));
         body.put("created_at", conversation.getOffsetDateTime("created_at").toInstant().toString());
@@ -307,7 +307,7 @@ public class ConversationStore {
         JsonNode toolCalls = null;
         if (calls != null) {
             try {
-                toolCalls = ToolJson.MAPPER.readTree(calls.toString());
+                toolCalls = SnakeCaseJson.MAPPER.readTree(calls.toString());
             } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
                 throw new IllegalStateException("a stored tool_calls value is not JSON", e);
             }

@@ -15,9 +15,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
+import io.sqlagent.SnakeCaseJson;
 import io.sqlagent.StoredText;
 import io.sqlagent.Texts;
-import io.sqlagent.ToolJson;
 import io.sqlagent.tool.Outcome;
 import io.sqlagent.tool.ToolCall;
 import io.sqlagent.tool.ToolExecution;
@@ -81,9 +81,9 @@ public final class RequestedCalls {
     private static Requested parsed(ToolExecutionRequest request) {
         String raw = request.arguments();
         try {
-            JsonNode parsed = raw.isBlank() ? ToolJson.MAPPER.createObjectNode() : ToolJson.MAPPER.readTree(raw);
+            JsonNode parsed = raw.isBlank() ? SnakeCaseJson.MAPPER.createObjectNode() : SnakeCaseJson.MAPPER.readTree(raw);
             if (parsed == null || parsed.isMissingNode()) {
-                parsed = ToolJson.MAPPER.createObjectNode();
+                parsed = SnakeCaseJson.MAPPER.createObjectNode();
             }
             if (parsed.isObject()) {
                 return new Requested(request, new ToolCall(request.id(), request.name(), (ObjectNode) parsed), null);
@@ -99,7 +99,7 @@ public final class RequestedCalls {
 
     /** The calls as the conversation stores them: {@code [{"id","name","arguments"}]}, arguments as the model sent them. */
     static ArrayNode stored(List<Requested> requested) {
-        ArrayNode calls = ToolJson.MAPPER.createArrayNode();
+        ArrayNode calls = SnakeCaseJson.MAPPER.createArrayNode();
         for (Requested call : requested) {
             calls.addObject().put("id", call.id()).put("name", call.name()).put("arguments", call.request().arguments());
         }

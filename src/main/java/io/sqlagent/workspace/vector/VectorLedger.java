@@ -12,8 +12,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.smallrye.mutiny.Uni;
+import io.sqlagent.SnakeCaseJson;
 import io.sqlagent.StoredText;
-import io.sqlagent.ToolJson;
 import io.sqlagent.tool.ToolException;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -293,7 +293,7 @@ final class VectorLedger {
 
     private static ObjectNode metadata(String json) {
         try {
-            return (ObjectNode) ToolJson.MAPPER.readTree(json);
+            return (ObjectNode) SnakeCaseJson.MAPPER.readTree(json);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("vector_document.metadata is not a JSON object: " + e.getOriginalMessage(), e);
         }
