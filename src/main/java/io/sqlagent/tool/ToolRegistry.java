@@ -27,7 +27,7 @@ import io.sqlagent.jsonschema.CompiledSchema;
 /**
  * Every tool the service offers, by name. Tools are registered by descriptor and built lazily on
  * their first call, so listing, describing and searching never build one. {@link TypedTool} beans
- * are found automatically; other tools arrive through {@link ToolSource} beans or
+ * are found automatically; other tools arrive through {@link ToolProvider} beans or
  * {@link #register(ToolRegistration)}. A group of tools (for example those declared in YAML) can
  * be replaced at once with {@link #replaceGroup}: readers see either the old tools or the new ones,
  * never a mix, and {@linkplain #onChange listeners} hear what changed. Named {@link Toolset}s select
@@ -58,14 +58,14 @@ public class ToolRegistry {
     private final List<Consumer<Change>> listeners = new CopyOnWriteArrayList<>();
 
     @Inject
-    ToolRegistry(@Any Instance<Tool> toolBeans, @Any Instance<ToolSource> sources,
+    ToolRegistry(@Any Instance<Tool> toolBeans, @Any Instance<ToolProvider> providers,
             @Any Instance<ToolDescriptorCustomizer> customizers) {
         // Handles expose each bean's class without creating the bean.
         for (Instance.Handle<Tool> handle : toolBeans.handles()) {
             register(customized(registrationOf(handle.getBean().getBeanClass(), toolBeans), customizers));
         }
-        for (ToolSource source : sources) {
-            source.registrations().forEach(this::register);
+        for (ToolProvider provider : providers) {
+            provider.registrations().forEach(this::register);
         }
         Log.debugf("Tool registry holds %d tools: %s", entries.size(), entries.keySet());
     }
