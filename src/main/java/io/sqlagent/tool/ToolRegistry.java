@@ -1,6 +1,5 @@
 package io.sqlagent.tool;
 
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.Comparator;
@@ -249,15 +248,6 @@ public class ToolRegistry {
     public boolean isBuilt(String name) {
         Entry entry = entries.get(name);
         return entry != null && entry.built != null;
-    }
-
-    /** The named tools as a collection (building them); unknown names are ignored. */
-    public Tools tools(List<String> names) {
-        List<Tool> found = new ArrayList<>();
-        for (String name : names) {
-            tool(name).ifPresent(found::add);
-        }
-        return Tools.of(found);
     }
 
     /**
