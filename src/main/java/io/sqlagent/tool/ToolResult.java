@@ -71,7 +71,7 @@ public sealed interface ToolResult permits ToolResult.Success, ToolResult.Failur
 
         /**
          * The value as UTF-8 JSON ({@link SnakeCaseJson#MAPPER}: exact decimals without exponent), written on
-         * the first call and kept. CallerResolver must not change the array.
+         * the first call and kept. Callers must not change the array.
          */
         public byte[] json() {
             byte[] bytes = json;

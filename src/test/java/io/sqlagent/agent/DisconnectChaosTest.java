@@ -45,7 +45,7 @@ import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Tuple;
 
 /**
- * CallerResolver that go away take nothing with them. A thousand calls from many concurrent clients over
+ * Callers that go away take nothing with them. A thousand calls from many concurrent clients over
  * REST, MCP (streamable HTTP) and chat (SSE, the model scripted to call {@code run_sql}), each
  * dropping its TCP connection at a random moment: while it waits for a pool connection, while its
  * statement runs, while rows or events stream. Afterwards no backend of the source is left running
