@@ -88,7 +88,7 @@ class ArchitectureTest {
     void theSharedUtilitiesDependOnNoCapability() {
         noClasses().that().resideInAPackage("io.sqlagent")
                 .should().dependOnClassesThat().resideInAPackage("io.sqlagent.*..")
-                .because("the shared utilities (Redaction, Texts, ...) are used by every capability")
+                .because("the shared utilities (Redaction, MessageText, ...) are used by every capability")
                 .check(main);
     }
 

@@ -62,7 +62,7 @@ public class EvalStore {
     public Uni<Void> create(UUID id, String suite, String model, int total, JsonNode settings, String principal) {
         return store.preparedQuery(INSERT_RUN)
                 .execute(Tuple.from(java.util.Arrays.asList(id, suite, model, total, new JsonObject(settings.toString()),
-                        io.sqlagent.StoredText.clean(principal))))
+                        io.sqlagent.StorableText.clean(principal))))
                 .replaceWithVoid();
     }
 

@@ -14,9 +14,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 import io.smallrye.mutiny.Uni;
 import io.sqlagent.Caller;
+import io.sqlagent.MessageText;
 import io.sqlagent.SnakeCaseJson;
-import io.sqlagent.StoredText;
-import io.sqlagent.Texts;
+import io.sqlagent.StorableText;
 import io.sqlagent.store.StoreMigrations;
 import io.sqlagent.store.StoreSchemaUnavailableException;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -143,9 +143,9 @@ public class ConversationStore {
      * run {@code runId}'s first message.
      */
     public Uni<Void> create(UUID id, UUID runId, String firstQuestion, String principal) {
-        String title = Texts.shorten(firstQuestion.strip().replaceAll("\\s+", " "), TITLE_LENGTH - 1);
-        Tuple values = Tuple.of(id, StoredText.clean(principal), StoredText.clean(title), runId,
-                StoredText.clean(firstQuestion));
+        String title = MessageText.shorten(firstQuestion.strip().replaceAll("\\s+", " "), TITLE_LENGTH - 1);
+        Tuple values = Tuple.of(id, StorableText.clean(principal), StorableText.clean(title), runId,
+                StorableText.clean(firstQuestion));
         return ready().flatMap(ok -> store.preparedQuery(INSERT_CONVERSATION)
                 .execute(values)).replaceWithVoid();
     }
@@ -186,9 +186,9 @@ public class ConversationStore {
         for (Message message : messages) {
             // A model may put NUL anywhere (text, tool names, arguments), which PostgreSQL refuses: cleaned, not fatal.
             batch.add(Tuple.tuple().addUUID(conversationId).addUUID(runId).addString(message.role())
-                    .addString(StoredText.clean(message.content()))
-                    .addString(message.toolCalls() == null ? null : StoredText.clean(message.toolCalls()).toString())
-                    .addString(StoredText.clean(message.toolCallId())).addString(StoredText.clean(message.toolName()))
+                    .addString(StorableText.clean(message.content()))
+                    .addString(message.toolCalls() == null ? null : StorableText.clean(message.toolCalls()).toString())
+                    .addString(StorableText.clean(message.toolCallId())).addString(StorableText.clean(message.toolName()))
                     .addString(message.outcome())
                     .addLong(message.durationMs()));
         }

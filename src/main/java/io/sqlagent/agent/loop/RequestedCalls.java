@@ -15,9 +15,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
+import io.sqlagent.MessageText;
 import io.sqlagent.SnakeCaseJson;
-import io.sqlagent.StoredText;
-import io.sqlagent.Texts;
+import io.sqlagent.StorableText;
 import io.sqlagent.tool.Outcome;
 import io.sqlagent.tool.ToolCall;
 import io.sqlagent.tool.ToolExecution;
@@ -70,7 +70,7 @@ public final class RequestedCalls {
                 ids.add(id);
             }
             // A NUL in a name can name no tool, and PostgreSQL cannot store it: shown as U+FFFD, answered as unknown.
-            String name = request.name() == null ? "" : StoredText.clean(request.name());
+            String name = request.name() == null ? "" : StorableText.clean(request.name());
             String raw = request.arguments() == null ? "" : request.arguments();
             ToolExecutionRequest normalized = ToolExecutionRequest.builder().id(id).name(name).arguments(raw).build();
             result.add(parsed(normalized));
@@ -135,7 +135,7 @@ public final class RequestedCalls {
     }
 
     private static ToolResult notOffered(String name, List<String> toolNames) {
-        String shown = Texts.shorten(name, 64);
+        String shown = MessageText.shorten(name, 64);
         return new ToolResult.Failure(Outcome.UNKNOWN_TOOL,
                 "No tool named '" + shown + "' is offered in this chat. Available tools: " + String.join(", ", toolNames),
                 List.of());

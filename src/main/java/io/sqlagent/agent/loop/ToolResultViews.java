@@ -9,8 +9,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import com.fasterxml.jackson.databind.util.RawValue;
 
+import io.sqlagent.MessageText;
 import io.sqlagent.SnakeCaseJson;
-import io.sqlagent.Texts;
 import io.sqlagent.agent.AgentEvent;
 import io.sqlagent.http.ErrorBody;
 import io.sqlagent.tool.ToolResult;
@@ -79,6 +79,6 @@ public final class ToolResultViews {
     }
 
     static String cut(String text, int max) {
-        return Texts.cut(text, max);
+        return MessageText.cut(text, max);
     }
 }

@@ -43,8 +43,8 @@ import io.smallrye.common.annotation.Blocking;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.sqlagent.Caller;
+import io.sqlagent.MessageText;
 import io.sqlagent.SnakeCaseJson;
-import io.sqlagent.Texts;
 import io.sqlagent.eval.CaseFileException;
 import io.sqlagent.eval.CaseFiles;
 import io.sqlagent.eval.EvalConfig;
@@ -312,7 +312,7 @@ public class EvalResource {
     }
 
     private static String abbreviate(String text) {
-        return Texts.shorten(text, 64);
+        return MessageText.shorten(text, 64);
     }
 
     /** No media type: RESTEasy would write it as a {@code content-type:} line, which is no SSE field. */

@@ -41,7 +41,7 @@ import io.sqlagent.workspace.vector.Embeddings;
  */
 public final class SchemaIndex {
 
-    /** Texts the model embeds at once. */
+    /** MessageText the model embeds at once. */
     private static final int BATCH = 64;
 
     static final String NAME = "name";
@@ -254,7 +254,7 @@ public final class SchemaIndex {
         return vectors != null;
     }
 
-    /** Texts the model embedded for this snapshot (the others were reused or are copies'). */
+    /** MessageText the model embedded for this snapshot (the others were reused or are copies'). */
     public int modelCalls() {
         return modelCalls;
     }
