@@ -12,7 +12,7 @@ import io.smallrye.mutiny.Uni;
 import io.sqlagent.Caller;
 import io.sqlagent.SnakeCaseJson;
 import io.sqlagent.agent.AgentEvent;
-import io.sqlagent.agent.AgentService;
+import io.sqlagent.agent.loop.AgentService;
 
 /**
  * The optional LLM judge (off unless a run or {@code sqlagent.eval.judge} asks for it): the model

@@ -20,9 +20,9 @@ import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.store.ByteBuffersDirectory;
 
-import io.sqlagent.sql.SchemaIntrospector;
 import io.sqlagent.sql.policy.ColumnPolicy;
 import io.sqlagent.sql.policy.TablePolicy;
+import io.sqlagent.sql.schema.SchemaIntrospector;
 import io.sqlagent.workspace.vector.Embeddings;
 
 /**
