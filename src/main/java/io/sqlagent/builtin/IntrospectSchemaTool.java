@@ -33,7 +33,8 @@ import io.sqlagent.tool.TypedTool;
  * keys, relationships, comments, up to three sample rows). Names, descriptions and shapes follow
  * the SQL-agent tool contract. Hidden columns are left out of the columns, the relationships and
  * the sample rows. On a large database the listing is paged and points at {@code search_schema}; low-cardinality text
- * columns carry their values ({@link ValueHints}).
+ * columns carry their values ({@link ValueHints}). The same answer on every engine: a MySQL or MariaDB source's schema
+ * is read through its engine ({@link SchemaIntrospector}), its samples in its dialect.
  */
 @Singleton
 @ToolDefinition(name = "introspect_schema", title = "Introspect schema", namespace = "sql", tags = { "sql", "schema",
@@ -74,8 +75,7 @@ public class IntrospectSchemaTool extends TypedTool<IntrospectSchemaTool.Argumen
 
     @Override
     protected Uni<?> run(Arguments arguments, ToolCallContext context) {
-        Source source = SourceChoice.introspectable(sources.choose(arguments.source(), context.identity()),
-                "introspect_schema");
+        Source source = sources.choose(arguments.source(), context.identity());
         return introspector.relations(source)
                 .map(all -> all.stream().filter(relation -> tables.permits(relation.schema() + "." + relation.name())).toList())
                 .flatMap(relations -> arguments.tableName().filter(name -> !name.isBlank())
@@ -130,7 +130,7 @@ public class IntrospectSchemaTool extends TypedTool<IntrospectSchemaTool.Argumen
             List<Map<String, Object>> columns = all.stream().filter(column -> !hidden.contains(column.get("name"))).toList();
             Uni<ArrayNode> sampleRows = sample && !columns.isEmpty()
                     // Sample rows are the caller's rows: its role and the source's row-level security apply.
-                    ? runner.run(source, sampleQuery(relation, columns), context).map(QueryResult::rowObjects)
+                    ? runner.run(source, sampleQuery(source, relation, columns), context).map(QueryResult::rowObjects)
                     : Uni.createFrom().item(SnakeCaseJson.MAPPER.createArrayNode());
             Uni<Void> hinted = hints.add(source, relation, columns, context.identity());
             return introspector.relationships(source, relation)
@@ -154,8 +154,16 @@ public class IntrospectSchemaTool extends TypedTool<IntrospectSchemaTool.Argumen
         return "belongsTo".equals(relationship.get("type")) ? relationship.get("foreign_key") : relationship.get("local_key");
     }
 
-    /** Names every shown column rather than {@code *}, so hidden columns are never read. */
-    private static String sampleQuery(SchemaIntrospector.Relation relation, List<Map<String, Object>> columns) {
+    /**
+     * Names every shown column rather than {@code *}, so hidden columns are never read; in the dialect of the source's
+     * engine.
+     */
+    private static String sampleQuery(Source source, SchemaIntrospector.Relation relation,
+            List<Map<String, Object>> columns) {
+        if (!source.isPostgres()) {
+            return source.engine().schema().sampleStatement(SchemaIntrospector.table(relation),
+                    columns.stream().map(column -> (String) column.get("name")).toList(), SAMPLE_ROWS);
+        }
         String names = String.join(", ", columns.stream().map(column -> identifier((String) column.get("name"))).toList());
         return "SELECT " + names + " FROM " + quoted(relation) + " LIMIT " + SAMPLE_ROWS;
     }

@@ -134,12 +134,26 @@ class TwoEnginesTest {
     }
 
     @Test
-    void theSchemaToolsSayTheyCannotReadMariaDbYetAndPointAtRunSql() {
+    void theSchemaToolsReadTheMariaDbCatalogInPostgresShapes() {
         given().contentType(ContentType.JSON).body("{\"source\":\"gadgets\"}")
                 .when().post("/api/tools/introspect_schema").then()
-                .statusCode(422)
-                .body("message", containsString("cannot read the schema of source 'gadgets' (MariaDB) yet"));
-        runSql("SHOW TABLES", "gadgets").statusCode(200).body("result.row_count", is(1));
+                .statusCode(200)
+                .body("result.tables", org.hamcrest.Matchers.hasItem("gadget"));
+        JsonPath described = given().contentType(ContentType.JSON)
+                .body("{\"source\":\"gadgets\",\"table_name\":\"gadget\",\"include_sample_data\":true}")
+                .when().post("/api/tools/introspect_schema").then().statusCode(200).extract().jsonPath();
+        assertThat(described.getString("result.table")).isEqualTo("gadget");
+        assertThat(described.getString("result.description")).isEqualTo("Gadgets on sale");
+        assertThat(described.getList("result.columns.name")).containsExactly("id", "name", "price");
+        assertThat(described.getList("result.columns.type")).containsExactly("int(11)", "varchar(40)", "decimal(10,2)");
+        assertThat(described.getList("result.columns.primary_key")).containsExactly(true, false, false);
+        // The sample is read in MariaDB's dialect (backticks), as the caller; the text column's values are hinted.
+        assertThat(described.getList("result.sample_data.name")).containsExactly("lamp", "kettle", "radio");
+        assertThat(described.getList("result.columns[1].values")).containsExactly("fan", "kettle", "lamp", "radio");
+        given().contentType(ContentType.JSON).body("{\"source\":\"gadgets\",\"query\":\"gadgets on sale with a price\"}")
+                .when().post("/api/tools/search_schema").then()
+                .statusCode(200)
+                .body("result.tables[0].table", is("shop.gadget"));
     }
 
     @Test
