@@ -24,7 +24,7 @@ import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 
-import io.sqlagent.Texts;
+import io.sqlagent.MessageText;
 
 /**
  * The answers to a request body bound to a record ({@link StrictBodies}) that cannot be used, in the house error body
@@ -83,7 +83,7 @@ public class BindingErrors {
 
     private static ErrorBody ofBinding(JsonMappingException e) {
         if (e instanceof UnrecognizedPropertyException unknown) {
-            return ErrorBody.of("unknown_field", "Unknown field '" + Texts.shorten(unknown.getPropertyName(), 64)
+            return ErrorBody.of("unknown_field", "Unknown field '" + MessageText.shorten(unknown.getPropertyName(), 64)
                     + "'; the body takes " + String.join(", ", known(unknown)));
         }
         if (unparsable(e.getCause())) {

@@ -16,11 +16,11 @@ import com.fasterxml.jackson.databind.deser.std.StdScalarDeserializer;
 import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.databind.type.LogicalType;
 
-import io.sqlagent.ToolJson;
+import io.sqlagent.SnakeCaseJson;
 
 /**
  * How a request body is bound to its record, for the resources that name it with
- * {@code @CustomDeserialization(StrictBodies.class)}: the service's JSON mapping ({@link ToolJson}, snake_case) made
+ * {@code @CustomDeserialization(StrictBodies.class)}: the service's JSON mapping ({@link SnakeCaseJson}, snake_case) made
  * strict, as {@link JsonBodies} reads a body too. A duplicate key, content after the value, an unknown field and a
  * value of the wrong type are refused ({@link BindingErrors} answers them); Jackson's usual leniency would otherwise
  * read {@code "5"} as 5, {@code 1.5} as 1 and {@code 42} as the string {@code "42"}.
@@ -35,7 +35,7 @@ public final class StrictBodies implements BiFunction<ObjectMapper, Type, Object
     }
 
     private static ObjectMapper strict() {
-        ObjectMapper mapper = ToolJson.MAPPER.copy()
+        ObjectMapper mapper = SnakeCaseJson.MAPPER.copy()
                 .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
                 .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
                 .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)

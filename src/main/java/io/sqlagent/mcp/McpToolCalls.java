@@ -26,7 +26,7 @@ import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.sqlagent.Caller;
 import io.sqlagent.ErrorIds;
-import io.sqlagent.ToolJson;
+import io.sqlagent.SnakeCaseJson;
 import io.sqlagent.http.ClientConnections;
 import io.sqlagent.http.ErrorBody;
 import io.sqlagent.security.CallerResolver;
@@ -155,10 +155,10 @@ public class McpToolCalls {
         JsonObject params = arguments.rawMessage().asJsonObject().getJsonObject("params");
         JsonObject raw = params == null ? null : params.getJsonObject("arguments");
         if (raw == null) {
-            return ToolJson.MAPPER.createObjectNode();
+            return SnakeCaseJson.MAPPER.createObjectNode();
         }
         try {
-            return (ObjectNode) ToolJson.MAPPER.readTree(raw.encode());
+            return (ObjectNode) SnakeCaseJson.MAPPER.readTree(raw.encode());
         } catch (IOException e) {
             // The library parsed this JSON already; it cannot fail to parse again.
             throw new IllegalStateException("Could not re-read the call's arguments", e);

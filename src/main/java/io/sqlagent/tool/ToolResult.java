@@ -6,7 +6,7 @@ import java.util.Objects;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import io.sqlagent.ToolJson;
+import io.sqlagent.SnakeCaseJson;
 import io.sqlagent.jsonschema.Violation;
 
 /** What a tool call produced: a value, a failure the model can act on, or a stop of the whole run. */
@@ -70,14 +70,14 @@ public sealed interface ToolResult permits ToolResult.Success, ToolResult.Failur
         }
 
         /**
-         * The value as UTF-8 JSON ({@link ToolJson#MAPPER}: exact decimals without exponent), written on
-         * the first call and kept. CallerResolver must not change the array.
+         * The value as UTF-8 JSON ({@link SnakeCaseJson#MAPPER}: exact decimals without exponent), written on
+         * the first call and kept. Callers must not change the array.
          */
         public byte[] json() {
             byte[] bytes = json;
             if (bytes == null) {
                 try {
-                    bytes = ToolJson.MAPPER.writeValueAsBytes(value);
+                    bytes = SnakeCaseJson.MAPPER.writeValueAsBytes(value);
                 } catch (IOException e) {
                     throw new IllegalStateException("A tool result could not be written as JSON", e);
                 }

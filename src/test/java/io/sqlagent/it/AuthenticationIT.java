@@ -31,7 +31,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import io.sqlagent.ToolJson;
+import io.sqlagent.SnakeCaseJson;
 import io.sqlagent.page.Browser;
 
 /**
@@ -117,7 +117,7 @@ class AuthenticationIT {
         HttpResponse<String> metadata = send("GET", "/.well-known/oauth-protected-resource", null, null);
         assertEquals(200, metadata.statusCode(), metadata.body());
         assertEquals(List.of(oidc.issuer),
-                ToolJson.MAPPER.convertValue(json(metadata).path("authorization_servers"), List.class));
+                SnakeCaseJson.MAPPER.convertValue(json(metadata).path("authorization_servers"), List.class));
         assertEquals("http://localhost:" + service.httpPort, json(metadata).path("resource").asText());
     }
 
@@ -412,7 +412,7 @@ class AuthenticationIT {
     }
 
     private static JsonNode json(HttpResponse<String> response) throws Exception {
-        return ToolJson.MAPPER.readTree(response.body());
+        return SnakeCaseJson.MAPPER.readTree(response.body());
     }
 
 }

@@ -40,8 +40,8 @@ import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
 import io.restassured.response.ValidatableResponse;
+import io.sqlagent.SnakeCaseJson;
 import io.sqlagent.TestProfiles;
-import io.sqlagent.ToolJson;
 import io.sqlagent.agent.ScriptedModel;
 import io.sqlagent.agent.ScriptedModelExtension;
 import io.sqlagent.agent.ScriptedOpenAiServer;
@@ -91,24 +91,26 @@ class GovernedLearningTest {
     }
 
     private static ObjectNode learning(String title, String description) {
-        return ToolJson.MAPPER.createObjectNode().put("title", title).put("description", description)
+        return SnakeCaseJson.MAPPER.createObjectNode().put("title", title).put("description", description)
                 .put("category", "data_quality");
     }
 
     private static ObjectNode query(String name, String question, String sql) {
-        ObjectNode arguments = ToolJson.MAPPER.createObjectNode().put("name", name).put("question", question).put("sql", sql)
+        ObjectNode arguments = SnakeCaseJson.MAPPER.createObjectNode().put("name", name).put("question", question)
+                .put("sql", sql)
                 .put("summary", "A summary.");
         arguments.putArray("tables_used").add("track");
         return arguments;
     }
 
     private static List<String> searched(String words) {
-        return tool("search_knowledge", ToolJson.MAPPER.createObjectNode().put("query", words).put("limit", 20)).statusCode(200)
+        return tool("search_knowledge", SnakeCaseJson.MAPPER.createObjectNode().put("query", words).put("limit", 20))
+                .statusCode(200)
                 .extract().jsonPath().getList("result.learnings.title");
     }
 
     private static List<String> searchedPatterns(String words) {
-        return tool("search_knowledge", ToolJson.MAPPER.createObjectNode().put("query", words).put("type", "patterns")
+        return tool("search_knowledge", SnakeCaseJson.MAPPER.createObjectNode().put("query", words).put("type", "patterns")
                 .put("limit", 20)).statusCode(200).extract().jsonPath().getList("result.query_patterns.name");
     }
 
@@ -408,7 +410,7 @@ class GovernedLearningTest {
         McpStreamableTestClient reviewer = mcpClient(mcp("rui", "knowledge:review"));
         ToolResponse listed = mcpCall(reviewer, "list_proposals", Map.of("limit", 100));
         assertFalse(listed.isError(), listed.firstContent().asText().text());
-        JsonNode items = ToolJson.MAPPER.readTree(listed.firstContent().asText().text()).path("items");
+        JsonNode items = SnakeCaseJson.MAPPER.readTree(listed.firstContent().asText().text()).path("items");
         List<String> ids = new ArrayList<>();
         items.forEach(item -> ids.add(item.path("id").asText()));
         assertTrue(ids.containsAll(List.of("learning-" + approved, "learning-" + rejected)), ids.toString());
@@ -416,7 +418,7 @@ class GovernedLearningTest {
         ToolResponse approval = mcpCall(reviewer, "review_proposal", Map.of("id", "learning-" + approved,
                 "decision", "approve", "description", "Values of " + word + " run from 0 to 100 (a percentage)."));
         assertFalse(approval.isError(), approval.firstContent().asText().text());
-        JsonNode item = ToolJson.MAPPER.readTree(approval.firstContent().asText().text()).path("item");
+        JsonNode item = SnakeCaseJson.MAPPER.readTree(approval.firstContent().asText().text()).path("item");
         assertEquals("approved", item.path("status").asText());
         assertEquals("rui", item.path("provenance").path("reviewed_by").asText());
         assertEquals("Values of " + word + " run from 0 to 100 (a percentage).", item.path("description").asText());
@@ -447,7 +449,7 @@ class GovernedLearningTest {
         model.reset();
         String word = "axolotl" + unique();
         String question = "What do I need to know about " + word + "?";
-        model.then(toolCalls(call("c1", "save_learning", ToolJson.MAPPER.createObjectNode()
+        model.then(toolCalls(call("c1", "save_learning", SnakeCaseJson.MAPPER.createObjectNode()
                 .put("title", "The " + word + " column is nullable").put("description", "Filter " + word + " IS NOT NULL.")
                 .put("category", "data_quality").toString())),
                 toolCalls(call("c2", "review_proposal", "{\"id\":\"learning-1\",\"decision\":\"approve\"}")),

@@ -33,7 +33,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.smallrye.mutiny.Uni;
 import io.sqlagent.Caller;
-import io.sqlagent.Texts;
+import io.sqlagent.MessageText;
 import io.sqlagent.http.ErrorBody;
 import io.sqlagent.http.JsonBodies;
 import io.sqlagent.knowledge.KnowledgeReader;
@@ -162,7 +162,7 @@ public class KnowledgeResource {
                 String name = names.next();
                 if (!name.equals("reason")) {
                     throw new ReviewException("invalid_body", 400,
-                            "Unknown field '" + Texts.shorten(name, 40)
+                            "Unknown field '" + MessageText.shorten(name, 40)
                                     + "': a rejection takes only \"reason\"");
                 }
             }

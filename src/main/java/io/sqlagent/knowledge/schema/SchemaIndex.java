@@ -20,9 +20,9 @@ import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.store.ByteBuffersDirectory;
 
-import io.sqlagent.sql.SchemaIntrospector;
 import io.sqlagent.sql.policy.ColumnPolicy;
 import io.sqlagent.sql.policy.TablePolicy;
+import io.sqlagent.sql.schema.SchemaIntrospector;
 import io.sqlagent.workspace.vector.Embeddings;
 
 /**
@@ -41,7 +41,7 @@ import io.sqlagent.workspace.vector.Embeddings;
  */
 public final class SchemaIndex {
 
-    /** Texts the model embeds at once. */
+    /** MessageText the model embeds at once. */
     private static final int BATCH = 64;
 
     static final String NAME = "name";
@@ -254,7 +254,7 @@ public final class SchemaIndex {
         return vectors != null;
     }
 
-    /** Texts the model embedded for this snapshot (the others were reused or are copies'). */
+    /** MessageText the model embedded for this snapshot (the others were reused or are copies'). */
     public int modelCalls() {
         return modelCalls;
     }

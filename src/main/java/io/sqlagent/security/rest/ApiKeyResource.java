@@ -34,7 +34,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.quarkus.security.identity.SecurityIdentity;
 import io.smallrye.mutiny.Uni;
 import io.sqlagent.Caller;
-import io.sqlagent.Texts;
+import io.sqlagent.MessageText;
 import io.sqlagent.http.ErrorBody;
 import io.sqlagent.http.JsonBodies;
 import io.sqlagent.security.ApiKeyIdentityProvider;
@@ -227,7 +227,7 @@ public class ApiKeyResource {
     }
 
     private static String shorten(String text) {
-        return Texts.shorten(text, 64);
+        return MessageText.shorten(text, 64);
     }
 
     /** A body that is JSON but not a valid key request. */
