@@ -9,9 +9,12 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.library.dependencies.SliceAssignment;
+import com.tngtech.archunit.library.dependencies.SliceIdentifier;
 
 /**
  * The package edges of docs/architecture.md ("Package edges"), checked on the compiled main classes with ArchUnit: a
@@ -35,6 +38,51 @@ class ArchitectureTest {
                 .should().beFreeOfCycles()
                 .because("every package is used by the ones above it, never by what it uses")
                 .check(main);
+    }
+
+    @Test
+    void theAgentsSubpackagesDependOnEachOtherOneWayOnly() {
+        slices().assignedFrom(subpackagesOf("io.sqlagent.agent"))
+                .should().beFreeOfCycles()
+                .because("agent is split by concern (loop, model, conversation, live, rest) around the few types they "
+                        + "share at its root; a concern that uses what uses it is one concern in two places")
+                .check(main);
+    }
+
+    @Test
+    void theSqlSubpackagesDependOnEachOtherOneWayOnly() {
+        slices().assignedFrom(subpackagesOf("io.sqlagent.sql"))
+                .should().beFreeOfCycles()
+                .because("sql is split by concern (source, run, policy, guard, result, engine) around its root; "
+                        + "a concern that uses what uses it is one concern in two places")
+                .check(main);
+    }
+
+    /**
+     * One slice per direct subpackage of {@code root} (its own subpackages included) and one for the classes at
+     * {@code root} itself, so a cycle through the root (loop → root → live → loop) counts too.
+     */
+    private static SliceAssignment subpackagesOf(String root) {
+        return new SliceAssignment() {
+            @Override
+            public SliceIdentifier getIdentifierOf(JavaClass javaClass) {
+                String name = javaClass.getPackageName();
+                if (name.equals(root)) {
+                    return SliceIdentifier.of(root + " (root)");
+                }
+                if (!name.startsWith(root + ".")) {
+                    return SliceIdentifier.ignore();
+                }
+                String rest = name.substring(root.length() + 1);
+                int dot = rest.indexOf('.');
+                return SliceIdentifier.of(root + "." + (dot < 0 ? rest : rest.substring(0, dot)));
+            }
+
+            @Override
+            public String getDescription() {
+                return "the subpackages of " + root + " and its root";
+            }
+        };
     }
 
     @Test
@@ -88,7 +136,7 @@ class ArchitectureTest {
     void theSharedUtilitiesDependOnNoCapability() {
         noClasses().that().resideInAPackage("io.sqlagent")
                 .should().dependOnClassesThat().resideInAPackage("io.sqlagent.*..")
-                .because("the shared utilities (Redaction, Texts, ...) are used by every capability")
+                .because("the shared utilities (Redaction, MessageText, ...) are used by every capability")
                 .check(main);
     }
 

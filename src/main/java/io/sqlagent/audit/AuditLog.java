@@ -18,7 +18,7 @@ import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
-import io.sqlagent.StoredText;
+import io.sqlagent.StorableText;
 import io.sqlagent.store.StoreMigrations;
 import io.sqlagent.tool.ToolCallListener;
 import io.sqlagent.tool.ToolExecution;
@@ -188,7 +188,7 @@ public class AuditLog implements ToolCallListener {
     private void drop(AuditRecord record, String reason) {
         queue.countDropped();
         Log.warnf("Audit record of tool '%s' (call %s) dropped: the store refused it (%s)",
-                StoredText.clean(record.tool()), StoredText.clean(record.callId()), reason);
+                StorableText.clean(record.tool()), StorableText.clean(record.callId()), reason);
     }
 
     /** The one-by-one write stopped because the store could not be reached; the rest is queued again. */
@@ -201,16 +201,16 @@ public class AuditLog implements ToolCallListener {
     private static Tuple tuple(AuditRecord record) {
         return Tuple.tuple()
                 .addValue(record.calledAt().atOffset(ZoneOffset.UTC))
-                .addValue(StoredText.clean(record.caller()))
-                .addValue(StoredText.clean(record.principal()))
-                .addValue(StoredText.clean(record.conversationId()))
-                .addValue(StoredText.clean(record.callId()))
-                .addValue(StoredText.clean(record.tool()))
-                .addValue(StoredText.clean(record.outcome()))
+                .addValue(StorableText.clean(record.caller()))
+                .addValue(StorableText.clean(record.principal()))
+                .addValue(StorableText.clean(record.conversationId()))
+                .addValue(StorableText.clean(record.callId()))
+                .addValue(StorableText.clean(record.tool()))
+                .addValue(StorableText.clean(record.outcome()))
                 .addValue(record.durationMicros())
                 .addValue(record.resultBytes())
-                .addValue(StoredText.clean(record.message()))
-                .addValue(record.arguments() == null ? null : new JsonObject(StoredText.clean(record.arguments()).toString()))
+                .addValue(StorableText.clean(record.message()))
+                .addValue(record.arguments() == null ? null : new JsonObject(StorableText.clean(record.arguments()).toString()))
                 .addValue(record.traceId());
     }
 

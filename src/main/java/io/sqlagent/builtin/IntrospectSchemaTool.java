@@ -12,15 +12,15 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.smallrye.mutiny.Uni;
-import io.sqlagent.ToolJson;
+import io.sqlagent.SnakeCaseJson;
 import io.sqlagent.jsonschema.Param;
 import io.sqlagent.knowledge.schema.SchemaIndex;
 import io.sqlagent.knowledge.schema.SchemaSearchConfig;
-import io.sqlagent.sql.SchemaIntrospector;
 import io.sqlagent.sql.policy.ColumnPolicy;
 import io.sqlagent.sql.policy.TablePolicy;
 import io.sqlagent.sql.run.QueryResult;
 import io.sqlagent.sql.run.QueryRunner;
+import io.sqlagent.sql.schema.SchemaIntrospector;
 import io.sqlagent.sql.source.Source;
 import io.sqlagent.sql.source.SourceChoice;
 import io.sqlagent.tool.ToolCallContext;
@@ -131,7 +131,7 @@ public class IntrospectSchemaTool extends TypedTool<IntrospectSchemaTool.Argumen
             Uni<ArrayNode> sampleRows = sample && !columns.isEmpty()
                     // Sample rows are the caller's rows: its role and the source's row-level security apply.
                     ? runner.run(source, sampleQuery(relation, columns), context).map(QueryResult::rowObjects)
-                    : Uni.createFrom().item(ToolJson.MAPPER.createArrayNode());
+                    : Uni.createFrom().item(SnakeCaseJson.MAPPER.createArrayNode());
             Uni<Void> hinted = hints.add(source, relation, columns, context.identity());
             return introspector.relationships(source, relation)
                     .flatMap(relationships -> hinted.flatMap(done -> sampleRows).map(rows -> {
@@ -142,7 +142,7 @@ public class IntrospectSchemaTool extends TypedTool<IntrospectSchemaTool.Argumen
                         described.put("relationships",
                                 relationships.stream().filter(r -> !hidden.contains(localColumn(r))).toList());
                         // The rows are set as they are: a round trip through valueToTree would re-read their numbers.
-                        ObjectNode tree = ToolJson.MAPPER.valueToTree(described);
+                        ObjectNode tree = SnakeCaseJson.MAPPER.valueToTree(described);
                         tree.set("sample_data", rows);
                         return tree;
                     }));

@@ -7,8 +7,8 @@ import jakarta.enterprise.context.ApplicationScoped;
 import io.sqlagent.knowledge.KnowledgeStore;
 import io.sqlagent.knowledge.LearningConfig;
 import io.sqlagent.knowledge.ValidatedQueries;
+import io.sqlagent.tool.ToolProvider;
 import io.sqlagent.tool.ToolRegistration;
-import io.sqlagent.tool.ToolSource;
 import io.sqlagent.tool.TypedTool;
 
 /**
@@ -19,7 +19,7 @@ import io.sqlagent.tool.TypedTool;
  * {@code knowledge}, never the other way round.
  */
 @ApplicationScoped
-public class KnowledgeTools implements ToolSource {
+public class KnowledgeTools implements ToolProvider {
 
     private final KnowledgeStore store;
     private final LearningConfig learning;

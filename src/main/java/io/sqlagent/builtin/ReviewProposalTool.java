@@ -9,7 +9,7 @@ import jakarta.inject.Singleton;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.smallrye.mutiny.Uni;
-import io.sqlagent.ToolJson;
+import io.sqlagent.SnakeCaseJson;
 import io.sqlagent.jsonschema.Param;
 import io.sqlagent.knowledge.KnowledgeReviews;
 import io.sqlagent.knowledge.ReviewException;
@@ -53,7 +53,7 @@ public class ReviewProposalTool extends TypedTool<ReviewProposalTool.Arguments> 
 
         /** The edits given, by field name. */
         ObjectNode edits() {
-            ObjectNode edits = ToolJson.MAPPER.createObjectNode();
+            ObjectNode edits = SnakeCaseJson.MAPPER.createObjectNode();
             title.ifPresent(value -> edits.put("title", value));
             description.ifPresent(value -> edits.put("description", value));
             category.ifPresent(value -> edits.put("category", value));

@@ -12,8 +12,8 @@ import io.quarkus.logging.Log;
 import io.smallrye.mutiny.Uni;
 import io.sqlagent.Caller;
 import io.sqlagent.knowledge.schema.SchemaSearchConfig;
-import io.sqlagent.sql.SchemaIntrospector;
 import io.sqlagent.sql.run.QueryRunner;
+import io.sqlagent.sql.schema.SchemaIntrospector;
 import io.sqlagent.sql.source.Source;
 
 /**

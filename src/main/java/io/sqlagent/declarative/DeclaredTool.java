@@ -23,7 +23,7 @@ import io.sqlagent.sql.guard.NamedParameters;
  * @param metadata the {@code metadata} block, as written
  */
 public record DeclaredTool(String name, String file, String source, String description, NamedParameters statement,
-        List<DeclaredParameter> parameters, ToolSecurity security, boolean markdown, Optional<Integer> maxDisplayRows,
+        List<DeclaredParameter> parameters, DeclaredToolSecurity security, boolean markdown, Optional<Integer> maxDisplayRows,
         Optional<Integer> rowsToFetch, boolean fetchAllRows, Map<String, Object> metadata) {
 
     public DeclaredTool {

@@ -5,7 +5,7 @@ import java.util.List;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import io.sqlagent.ToolJson;
+import io.sqlagent.SnakeCaseJson;
 
 /**
  * The JSON Schema of a declared tool's arguments, built from its parameters. The tool executor
@@ -22,10 +22,10 @@ final class ParameterSchemas {
 
     /** The arguments object: one property per parameter, no others. */
     static ObjectNode arguments(List<DeclaredParameter> parameters) {
-        ObjectNode schema = ToolJson.MAPPER.createObjectNode();
+        ObjectNode schema = SnakeCaseJson.MAPPER.createObjectNode();
         schema.put("type", "object");
         ObjectNode properties = schema.putObject("properties");
-        ArrayNode required = ToolJson.MAPPER.createArrayNode();
+        ArrayNode required = SnakeCaseJson.MAPPER.createArrayNode();
         for (DeclaredParameter parameter : parameters) {
             properties.set(parameter.name(), parameter(parameter));
             if (parameter.required()) {
@@ -41,14 +41,14 @@ final class ParameterSchemas {
 
     /** One argument's schema. */
     static ObjectNode parameter(DeclaredParameter parameter) {
-        ObjectNode schema = ToolJson.MAPPER.createObjectNode();
+        ObjectNode schema = SnakeCaseJson.MAPPER.createObjectNode();
         schema.put("type", parameter.type().jsonType());
         if (!parameter.description().isBlank()) {
             schema.put("description", parameter.description());
         }
         if (parameter.type() == ParameterType.ARRAY) {
             schema.set("items",
-                    values(parameter, ToolJson.MAPPER.createObjectNode().put("type", parameter.valueType().jsonType())));
+                    values(parameter, SnakeCaseJson.MAPPER.createObjectNode().put("type", parameter.valueType().jsonType())));
             // IN () is a syntax error, so an empty list can never run.
             schema.put("minItems", parameter.minLength().orElse(1));
             schema.put("maxItems", parameter.maxLength().orElse(DEFAULT_MAX_ITEMS));

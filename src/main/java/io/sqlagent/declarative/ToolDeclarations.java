@@ -11,7 +11,7 @@ import java.util.Set;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import io.sqlagent.ToolJson;
+import io.sqlagent.SnakeCaseJson;
 import io.sqlagent.sql.guard.NamedParameters;
 import io.sqlagent.sql.guard.SqlGuard;
 import io.sqlagent.sql.guard.SqlVerdict;
@@ -61,7 +61,7 @@ final class ToolDeclarations {
                     + (knownSources.isEmpty() ? "none" : String.join(", ", new java.util.TreeSet<>(knownSources)))));
         }
         List<DeclaredParameter> parameters = parameters();
-        ToolSecurity security = security();
+        DeclaredToolSecurity security = security();
         String sql = node.get("statement").textValue();
         NamedParameters statement;
         try {
@@ -121,7 +121,7 @@ final class ToolDeclarations {
         }
     }
 
-    private void checkStatement(NamedParameters statement, List<DeclaredParameter> parameters, ToolSecurity security) {
+    private void checkStatement(NamedParameters statement, List<DeclaredParameter> parameters, DeclaredToolSecurity security) {
         if (statement.sql().length() > security.maxQueryLength()) {
             problems.add(file.problem(field("statement"), "the statement has " + statement.sql().length()
                     + " characters; security.maxQueryLength allows " + security.maxQueryLength()));
@@ -159,14 +159,14 @@ final class ToolDeclarations {
                 file.problem(field("statement"), POLICY_PROBLEM + ": " + reason)));
     }
 
-    private ToolSecurity security() {
+    private DeclaredToolSecurity security() {
         JsonNode security = node.path("security");
         List<String> forbidden = new ArrayList<>();
         security.path("forbiddenKeywords").forEach(word -> forbidden.add(word.asText().strip().toUpperCase(Locale.ROOT)));
         List<String> scopes = new ArrayList<>();
         security.path("scopes").forEach(scope -> scopes.add(scope.asText()));
-        return new ToolSecurity(security.path("readOnly").asBoolean(true),
-                security.path("maxQueryLength").asInt(ToolSecurity.DEFAULT_MAX_QUERY_LENGTH), forbidden,
+        return new DeclaredToolSecurity(security.path("readOnly").asBoolean(true),
+                security.path("maxQueryLength").asInt(DeclaredToolSecurity.DEFAULT_MAX_QUERY_LENGTH), forbidden,
                 security.path("audit").asBoolean(false), scopes, text(security, "requiredAuthority"),
                 text(security, "warning"));
     }
@@ -174,7 +174,7 @@ final class ToolDeclarations {
     private Map<String, Object> metadata() {
         Map<String, Object> metadata = new LinkedHashMap<>();
         node.path("metadata").properties().forEach(entry -> metadata.put(entry.getKey(),
-                ToolJson.MAPPER.convertValue(entry.getValue(), Object.class)));
+                SnakeCaseJson.MAPPER.convertValue(entry.getValue(), Object.class)));
         return metadata;
     }
 

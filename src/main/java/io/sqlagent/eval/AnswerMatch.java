@@ -16,7 +16,7 @@ import com.fasterxml.jackson.databind.JsonNode;
  * text however they are written — {@code 3,503}, {@code 3503}, {@code $2,328.60}, {@code 45%} — and
  * compared within the {@link Tolerance}; an abbreviated number ({@code 3.5k}, {@code 1.2M},
  * {@code 2B}) matches a value that rounds to it at the precision written (3.5k: 3450 to 3549).
- * Text is found case-insensitively with whitespace collapsed. Texts the case forbids must not
+ * Text is found case-insensitively with whitespace collapsed. MessageText the case forbids must not
  * appear at all.
  */
 public final class AnswerMatch {

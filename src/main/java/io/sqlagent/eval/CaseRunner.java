@@ -15,7 +15,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.smallrye.mutiny.Uni;
 import io.sqlagent.Caller;
-import io.sqlagent.agent.AgentService;
+import io.sqlagent.agent.loop.AgentService;
 import io.sqlagent.sql.SqlConfig;
 import io.sqlagent.sql.guard.SqlGuard;
 import io.sqlagent.sql.policy.TablePolicy;

@@ -106,7 +106,7 @@ public class EvalService {
         ObjectNode settings = NODES.objectNode().put("concurrency", request.concurrency())
                 .put("max_tokens", request.maxTokens())
                 .put("timeout", request.timeout().toString()).put("judge", request.judge());
-        settings.set("tags", io.sqlagent.ToolJson.MAPPER.valueToTree(request.tags()));
+        settings.set("tags", io.sqlagent.SnakeCaseJson.MAPPER.valueToTree(request.tags()));
         settings.set("tolerance",
                 NODES.objectNode().put("absolute", config.absoluteTolerance()).put("relative", config.relativeTolerance()));
         RunProgress progress = new RunProgress();

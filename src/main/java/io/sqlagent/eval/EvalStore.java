@@ -12,7 +12,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import io.smallrye.mutiny.Uni;
-import io.sqlagent.ToolJson;
+import io.sqlagent.SnakeCaseJson;
 import io.vertx.core.json.JsonObject;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -62,7 +62,7 @@ public class EvalStore {
     public Uni<Void> create(UUID id, String suite, String model, int total, JsonNode settings, String principal) {
         return store.preparedQuery(INSERT_RUN)
                 .execute(Tuple.from(java.util.Arrays.asList(id, suite, model, total, new JsonObject(settings.toString()),
-                        io.sqlagent.StoredText.clean(principal))))
+                        io.sqlagent.StorableText.clean(principal))))
                 .replaceWithVoid();
     }
 
@@ -105,7 +105,7 @@ public class EvalStore {
 
     private static String json(Object value) {
         try {
-            return ToolJson.MAPPER.writeValueAsString(value);
+            return SnakeCaseJson.MAPPER.writeValueAsString(value);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
@@ -113,7 +113,7 @@ public class EvalStore {
 
     private static JsonNode parse(String text) {
         try {
-            return ToolJson.MAPPER.readTree(text);
+            return SnakeCaseJson.MAPPER.readTree(text);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }

@@ -10,9 +10,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 import io.smallrye.mutiny.Uni;
 import io.sqlagent.Caller;
-import io.sqlagent.ToolJson;
+import io.sqlagent.SnakeCaseJson;
 import io.sqlagent.agent.AgentEvent;
-import io.sqlagent.agent.AgentService;
+import io.sqlagent.agent.loop.AgentService;
 
 /**
  * The optional LLM judge (off unless a run or {@code sqlagent.eval.judge} asks for it): the model
@@ -66,7 +66,7 @@ public class Judge {
         int open = reply.indexOf('{');
         int close = reply.lastIndexOf('}');
         try {
-            JsonNode json = open >= 0 && close > open ? ToolJson.MAPPER.readTree(reply.substring(open, close + 1)) : null;
+            JsonNode json = open >= 0 && close > open ? SnakeCaseJson.MAPPER.readTree(reply.substring(open, close + 1)) : null;
             String verdict = json == null ? "" : json.path("verdict").asText();
             String reason = json == null ? "" : json.path("reason").asText();
             if ("correct".equals(verdict)) {

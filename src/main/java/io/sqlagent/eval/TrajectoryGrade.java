@@ -94,13 +94,13 @@ public final class TrajectoryGrade {
         turns.stream().flatMap(t -> t.error().stream())
                 .forEach(error -> problems.add("the run ended with " + error.code() + ": " + error.message()));
         ObjectNode details = NODES.objectNode();
-        details.set("tools", io.sqlagent.ToolJson.MAPPER.valueToTree(List.copyOf(called)));
+        details.set("tools", io.sqlagent.SnakeCaseJson.MAPPER.valueToTree(List.copyOf(called)));
         details.put("tool_calls", calls);
         details.put("iterations", iterations);
         details.put("sql_errors", sqlErrors);
         details.put("recovered", recovered);
-        details.set("hallucinations", io.sqlagent.ToolJson.MAPPER.valueToTree(figures.hallucinations()));
-        details.set("writes", io.sqlagent.ToolJson.MAPPER.valueToTree(figures.writes()));
+        details.set("hallucinations", io.sqlagent.SnakeCaseJson.MAPPER.valueToTree(figures.hallucinations()));
+        details.set("writes", io.sqlagent.SnakeCaseJson.MAPPER.valueToTree(figures.writes()));
         details.put("refused_statements", refused);
         String counted = calls + " tool call(s), " + iterations + " iteration(s), " + sqlErrors + " SQL error(s) (" + recovered
                 + " recovered), " + hallucinations.size() + " hallucinated name(s)"

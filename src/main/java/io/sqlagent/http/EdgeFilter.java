@@ -14,7 +14,7 @@ import io.quarkus.logging.Log;
 import io.quarkus.runtime.configuration.MemorySize;
 import io.quarkus.vertx.http.HttpServerStart;
 import io.quarkus.vertx.http.runtime.filters.Filters;
-import io.sqlagent.Texts;
+import io.sqlagent.MessageText;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
@@ -257,6 +257,6 @@ public class EdgeFilter {
     }
 
     private static String shorten(String text) {
-        return Texts.shorten(text, 100);
+        return MessageText.shorten(text, 100);
     }
 }

@@ -1,6 +1,6 @@
 package io.sqlagent.http;
 
-import io.sqlagent.ToolJson;
+import io.sqlagent.SnakeCaseJson;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
@@ -53,7 +53,7 @@ final class EdgeRefusal {
 
     private static Buffer houseError(String code, String message) {
         try {
-            return Buffer.buffer(ToolJson.MAPPER.writeValueAsBytes(ErrorBody.of(code, message)));
+            return Buffer.buffer(SnakeCaseJson.MAPPER.writeValueAsBytes(ErrorBody.of(code, message)));
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new IllegalStateException(e);
         }

@@ -6,7 +6,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import io.sqlagent.ToolJson;
+import io.sqlagent.SnakeCaseJson;
 import io.sqlagent.jsonschema.Violation;
 import io.sqlagent.tool.ToolResult;
 
@@ -73,6 +73,6 @@ public record ErrorBody(String error, String message, List<Detail> details, @Jso
 
     /** This body as a JSON tree. */
     public ObjectNode toJson() {
-        return ToolJson.MAPPER.valueToTree(this);
+        return SnakeCaseJson.MAPPER.valueToTree(this);
     }
 }

@@ -9,7 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import io.sqlagent.ToolJson;
+import io.sqlagent.SnakeCaseJson;
 
 /**
  * Reads a request body that must be a JSON object, for an endpoint that takes it as a tree (tool arguments, which the
@@ -19,7 +19,8 @@ import io.sqlagent.ToolJson;
  */
 public final class JsonBodies {
 
-    private static final ObjectReader READER = ToolJson.MAPPER.reader().with(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+    private static final ObjectReader READER = SnakeCaseJson.MAPPER.reader()
+            .with(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
 
     private JsonBodies() {
     }
@@ -27,7 +28,7 @@ public final class JsonBodies {
     /** The body's object; {@code expected} names it in the error ("a JSON object of arguments"). */
     public static ObjectNode object(byte[] body, String expected) throws BadBody {
         if (body == null || body.length == 0) {
-            return ToolJson.MAPPER.createObjectNode();
+            return SnakeCaseJson.MAPPER.createObjectNode();
         }
         JsonNode parsed;
         try (JsonParser parser = READER.createParser(body)) {
@@ -43,7 +44,7 @@ public final class JsonBodies {
             throw new BadBody(ErrorBody.of("malformed_json", "The body could not be read as JSON"));
         }
         if (parsed == null || parsed.isMissingNode()) {
-            return ToolJson.MAPPER.createObjectNode();
+            return SnakeCaseJson.MAPPER.createObjectNode();
         }
         if (!parsed.isObject()) {
             throw new BadBody(ErrorBody.of("invalid_body",

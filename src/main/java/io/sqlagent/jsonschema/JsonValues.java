@@ -6,7 +6,7 @@ import java.util.Map;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 
-import io.sqlagent.Texts;
+import io.sqlagent.MessageText;
 
 /**
  * JSON value helpers shared by the compiler and the validator: JSON Schema type names, equality
@@ -157,7 +157,7 @@ final class JsonValues {
 
     /** Text cut to {@link #ECHO_LIMIT} code points, so a huge argument is never echoed whole. */
     static String abbreviate(String text) {
-        return Texts.shorten(text, ECHO_LIMIT);
+        return MessageText.shorten(text, ECHO_LIMIT);
     }
 
     /** A value as JSON for a message: strings quoted, everything abbreviated. */

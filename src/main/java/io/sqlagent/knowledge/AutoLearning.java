@@ -14,7 +14,7 @@ import jakarta.enterprise.event.Observes;
 
 import io.quarkus.logging.Log;
 import io.sqlagent.Caller;
-import io.sqlagent.Texts;
+import io.sqlagent.MessageText;
 import io.sqlagent.sql.guard.SqlLiterals;
 import io.sqlagent.sql.run.SqlErrorOccurred;
 import io.sqlagent.tool.Outcome;
@@ -166,6 +166,6 @@ public class AutoLearning implements ToolCallListener {
     }
 
     private static String truncate(String text, int max) {
-        return Texts.shorten(text, max - 1);
+        return MessageText.shorten(text, max - 1);
     }
 }

@@ -24,7 +24,7 @@ import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.sqlagent.ClasspathText;
-import io.sqlagent.ToolJson;
+import io.sqlagent.SnakeCaseJson;
 import io.sqlagent.sql.guard.SqlGuard;
 import io.sqlagent.sql.guard.SqlVerdict;
 import io.sqlagent.store.StoreMigrations;
@@ -43,7 +43,8 @@ public class KnowledgeLoader {
     static final String SHIPPED_INDEX = "knowledge/index.txt";
 
     // Unknown keys are errors: a misspelt "query_pattern" would otherwise load nothing, silently.
-    private static final ObjectMapper FILES = ToolJson.MAPPER.copy().enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+    private static final ObjectMapper FILES = SnakeCaseJson.MAPPER.copy()
+            .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
     private static final Duration WAIT = Duration.ofSeconds(60);
 
     private final KnowledgeStore store;

@@ -19,7 +19,7 @@ import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.hibernate.reactive.panache.PanacheQuery;
 import io.quarkus.panache.common.Page;
 import io.smallrye.mutiny.Uni;
-import io.sqlagent.ToolJson;
+import io.sqlagent.SnakeCaseJson;
 import io.sqlagent.store.StoreSessions;
 import io.sqlagent.tool.ToolCallContext;
 import io.vertx.pgclient.PgException;
@@ -334,7 +334,7 @@ public class KnowledgeReviews {
 
     private static JsonNode json(String value) {
         try {
-            return ToolJson.MAPPER.readTree(value);
+            return SnakeCaseJson.MAPPER.readTree(value);
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new IllegalStateException("The store holds result columns that are not JSON", e);
         }

@@ -13,7 +13,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
-import io.sqlagent.ToolJson;
+import io.sqlagent.SnakeCaseJson;
 import io.sqlagent.store.StoreMigrations;
 import io.sqlagent.store.StoreSessions;
 import io.sqlagent.tool.ToolException;
@@ -183,7 +183,7 @@ public class KnowledgeStore {
 
     private static List<String> names(String json) {
         try {
-            return json == null ? List.of() : List.of(ToolJson.MAPPER.readValue(json, String[].class));
+            return json == null ? List.of() : List.of(SnakeCaseJson.MAPPER.readValue(json, String[].class));
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new IllegalStateException("The store returned table names that are not JSON", e);
         }

@@ -10,7 +10,7 @@ import java.util.List;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 
-import io.sqlagent.ToolJson;
+import io.sqlagent.SnakeCaseJson;
 
 /**
  * What a validated query's result looked like: its columns (name and PostgreSQL type, in order),
@@ -26,7 +26,7 @@ public record ResultShape(ArrayNode columns, int rows, String digest, boolean tr
 
     /** The shape of a {@code run_sql} result ({@code {columns:[{name,type,key}], rows:[{key:value}], truncated}}). */
     public static ResultShape of(JsonNode result) {
-        ArrayNode columns = ToolJson.MAPPER.createArrayNode();
+        ArrayNode columns = SnakeCaseJson.MAPPER.createArrayNode();
         for (JsonNode column : result.path("columns")) {
             columns.addObject().put("name", column.path("name").asText()).put("type", column.path("type").asText());
         }

@@ -11,7 +11,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import io.quarkus.panache.common.Page;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
-import io.sqlagent.ToolJson;
+import io.sqlagent.SnakeCaseJson;
 import io.sqlagent.store.StoreSessions;
 import io.sqlagent.tool.ToolCall;
 import io.sqlagent.tool.ToolCallContext;
@@ -50,7 +50,7 @@ public class ValidatedQueries {
      */
     public Uni<ResultShape> run(String sql, ToolCallContext context) {
         ToolCall call = new ToolCall("validate-" + UUID.randomUUID(), "run_sql",
-                ToolJson.MAPPER.createObjectNode().put("sql", sql));
+                SnakeCaseJson.MAPPER.createObjectNode().put("sql", sql));
         return executor.execute(call, context).map(ValidatedQueries::shape);
     }
 

@@ -8,7 +8,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import io.quarkiverse.mcp.server.JsonRpcErrorCodes;
 import io.quarkiverse.mcp.server.runtime.Messages;
 import io.quarkus.runtime.configuration.MemorySize;
-import io.sqlagent.Texts;
+import io.sqlagent.MessageText;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClosedException;
 import io.vertx.core.http.HttpHeaders;
@@ -171,6 +171,6 @@ public class McpMessageCheck {
         }
         int newline = text.indexOf('\n');
         String line = newline < 0 ? text : text.substring(0, newline);
-        return Texts.shorten(line, 200);
+        return MessageText.shorten(line, 200);
     }
 }

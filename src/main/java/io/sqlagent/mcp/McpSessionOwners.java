@@ -128,7 +128,7 @@ public class McpSessionOwners {
     private static void notFound(RoutingContext ctx, String session) {
         Log.debugf("MCP session %s named by another principal was answered as not found", session);
         ctx.response().setStatusCode(404).putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
-                .end(io.sqlagent.ToolJson.MAPPER.valueToTree(ErrorBody.of("session_not_found",
+                .end(io.sqlagent.SnakeCaseJson.MAPPER.valueToTree(ErrorBody.of("session_not_found",
                         "No MCP session has this id; initialize a new one")).toString());
     }
 

@@ -26,7 +26,7 @@ import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.sqlagent.Caller;
 import io.sqlagent.ErrorIds;
-import io.sqlagent.ToolJson;
+import io.sqlagent.SnakeCaseJson;
 import io.sqlagent.http.ClientConnections;
 import io.sqlagent.http.ErrorBody;
 import io.sqlagent.security.CallerResolver;
@@ -155,10 +155,10 @@ public class McpToolCalls {
         JsonObject params = arguments.rawMessage().asJsonObject().getJsonObject("params");
         JsonObject raw = params == null ? null : params.getJsonObject("arguments");
         if (raw == null) {
-            return ToolJson.MAPPER.createObjectNode();
+            return SnakeCaseJson.MAPPER.createObjectNode();
         }
         try {
-            return (ObjectNode) ToolJson.MAPPER.readTree(raw.encode());
+            return (ObjectNode) SnakeCaseJson.MAPPER.readTree(raw.encode());
         } catch (IOException e) {
             // The library parsed this JSON already; it cannot fail to parse again.
             throw new IllegalStateException("Could not re-read the call's arguments", e);
@@ -186,12 +186,24 @@ public class McpToolCalls {
      */
     private static ToolResponse success(ToolResult.Success success) {
         // The result's one serialisation, shared with the audit log's measure of it.
-        String text = new String(success.json(), StandardCharsets.UTF_8);
-        // The tree itself, not a Vert.x JsonObject parsed from its text: that would read exact numbers
-        // (2.50, 40-digit numerics) as doubles. The server writes it with Jackson, number text and all.
+        byte[] json = success.json();
+        String text = new String(json, StandardCharsets.UTF_8);
+        return new ToolResponse(false, List.of(new TextContent(text)), structured(success, json, text), null);
+    }
+
+    /**
+     * The structured content: a written object (a SQL result) as its text, which is exactly what Jackson would write of
+     * its tree ({@link io.sqlagent.tool.WrittenJson#json()}), so the tree is neither built nor written again (for 1,000
+     * rows that was most of an MCP call's extra CPU over REST); any other object as its tree, not a Vert.x JsonObject
+     * parsed from its text, which would read exact numbers (2.50, 40-digit numerics) as doubles. The server writes
+     * both with Jackson.
+     */
+    private static Object structured(ToolResult.Success success, byte[] json, String text) {
+        if (success.isWritten()) {
+            return json.length > 0 && json[0] == '{' ? new RawJson(text) : null;
+        }
         JsonNode value = success.value();
-        Object structured = value != null && value.isObject() ? value : null;
-        return new ToolResponse(false, List.of(new TextContent(text)), structured, null);
+        return value != null && value.isObject() ? value : null;
     }
 
     private static JsonObject vertx(ObjectNode node) {

@@ -30,7 +30,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.smallrye.mutiny.Uni;
 import io.sqlagent.Caller;
-import io.sqlagent.ToolJson;
+import io.sqlagent.SnakeCaseJson;
 import io.sqlagent.http.ErrorBody;
 import io.sqlagent.security.CallerResolver;
 import io.sqlagent.store.StoreMigrations;
@@ -154,7 +154,7 @@ public class AuditResource {
             return Uni.createFrom().failure(new StoreSchemaUnavailableException());
         }
         return store.preparedQuery(sql).execute(values).map(rows -> {
-            ObjectNode body = ToolJson.MAPPER.createObjectNode();
+            ObjectNode body = SnakeCaseJson.MAPPER.createObjectNode();
             var items = body.putArray("items");
             Long last = null;
             int count = 0;

@@ -32,8 +32,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.smallrye.mutiny.Uni;
 import io.sqlagent.Caller;
-import io.sqlagent.Texts;
-import io.sqlagent.ToolJson;
+import io.sqlagent.MessageText;
+import io.sqlagent.SnakeCaseJson;
 import io.sqlagent.http.ClientConnections;
 import io.sqlagent.http.ErrorBody;
 import io.sqlagent.http.JsonBodies;
@@ -101,7 +101,7 @@ public class ToolResource {
                     : ToolFormats.Format.valueOf(format.trim().toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
             return RestResponse.status(Status.BAD_REQUEST, ErrorBody.of("invalid_format",
-                    "Unknown format '" + Texts.shorten(format, 64) + "'; use short, full, openai or anthropic"));
+                    "Unknown format '" + MessageText.shorten(format, 64) + "'; use short, full, openai or anthropic"));
         }
         List<String> names = toolsets == null ? List.of()
                 : toolsets.stream()
@@ -210,13 +210,14 @@ public class ToolResource {
     private static final byte[] RESULT_OPEN = "{\"result\":".getBytes(StandardCharsets.UTF_8);
 
     private static ObjectNode stoppedBody(String reason) {
-        ObjectNode body = ToolJson.MAPPER.createObjectNode();
+        ObjectNode body = SnakeCaseJson.MAPPER.createObjectNode();
         body.putNull("result");
         body.put("stopped", reason);
         return body;
     }
 
     private ErrorBody unknownTool(String name) {
-        return ErrorBody.of("unknown_tool", "No tool is named '" + Texts.shorten(name, 64) + "'; GET /api/tools lists them");
+        return ErrorBody.of("unknown_tool",
+                "No tool is named '" + MessageText.shorten(name, 64) + "'; GET /api/tools lists them");
     }
 }

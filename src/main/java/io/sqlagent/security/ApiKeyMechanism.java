@@ -11,7 +11,7 @@ import io.quarkus.vertx.http.runtime.security.ChallengeData;
 import io.quarkus.vertx.http.runtime.security.HttpAuthenticationMechanism;
 import io.quarkus.vertx.http.runtime.security.HttpSecurityUtils;
 import io.smallrye.mutiny.Uni;
-import io.sqlagent.ToolJson;
+import io.sqlagent.SnakeCaseJson;
 import io.sqlagent.http.ErrorBody;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.ext.web.RoutingContext;
@@ -76,7 +76,7 @@ public class ApiKeyMechanism implements HttpAuthenticationMechanism {
         }
         byte[] body;
         try {
-            body = ToolJson.MAPPER.writeValueAsBytes(ErrorBody.of(code, message));
+            body = SnakeCaseJson.MAPPER.writeValueAsBytes(ErrorBody.of(code, message));
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new IllegalStateException(e);
         }

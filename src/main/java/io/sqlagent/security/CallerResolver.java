@@ -17,7 +17,7 @@ import io.quarkus.security.identity.SecurityIdentity;
 import io.quarkus.vertx.http.runtime.security.QuarkusHttpUser;
 import io.smallrye.mutiny.Uni;
 import io.sqlagent.Caller;
-import io.sqlagent.ToolJson;
+import io.sqlagent.SnakeCaseJson;
 import io.vertx.ext.web.RoutingContext;
 
 /**
@@ -141,7 +141,7 @@ public class CallerResolver {
             return null;
         }
         try {
-            return ToolJson.MAPPER.readTree(json).asText();
+            return SnakeCaseJson.MAPPER.readTree(json).asText();
         } catch (JsonProcessingException e) {
             return null;
         }

@@ -18,7 +18,7 @@ import io.quarkus.logging.Log;
 import io.quarkus.runtime.Startup;
 import io.smallrye.mutiny.Uni;
 import io.sqlagent.Caller;
-import io.sqlagent.StoredText;
+import io.sqlagent.StorableText;
 import io.sqlagent.store.StoreMigrations;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Tuple;
@@ -126,7 +126,7 @@ public class UsageLimits {
         cleanUpNowAndThen();
         return ready()
                 .flatMap(ok -> store.preparedQuery(COUNT)
-                        .execute(Tuple.of(StoredText.clean(caller.name()), kind, window.atOffset(ZoneOffset.UTC))))
+                        .execute(Tuple.of(StorableText.clean(caller.name()), kind, window.atOffset(ZoneOffset.UTC))))
                 .map(rows -> rows.iterator().next().getLong("used"))
                 .map(used -> used <= limit ? Optional.<Refusal> empty()
                         : Optional.of(refuse(kind, "'" + caller.name() + "' may make " + limit + " " + what
@@ -150,7 +150,7 @@ public class UsageLimits {
         OffsetDateTime today = now.truncatedTo(ChronoUnit.DAYS);
         long retryAfter = Math.max(1, Duration.between(now, today.plusDays(1)).toSeconds() + 1);
         return ready()
-                .flatMap(ok -> store.preparedQuery(TOKENS_TODAY).execute(Tuple.of(StoredText.clean(caller.name()), today)))
+                .flatMap(ok -> store.preparedQuery(TOKENS_TODAY).execute(Tuple.of(StorableText.clean(caller.name()), today)))
                 .map(rows -> rows.iterator().next().getLong("used"))
                 .map(used -> used < limit ? Optional.<Refusal> empty()
                         : Optional.of(refuse(MODEL_TOKENS, "'" + caller.name() + "' has used " + used + " of its " + limit

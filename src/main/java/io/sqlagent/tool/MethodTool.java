@@ -13,7 +13,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
-import io.sqlagent.ToolJson;
+import io.sqlagent.SnakeCaseJson;
 import io.sqlagent.jsonschema.SchemaGenerator;
 
 /**
@@ -51,7 +51,7 @@ public final class MethodTool implements Tool {
             JsonProperty renamed = parameter.getAnnotation(JsonProperty.class);
             argumentNames.add(renamed != null && !renamed.value().isEmpty() ? renamed.value()
                     : SchemaGenerator.snakeCase(parameter.getName()));
-            argumentTypes.add(ToolJson.MAPPER.getTypeFactory().constructType(parameter.getParameterizedType()));
+            argumentTypes.add(SnakeCaseJson.MAPPER.getTypeFactory().constructType(parameter.getParameterizedType()));
         }
     }
 
@@ -84,7 +84,8 @@ public final class MethodTool implements Tool {
             result = result.runSubscriptionOn(Infrastructure.getDefaultWorkerPool());
         }
         return result
-                .map(value -> ToolResult.success(value instanceof JsonNode node ? node : ToolJson.MAPPER.valueToTree(value)));
+                .map(value -> ToolResult
+                        .success(value instanceof JsonNode node ? node : SnakeCaseJson.MAPPER.valueToTree(value)));
     }
 
     private Object[] bind(ToolCall call) {
@@ -95,7 +96,7 @@ public final class MethodTool implements Tool {
             try {
                 values[i] = value == null || value.isNull()
                         ? absent(type)
-                        : ToolJson.MAPPER.convertValue(value, type);
+                        : SnakeCaseJson.MAPPER.convertValue(value, type);
             } catch (IllegalArgumentException e) {
                 throw new ToolException("Argument '" + argumentNames.get(i) + "' could not be read: " + e.getMessage());
             }
@@ -107,7 +108,7 @@ public final class MethodTool implements Tool {
         if (type.getRawClass() == Optional.class) {
             return Optional.empty();
         }
-        return type.isPrimitive() ? ToolJson.MAPPER.convertValue(0, type) : null;
+        return type.isPrimitive() ? SnakeCaseJson.MAPPER.convertValue(0, type) : null;
     }
 
     @SuppressWarnings("unchecked")

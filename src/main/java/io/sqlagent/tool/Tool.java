@@ -4,7 +4,7 @@ import io.smallrye.mutiny.Uni;
 
 /**
  * The contract every tool meets, whoever calls it (the agent loop, REST, MCP): a descriptor and an
- * asynchronous invocation. CallerResolver never invoke a tool directly; they go through
+ * asynchronous invocation. Callers never invoke a tool directly; they go through
  * {@link ToolExecutor}, which validates arguments, runs hooks, and records metrics and audit.
  *
  * <p>

@@ -20,8 +20,8 @@ import io.quarkus.arc.All;
 import io.quarkus.logging.Log;
 import io.smallrye.mutiny.Uni;
 import io.sqlagent.ErrorIds;
+import io.sqlagent.MessageText;
 import io.sqlagent.Redaction;
-import io.sqlagent.Texts;
 import io.sqlagent.jsonschema.Violation;
 import io.sqlagent.trace.Tracing;
 
@@ -332,6 +332,6 @@ public class ToolExecutor {
             return "";
         }
         String redacted = Redaction.redact(message);
-        return Texts.shorten(redacted, max);
+        return MessageText.shorten(redacted, max);
     }
 }

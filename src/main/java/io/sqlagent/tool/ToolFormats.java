@@ -5,7 +5,7 @@ import java.util.List;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import io.sqlagent.ToolJson;
+import io.sqlagent.SnakeCaseJson;
 
 /**
  * The JSON forms of a descriptor: short (listing), full (help), and the two shapes model APIs
@@ -19,7 +19,7 @@ public final class ToolFormats {
 
     /** {@code {"name","summary","namespace"?}}: enough to choose a tool. */
     public static ObjectNode shortForm(ToolDescriptor descriptor) {
-        ObjectNode node = ToolJson.MAPPER.createObjectNode();
+        ObjectNode node = SnakeCaseJson.MAPPER.createObjectNode();
         node.put("name", descriptor.name());
         node.put("summary", descriptor.summary());
         descriptor.metadata().namespace().ifPresent(namespace -> node.put("namespace", namespace));
@@ -28,7 +28,7 @@ public final class ToolFormats {
 
     /** Everything: description, parameters, return shape, usage notes and metadata. */
     public static ObjectNode fullForm(ToolDescriptor descriptor) {
-        ObjectNode node = ToolJson.MAPPER.createObjectNode();
+        ObjectNode node = SnakeCaseJson.MAPPER.createObjectNode();
         node.put("name", descriptor.name());
         node.put("title", descriptor.metadata().title());
         node.put("summary", descriptor.summary());
@@ -42,18 +42,18 @@ public final class ToolFormats {
         node.put("read_only", descriptor.metadata().readOnly());
         node.put("audit_arguments", descriptor.metadata().auditArguments());
         if (!descriptor.metadata().extra().isEmpty()) {
-            node.set("metadata", ToolJson.MAPPER.valueToTree(descriptor.metadata().extra()));
+            node.set("metadata", SnakeCaseJson.MAPPER.valueToTree(descriptor.metadata().extra()));
         }
         return node;
     }
 
     /** {@code {"type":"function","function":{"name","description","parameters"}}} for OpenAI-compatible APIs (and Ollama). */
     public static ObjectNode openAi(ToolDescriptor descriptor) {
-        ObjectNode function = ToolJson.MAPPER.createObjectNode();
+        ObjectNode function = SnakeCaseJson.MAPPER.createObjectNode();
         function.put("name", descriptor.name());
         function.put("description", descriptor.description());
         function.set("parameters", descriptor.parameters().deepCopy());
-        ObjectNode node = ToolJson.MAPPER.createObjectNode();
+        ObjectNode node = SnakeCaseJson.MAPPER.createObjectNode();
         node.put("type", "function");
         node.set("function", function);
         return node;
@@ -61,7 +61,7 @@ public final class ToolFormats {
 
     /** {@code {"name","description","input_schema"}} for Anthropic's API. */
     public static ObjectNode anthropic(ToolDescriptor descriptor) {
-        ObjectNode node = ToolJson.MAPPER.createObjectNode();
+        ObjectNode node = SnakeCaseJson.MAPPER.createObjectNode();
         node.put("name", descriptor.name());
         node.put("description", descriptor.description());
         node.set("input_schema", descriptor.parameters().deepCopy());
@@ -70,7 +70,7 @@ public final class ToolFormats {
 
     /** One of the forms above for every descriptor. */
     public static ArrayNode all(List<ToolDescriptor> descriptors, Format format) {
-        ArrayNode array = ToolJson.MAPPER.createArrayNode();
+        ArrayNode array = SnakeCaseJson.MAPPER.createArrayNode();
         for (ToolDescriptor descriptor : descriptors) {
             array.add(switch (format) {
                 case SHORT -> shortForm(descriptor);

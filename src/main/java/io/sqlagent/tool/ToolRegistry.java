@@ -1,6 +1,5 @@
 package io.sqlagent.tool;
 
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.Comparator;
@@ -27,7 +26,7 @@ import io.sqlagent.jsonschema.CompiledSchema;
 /**
  * Every tool the service offers, by name. Tools are registered by descriptor and built lazily on
  * their first call, so listing, describing and searching never build one. {@link TypedTool} beans
- * are found automatically; other tools arrive through {@link ToolSource} beans or
+ * are found automatically; other tools arrive through {@link ToolProvider} beans or
  * {@link #register(ToolRegistration)}. A group of tools (for example those declared in YAML) can
  * be replaced at once with {@link #replaceGroup}: readers see either the old tools or the new ones,
  * never a mix, and {@linkplain #onChange listeners} hear what changed. Named {@link Toolset}s select
@@ -58,14 +57,14 @@ public class ToolRegistry {
     private final List<Consumer<Change>> listeners = new CopyOnWriteArrayList<>();
 
     @Inject
-    ToolRegistry(@Any Instance<Tool> toolBeans, @Any Instance<ToolSource> sources,
+    ToolRegistry(@Any Instance<Tool> toolBeans, @Any Instance<ToolProvider> providers,
             @Any Instance<ToolDescriptorCustomizer> customizers) {
         // Handles expose each bean's class without creating the bean.
         for (Instance.Handle<Tool> handle : toolBeans.handles()) {
             register(customized(registrationOf(handle.getBean().getBeanClass(), toolBeans), customizers));
         }
-        for (ToolSource source : sources) {
-            source.registrations().forEach(this::register);
+        for (ToolProvider provider : providers) {
+            provider.registrations().forEach(this::register);
         }
         Log.debugf("Tool registry holds %d tools: %s", entries.size(), entries.keySet());
     }
@@ -249,15 +248,6 @@ public class ToolRegistry {
     public boolean isBuilt(String name) {
         Entry entry = entries.get(name);
         return entry != null && entry.built != null;
-    }
-
-    /** The named tools as a collection (building them); unknown names are ignored. */
-    public Tools tools(List<String> names) {
-        List<Tool> found = new ArrayList<>();
-        for (String name : names) {
-            tool(name).ifPresent(found::add);
-        }
-        return Tools.of(found);
     }
 
     /**

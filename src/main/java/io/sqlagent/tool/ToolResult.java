@@ -6,7 +6,7 @@ import java.util.Objects;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import io.sqlagent.ToolJson;
+import io.sqlagent.SnakeCaseJson;
 import io.sqlagent.jsonschema.Violation;
 
 /** What a tool call produced: a value, a failure the model can act on, or a stop of the whole run. */
@@ -59,6 +59,11 @@ public sealed interface ToolResult permits ToolResult.Success, ToolResult.Failur
             this.json = written.json();
         }
 
+        /** Whether the value came written ({@link WrittenJson}): {@link #json()} is then its text, with no tree built. */
+        public boolean isWritten() {
+            return written != null;
+        }
+
         /** The value as a tree (for a written value, read from its JSON on the first call and kept). */
         public JsonNode value() {
             JsonNode tree = value;
@@ -70,14 +75,14 @@ public sealed interface ToolResult permits ToolResult.Success, ToolResult.Failur
         }
 
         /**
-         * The value as UTF-8 JSON ({@link ToolJson#MAPPER}: exact decimals without exponent), written on
-         * the first call and kept. CallerResolver must not change the array.
+         * The value as UTF-8 JSON ({@link SnakeCaseJson#MAPPER}: exact decimals without exponent), written on
+         * the first call and kept. Callers must not change the array.
          */
         public byte[] json() {
             byte[] bytes = json;
             if (bytes == null) {
                 try {
-                    bytes = ToolJson.MAPPER.writeValueAsBytes(value);
+                    bytes = SnakeCaseJson.MAPPER.writeValueAsBytes(value);
                 } catch (IOException e) {
                     throw new IllegalStateException("A tool result could not be written as JSON", e);
                 }

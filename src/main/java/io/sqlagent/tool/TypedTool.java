@@ -14,7 +14,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
-import io.sqlagent.ToolJson;
+import io.sqlagent.SnakeCaseJson;
 import io.sqlagent.jsonschema.SchemaGenerator;
 import io.sqlagent.jsonschema.Violation;
 
@@ -65,7 +65,7 @@ public abstract class TypedTool<A extends Record> implements Tool {
     public Uni<ToolResult> invoke(ToolCall call, ToolCallContext context) {
         A arguments;
         try {
-            arguments = ToolJson.MAPPER.treeToValue(call.arguments(), argumentsType());
+            arguments = SnakeCaseJson.MAPPER.treeToValue(call.arguments(), argumentsType());
         } catch (JsonMappingException e) {
             if (e.getCause() instanceof InputCoercionException coercion) {
                 // A number the schema allows (any 64-bit integer) that the record's type cannot hold (an int):
@@ -98,7 +98,7 @@ public abstract class TypedTool<A extends Record> implements Tool {
     }
 
     private static JsonNode toJson(Object value) {
-        return value instanceof JsonNode node ? node : ToolJson.MAPPER.valueToTree(value);
+        return value instanceof JsonNode node ? node : SnakeCaseJson.MAPPER.valueToTree(value);
     }
 
     private Class<A> argumentsType() {

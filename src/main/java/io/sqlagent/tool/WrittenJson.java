@@ -2,7 +2,7 @@ package io.sqlagent.tool;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import io.sqlagent.ToolJson;
+import io.sqlagent.SnakeCaseJson;
 
 /**
  * A tool's value whose JSON is already written (a SQL result, written while its rows were read): a
@@ -11,7 +11,7 @@ import io.sqlagent.ToolJson;
  */
 public interface WrittenJson {
 
-    /** The value as UTF-8 JSON, as {@link ToolJson#MAPPER} writes {@link #tree()}; callers must not change the array. */
+    /** The value as UTF-8 JSON, as {@link SnakeCaseJson#MAPPER} writes {@link #tree()}; callers must not change the array. */
     byte[] json();
 
     /** The value as a tree; a new one on every call. */

@@ -16,8 +16,8 @@ import io.opentelemetry.context.Scope;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.operators.AbstractUni;
 import io.smallrye.mutiny.subscription.UniSubscriber;
+import io.sqlagent.MessageText;
 import io.sqlagent.Redaction;
-import io.sqlagent.Texts;
 
 /**
  * The service's spans (one trace per question: the HTTP request, the agent run, each model call,
@@ -128,6 +128,6 @@ public class Tracing {
     public static void failed(Span span, String errorType, String description) {
         span.setAttribute(ERROR_TYPE, errorType);
         // A failure's message may quote what a caller sent: hidden like every log line, and cut.
-        span.setStatus(StatusCode.ERROR, description == null ? "" : Texts.shorten(Redaction.redact(description), 300));
+        span.setStatus(StatusCode.ERROR, description == null ? "" : MessageText.shorten(Redaction.redact(description), 300));
     }
 }

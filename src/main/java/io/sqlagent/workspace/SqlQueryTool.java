@@ -25,7 +25,7 @@ import org.sqlite.SQLiteOpenMode;
 import io.quarkus.logging.Log;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
-import io.sqlagent.ToolJson;
+import io.sqlagent.SnakeCaseJson;
 import io.sqlagent.jsonschema.Param;
 import io.sqlagent.tool.ToolCallContext;
 import io.sqlagent.tool.ToolDefinition;
@@ -233,7 +233,7 @@ public class SqlQueryTool extends TypedTool<SqlQueryTool.Arguments> {
             for (int i = 1; i <= columns.size(); i++) {
                 row.add(value(results.getObject(i)));
             }
-            size += ToolJson.MAPPER.valueToTree(row).toString().getBytes(StandardCharsets.UTF_8).length + 1;
+            size += SnakeCaseJson.MAPPER.valueToTree(row).toString().getBytes(StandardCharsets.UTF_8).length + 1;
             if (size > policy.limits().maxBytes()) {
                 truncated = true;
                 break;

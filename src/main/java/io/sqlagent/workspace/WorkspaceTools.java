@@ -7,8 +7,8 @@ import jakarta.inject.Singleton;
 
 import io.quarkus.logging.Log;
 import io.quarkus.runtime.Startup;
+import io.sqlagent.tool.ToolProvider;
 import io.sqlagent.tool.ToolRegistration;
-import io.sqlagent.tool.ToolSource;
 import io.sqlagent.tool.TypedTool;
 import io.sqlagent.workspace.vector.Embeddings;
 import io.sqlagent.workspace.vector.VectorManageTool;
@@ -23,7 +23,7 @@ import io.sqlagent.workspace.vector.VectorStore;
  */
 @Singleton
 @Startup
-public class WorkspaceTools implements ToolSource {
+public class WorkspaceTools implements ToolProvider {
 
     private final Optional<PolicyManifest> policy;
     private final VectorStore vectors;

@@ -22,7 +22,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 
-import io.sqlagent.ToolJson;
+import io.sqlagent.SnakeCaseJson;
 import io.sqlagent.jsonschema.CompiledSchema;
 import io.sqlagent.jsonschema.Violation;
 
@@ -165,7 +165,7 @@ public final class YamlTree {
             if (in == null) {
                 throw new IllegalStateException(resource + " is missing from the classpath");
             }
-            return CompiledSchema.compile(ToolJson.MAPPER.readTree(in));
+            return CompiledSchema.compile(SnakeCaseJson.MAPPER.readTree(in));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -20,7 +20,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.sqlagent.ToolJson;
+import io.sqlagent.SnakeCaseJson;
 import io.sqlagent.agent.live.RunEvent;
 import io.sqlagent.security.TestIdentities;
 
@@ -207,7 +207,7 @@ class ChatResumeTest {
             String body = client.body();
             assertEquals(status, client.status(), body);
             assertTrue(client.contentType().startsWith("application/json"), client.contentType());
-            JsonNode error = ToolJson.MAPPER.readTree(body);
+            JsonNode error = SnakeCaseJson.MAPPER.readTree(body);
             assertEquals(code, error.path("error").asText(), body);
             assertTrue(error.path("message").asText().length() > 10, body);
         }

@@ -40,12 +40,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.sqlagent.ToolJson;
+import io.sqlagent.SnakeCaseJson;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Tuple;
 
 /**
- * CallerResolver that go away take nothing with them. A thousand calls from many concurrent clients over
+ * Callers that go away take nothing with them. A thousand calls from many concurrent clients over
  * REST, MCP (streamable HTTP) and chat (SSE, the model scripted to call {@code run_sql}), each
  * dropping its TCP connection at a random moment: while it waits for a pool connection, while its
  * statement runs, while rows or events stream. Afterwards no backend of the source is left running
@@ -89,7 +89,7 @@ class DisconnectChaosTest {
             String question = last.path("content").asText();
             String sql = marked(question.contains("slow") ? SLOW : question.contains("rows") ? ROWS : QUICK,
                     Transport.CHAT.name());
-            return toolCalls(call("c1", "run_sql", ToolJson.MAPPER.createObjectNode().put("sql", sql).toString()));
+            return toolCalls(call("c1", "run_sql", SnakeCaseJson.MAPPER.createObjectNode().put("sql", sql).toString()));
         });
     }
 
@@ -215,7 +215,7 @@ class DisconnectChaosTest {
         String tag = transport + "-" + dropAfter + "-" + dropBytes + "-" + random.nextInt(1_000_000_000);
         String request = switch (transport) {
             case REST -> post("/api/tools/run_sql", Map.of("Content-Type", "application/json"),
-                    ToolJson.MAPPER.createObjectNode().put("sql", marked(sql, tag)).toString());
+                    SnakeCaseJson.MAPPER.createObjectNode().put("sql", marked(sql, tag)).toString());
             case MCP -> post("/mcp", mcpHeaders(sessions.get(random.nextInt(sessions.size()))),
                     mcpCall(random.nextInt(1_000_000), marked(sql, tag)));
             case CHAT -> post("/api/chat", Map.of("Content-Type", "application/json", "Accept", "text/event-stream"),
@@ -300,7 +300,7 @@ class DisconnectChaosTest {
     }
 
     private static String mcpCall(int id, String sql) {
-        var message = ToolJson.MAPPER.createObjectNode().put("jsonrpc", "2.0").put("id", id).put("method", "tools/call");
+        var message = SnakeCaseJson.MAPPER.createObjectNode().put("jsonrpc", "2.0").put("id", id).put("method", "tools/call");
         message.putObject("params").put("name", "run_sql").putObject("arguments").put("sql", sql);
         return message.toString();
     }

@@ -15,13 +15,13 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import io.sqlagent.ToolJson;
+import io.sqlagent.SnakeCaseJson;
 import io.sqlagent.embedded.EmbeddedDatabase;
 import io.sqlagent.knowledge.schema.ColumnValues;
 import io.sqlagent.knowledge.schema.SchemaIndex;
-import io.sqlagent.sql.SchemaIntrospector;
 import io.sqlagent.sql.policy.ColumnPolicy;
 import io.sqlagent.sql.policy.TablePolicy;
+import io.sqlagent.sql.schema.SchemaIntrospector;
 import io.sqlagent.sql.source.Source;
 import io.sqlagent.workspace.vector.Embeddings;
 import io.vertx.mutiny.core.Vertx;
@@ -169,8 +169,9 @@ public final class SchemaSearchBench {
     private static long listingTokens(SchemaIndex index) {
         try {
             List<String> names = index.entries().stream().map(SchemaIndex.Entry::table).toList();
-            return (long) Math.ceil(ToolJson.MAPPER.writeValueAsString(Map.of("tables", names, "count", names.size())).length()
-                    / 4.0);
+            return (long) Math
+                    .ceil(SnakeCaseJson.MAPPER.writeValueAsString(Map.of("tables", names, "count", names.size())).length()
+                            / 4.0);
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
@@ -184,7 +185,7 @@ public final class SchemaSearchBench {
     private static double discoveryTokens(SchemaIntrospector introspector, Source source,
             List<SchemaIntrospector.CatalogTable> catalog, List<SchemaIndex.Hit> hits, List<String> needed) {
         try {
-            int characters = ToolJson.MAPPER.writeValueAsString(Map.of("tables", hits)).length();
+            int characters = SnakeCaseJson.MAPPER.writeValueAsString(Map.of("tables", hits)).length();
             for (String table : needed) {
                 SchemaIntrospector.Relation relation = catalog.stream().map(SchemaIntrospector.CatalogTable::relation)
                         .filter(r -> (r.schema() + "." + r.name()).equals(table)).findFirst().orElseThrow();
@@ -194,7 +195,7 @@ public final class SchemaSearchBench {
                 described.put("columns", introspector.columns(source, relation).await().atMost(WAIT));
                 described.put("relationships", introspector.relationships(source, relation).await().atMost(WAIT));
                 described.put("sample_data", List.of());
-                characters += ToolJson.MAPPER.writeValueAsString(described).length();
+                characters += SnakeCaseJson.MAPPER.writeValueAsString(described).length();
             }
             return Math.ceil(characters / 4.0);
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
@@ -246,7 +247,7 @@ public final class SchemaSearchBench {
         report.put("cpus", Runtime.getRuntime().availableProcessors());
         report.put("load_average", ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
         report.put("misses", result.misses());
-        String json = ToolJson.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(report);
+        String json = SnakeCaseJson.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(report);
         Files.createDirectories(Path.of("target"));
         Files.writeString(Path.of("target/schema-search-" + set.name() + ".json"), json);
         System.out.println(json);

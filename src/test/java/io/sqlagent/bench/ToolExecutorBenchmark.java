@@ -29,7 +29,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
-import io.sqlagent.ToolJson;
+import io.sqlagent.SnakeCaseJson;
 import io.sqlagent.audit.AuditQueue;
 import io.sqlagent.jsonschema.Param;
 import io.sqlagent.tool.AfterToolHook;
@@ -101,8 +101,8 @@ public class ToolExecutorBenchmark {
         executor = new ToolExecutor(registry, List.of(new PassBefore()), List.of(new PassAfter()),
                 List.of(new ToolMetrics(meters), audit), ExecutorOptions.defaults());
         // Parsed once: the executor, hooks and tool only read the arguments, so one tree serves every call.
-        validCall = new ToolCall("call-1", EchoTool.NAME, (ObjectNode) ToolJson.MAPPER.readTree(VALID));
-        invalidCall = new ToolCall("call-2", EchoTool.NAME, (ObjectNode) ToolJson.MAPPER.readTree(INVALID));
+        validCall = new ToolCall("call-1", EchoTool.NAME, (ObjectNode) SnakeCaseJson.MAPPER.readTree(VALID));
+        invalidCall = new ToolCall("call-2", EchoTool.NAME, (ObjectNode) SnakeCaseJson.MAPPER.readTree(INVALID));
 
         // Fail here rather than publish figures for a path other than the one named.
         ToolExecution valid = executeValidCall();

@@ -16,8 +16,8 @@ import java.util.stream.Stream;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import io.sqlagent.SnakeCaseJson;
 import io.sqlagent.TestFiles;
-import io.sqlagent.ToolJson;
 import io.sqlagent.tool.Tool;
 import io.sqlagent.tool.ToolCall;
 import io.sqlagent.tool.ToolCallContext;
@@ -72,7 +72,8 @@ public final class VectorSearchBench {
         long buildStart = System.nanoTime();
         int batch = 1000;
         for (int start = 0; start < documents; start += batch) {
-            ObjectNode arguments = ToolJson.MAPPER.createObjectNode().put("collection", "bench").put("operation", "insert");
+            ObjectNode arguments = SnakeCaseJson.MAPPER.createObjectNode().put("collection", "bench").put("operation",
+                    "insert");
             ArrayNode docs = arguments.putArray("documents");
             for (int i = start; i < Math.min(documents, start + batch); i++) {
                 int cluster = random.nextInt(CLUSTERS);
@@ -115,7 +116,7 @@ public final class VectorSearchBench {
         double modelLoadMs = (System.nanoTime() - embedStart) / 1e6;
         long[] textNanos = new long[textQueries];
         for (int i = 0; i < textQueries; i++) {
-            ObjectNode arguments = ToolJson.MAPPER.createObjectNode().put("collection", "bench")
+            ObjectNode arguments = SnakeCaseJson.MAPPER.createObjectNode().put("collection", "bench")
                     .put("query", "which documents talk about cluster " + random.nextInt(CLUSTERS) + " and its neighbours?")
                     .put("top_k", topK);
             long start = System.nanoTime();
@@ -149,7 +150,7 @@ public final class VectorSearchBench {
         report.put("processors", Runtime.getRuntime().availableProcessors());
         report.put("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version"));
         Path out = Path.of("target/vector-search.json");
-        ToolJson.MAPPER.writerWithDefaultPrettyPrinter().writeValue(out.toFile(), report);
+        SnakeCaseJson.MAPPER.writerWithDefaultPrettyPrinter().writeValue(out.toFile(), report);
         System.out.println("Wrote " + out.toAbsolutePath());
         store.close();
     }
@@ -158,7 +159,7 @@ public final class VectorSearchBench {
         long[] nanos = new long[queries];
         for (int i = 0; i < queries; i++) {
             int cluster = random.nextInt(CLUSTERS);
-            ObjectNode arguments = ToolJson.MAPPER.createObjectNode().put("collection", "bench").put("top_k", topK);
+            ObjectNode arguments = SnakeCaseJson.MAPPER.createObjectNode().put("collection", "bench").put("top_k", topK);
             ArrayNode vector = arguments.putArray("query_vector");
             for (float value : near(random, centres[cluster])) {
                 vector.add(value);

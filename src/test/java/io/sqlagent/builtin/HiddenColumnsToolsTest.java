@@ -22,8 +22,8 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
 import io.restassured.response.ValidatableResponse;
+import io.sqlagent.SnakeCaseJson;
 import io.sqlagent.TestProfiles;
-import io.sqlagent.ToolJson;
 import io.sqlagent.agent.ScriptedModel;
 import io.sqlagent.sql.source.SourceRegistry;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -70,7 +70,7 @@ class HiddenColumnsToolsTest {
     }
 
     private static ValidatableResponse runSql(String sql) {
-        return call("run_sql", ToolJson.MAPPER.createObjectNode().put("sql", sql).toString());
+        return call("run_sql", SnakeCaseJson.MAPPER.createObjectNode().put("sql", sql).toString());
     }
 
     private static void refused(String sql, String columns) {
@@ -170,19 +170,19 @@ class HiddenColumnsToolsTest {
 
     @Test
     void aValidatedQueryThatReadsAHiddenColumnIsNotKept() {
-        String refusedBody = ToolJson.MAPPER.createObjectNode().put("name", "hidden_probe_contacts")
+        String refusedBody = SnakeCaseJson.MAPPER.createObjectNode().put("name", "hidden_probe_contacts")
                 .put("question", "What are the customers' e-mail addresses? (hidden columns test)")
                 .put("sql", "SELECT first_name, email FROM customer").put("summary", "Names and e-mails")
-                .set("tables_used", ToolJson.MAPPER.createArrayNode().add("customer")).toString();
+                .set("tables_used", SnakeCaseJson.MAPPER.createArrayNode().add("customer")).toString();
         call("save_validated_query", refusedBody).statusCode(403)
                 .body("message", startsWith("Column customer.email is" + HIDDEN));
         call("search_knowledge", "{\"query\": \"customers e-mail addresses hidden columns test\", \"type\": \"patterns\"}")
                 .statusCode(200).body("result.query_patterns.name", not(hasItem("hidden_probe_contacts")));
 
-        String keptBody = ToolJson.MAPPER.createObjectNode().put("name", "hidden_probe_names")
+        String keptBody = SnakeCaseJson.MAPPER.createObjectNode().put("name", "hidden_probe_names")
                 .put("question", "What are the customers' first names? (hidden columns test)")
                 .put("sql", "SELECT first_name FROM customer").put("summary", "First names")
-                .set("tables_used", ToolJson.MAPPER.createArrayNode().add("customer")).toString();
+                .set("tables_used", SnakeCaseJson.MAPPER.createArrayNode().add("customer")).toString();
         call("save_validated_query", keptBody).statusCode(200).body("result.success", is(true));
     }
 

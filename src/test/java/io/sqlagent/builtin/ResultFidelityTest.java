@@ -26,7 +26,7 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
-import io.sqlagent.ToolJson;
+import io.sqlagent.SnakeCaseJson;
 import io.sqlagent.sql.source.Source;
 import io.sqlagent.sql.source.SourceRegistry;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -155,7 +155,8 @@ class ResultFidelityTest {
             .build();
 
     private static JsonNode runSql(String sql) throws Exception {
-        String body = given().contentType(ContentType.JSON).body(ToolJson.MAPPER.createObjectNode().put("sql", sql).toString())
+        String body = given().contentType(ContentType.JSON)
+                .body(SnakeCaseJson.MAPPER.createObjectNode().put("sql", sql).toString())
                 .when().post("/api/tools/run_sql").then().statusCode(200).extract().asString();
         return EXACT.readTree(body).get("result");
     }
@@ -301,7 +302,7 @@ class ResultFidelityTest {
         } else if (actual.isBoolean()) {
             rendered = actual.booleanValue() ? "t" : "f";
         } else if (type.equals("json") || type.equals("jsonb")) {
-            return ToolJson.MAPPER.readTree(expected).equals(actual) || sameJson(expected, actual) ? null
+            return SnakeCaseJson.MAPPER.readTree(expected).equals(actual) || sameJson(expected, actual) ? null
                     : "JSON " + actual + " is not " + expected;
         } else if (actual.isArray()) {
             rendered = arrayText(actual, type);
@@ -319,7 +320,8 @@ class ResultFidelityTest {
     }
 
     private static boolean sameJson(String expected, JsonNode actual) throws Exception {
-        return ToolJson.MAPPER.readTree(expected).toString().equals(ToolJson.MAPPER.readTree(actual.toString()).toString());
+        return SnakeCaseJson.MAPPER.readTree(expected).toString()
+                .equals(SnakeCaseJson.MAPPER.readTree(actual.toString()).toString());
     }
 
     private static boolean numericType(String type) {

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.response.ValidatableResponse;
-import io.sqlagent.ToolJson;
+import io.sqlagent.SnakeCaseJson;
 import io.sqlagent.sql.run.SqlErrorOccurred;
 
 /**
@@ -41,7 +41,7 @@ class RunSqlToolTest {
     }
 
     private static ValidatableResponse runSql(String sql) {
-        return given().contentType(ContentType.JSON).body(ToolJson.MAPPER.createObjectNode().put("sql", sql).toString())
+        return given().contentType(ContentType.JSON).body(SnakeCaseJson.MAPPER.createObjectNode().put("sql", sql).toString())
                 .when().post("/api/tools/run_sql").then();
     }
 

@@ -38,7 +38,7 @@ import io.quarkiverse.mcp.server.test.McpAssured.McpStreamableTestClient;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.response.ValidatableResponse;
-import io.sqlagent.ToolJson;
+import io.sqlagent.SnakeCaseJson;
 import io.sqlagent.embedded.EmbeddedDatabase;
 import io.sqlagent.knowledge.schema.SchemaSearch;
 
@@ -147,7 +147,7 @@ class SearchSchemaToolTest {
 
         String text = response[0].firstContent().asText().text();
         assertFalse(response[0].isError(), text);
-        JsonNode tables = ToolJson.MAPPER.readTree(text).path("tables");
+        JsonNode tables = SnakeCaseJson.MAPPER.readTree(text).path("tables");
         assertEquals(2, tables.size());
         assertEquals("public.employee", tables.get(0).path("table").asText());
         client.disconnect();

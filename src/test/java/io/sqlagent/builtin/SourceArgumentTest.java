@@ -19,7 +19,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.response.ValidatableResponse;
 import io.restassured.specification.RequestSpecification;
-import io.sqlagent.ToolJson;
+import io.sqlagent.SnakeCaseJson;
 import io.sqlagent.security.TestIdentities;
 import io.sqlagent.sql.engine.mysql.MariaDbServer;
 import io.sqlagent.sql.source.ExternalPostgresResource;
@@ -50,7 +50,7 @@ class SourceArgumentTest {
     }
 
     private static ValidatableResponse call(RequestSpecification request, String tool, Map<String, Object> arguments) {
-        return request.contentType(ContentType.JSON).body(ToolJson.MAPPER.valueToTree(arguments).toString())
+        return request.contentType(ContentType.JSON).body(SnakeCaseJson.MAPPER.valueToTree(arguments).toString())
                 .when().post("/api/tools/" + tool).then();
     }
 
@@ -152,7 +152,7 @@ class SourceArgumentTest {
 
             ToolResponse parts = mcpCall(client, "run_sql", Map.of("sql", "SELECT count(*) AS n FROM part", "source", "stock"));
             assertThat(parts.isError()).as(parts.toString()).isFalse();
-            assertThat(ToolJson.MAPPER.readTree(parts.firstContent().asText().text()).at("/rows/0/n").asInt())
+            assertThat(SnakeCaseJson.MAPPER.readTree(parts.firstContent().asText().text()).at("/rows/0/n").asInt())
                     .isEqualTo(ExternalPostgresResource.PARTS);
 
             ToolResponse unknown = mcpCall(client, "run_sql", Map.of("sql", "SELECT 1", "source", "warehouse"));

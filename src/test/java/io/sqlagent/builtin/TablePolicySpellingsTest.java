@@ -18,8 +18,8 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
 import io.restassured.response.Response;
+import io.sqlagent.SnakeCaseJson;
 import io.sqlagent.TestProfiles;
-import io.sqlagent.ToolJson;
 import io.sqlagent.agent.ScriptedModel;
 
 /**
@@ -38,7 +38,7 @@ class TablePolicySpellingsTest {
     static final PolicyFixture POLICY = new PolicyFixture();
 
     private static Response runSql(String sql) {
-        return given().contentType(ContentType.JSON).body(ToolJson.MAPPER.createObjectNode().put("sql", sql).toString())
+        return given().contentType(ContentType.JSON).body(SnakeCaseJson.MAPPER.createObjectNode().put("sql", sql).toString())
                 .when().post("/api/tools/run_sql");
     }
 

@@ -12,8 +12,8 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
 import io.restassured.response.ValidatableResponse;
+import io.sqlagent.SnakeCaseJson;
 import io.sqlagent.TestProfiles;
-import io.sqlagent.ToolJson;
 
 /** Allowed and denied tables, respected by run_sql and introspect_schema alike. */
 @QuarkusTest
@@ -25,7 +25,7 @@ class TablePolicyToolsTest {
     }
 
     private static ValidatableResponse runSql(String sql) {
-        return call("run_sql", ToolJson.MAPPER.createObjectNode().put("sql", sql).toString());
+        return call("run_sql", SnakeCaseJson.MAPPER.createObjectNode().put("sql", sql).toString());
     }
 
     @Test
@@ -58,10 +58,10 @@ class TablePolicyToolsTest {
 
     @Test
     void aValidatedQueryOverATableOutsideThePolicyIsNotKept() {
-        String body = ToolJson.MAPPER.createObjectNode().put("name", "policy_probe_customers")
+        String body = SnakeCaseJson.MAPPER.createObjectNode().put("name", "policy_probe_customers")
                 .put("question", "How many customers are there? (table policy test)")
                 .put("sql", "SELECT count(*) FROM customer").put("summary", "Counts customers")
-                .set("tables_used", ToolJson.MAPPER.createArrayNode().add("customer")).toString();
+                .set("tables_used", SnakeCaseJson.MAPPER.createArrayNode().add("customer")).toString();
         call("save_validated_query", body).statusCode(403)
                 .body("message", is(
                         "Table customer is not available to the agent; use introspect_schema to see the tables it may query"));

@@ -18,7 +18,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
 import io.restassured.response.ValidatableResponse;
-import io.sqlagent.ToolJson;
+import io.sqlagent.SnakeCaseJson;
 import io.sqlagent.sql.engine.mysql.MariaDbServer;
 import io.sqlagent.sql.source.ExternalPostgresResource;
 
@@ -38,7 +38,7 @@ class TwoEnginesTest {
 
     private static ValidatableResponse runSql(String sql, String source) {
         return given().contentType(ContentType.JSON)
-                .body(ToolJson.MAPPER.valueToTree(Map.of("sql", sql, "source", source)).toString())
+                .body(SnakeCaseJson.MAPPER.valueToTree(Map.of("sql", sql, "source", source)).toString())
                 .when().post("/api/tools/run_sql").then();
     }
 

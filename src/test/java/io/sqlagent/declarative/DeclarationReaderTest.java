@@ -67,7 +67,7 @@ class DeclarationReaderTest {
         assertTrue(minTotal.nullable());
         assertEquals(0, minTotal.minimum().orElseThrow().intValue(), "min is an alias of minimum");
         assertEquals(1_000_000, minTotal.maximum().orElseThrow().intValue(), "max is an alias of maximum");
-        ToolSecurity security = tool.security();
+        DeclaredToolSecurity security = tool.security();
         assertTrue(security.readOnly());
         assertEquals(2000, security.maxQueryLength());
         assertEquals(List.of("PG_SLEEP", "DBLINK"), security.forbiddenKeywords());

@@ -26,7 +26,7 @@ import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
-import io.sqlagent.ToolJson;
+import io.sqlagent.SnakeCaseJson;
 import io.sqlagent.agent.ScriptedModel;
 import io.sqlagent.agent.ScriptedModelExtension;
 import io.sqlagent.agent.ScriptedOpenAiServer;
@@ -152,7 +152,7 @@ class EvalRunTest {
         // The wrong answer: wrong by its result and by its text, with the rows that differ.
         assertEquals(false, report.get("cases.find { it.id == 'agg-customer-count' }.grades.execution.passed"));
         assertEquals("Expected 1 row(s), the agent's result has 1".length() > 0, true);
-        assertEquals("[[59]]", ToolJson.MAPPER.writeValueAsString(
+        assertEquals("[[59]]", SnakeCaseJson.MAPPER.writeValueAsString(
                 report.get("cases.find { it.id == 'agg-customer-count' }.grades.execution.details.missing")));
         assertEquals("The answer does not contain [59]",
                 report.getString("cases.find { it.id == 'agg-customer-count' }.grades.answer.reason"));
@@ -219,7 +219,7 @@ class EvalRunTest {
     @Order(3)
     void comparesTwoRunsAndAsksTheJudgeWhenAsked() throws Exception {
         String yaml = SWAPPED_CASES;
-        String second = start(ToolJson.MAPPER.createObjectNode().put("yaml", yaml).put("judge", true).toString());
+        String second = start(SnakeCaseJson.MAPPER.createObjectNode().put("yaml", yaml).put("judge", true).toString());
         follow(second);
 
         JsonPath report = report(second);

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 
-import io.sqlagent.ToolJson;
+import io.sqlagent.SnakeCaseJson;
 import io.sqlagent.agent.AgentEvent;
 
 /** The graders on their own: what passes, what fails, and the reason each gives. */
@@ -30,7 +30,7 @@ class GradersTest {
         for (Object[] row : rows) {
             List<JsonNode> cells = new ArrayList<>();
             for (Object cell : row) {
-                cells.add(ToolJson.MAPPER.valueToTree(cell));
+                cells.add(SnakeCaseJson.MAPPER.valueToTree(cell));
             }
             list.add(cells);
         }

@@ -19,7 +19,7 @@ import io.quarkiverse.mcp.server.test.McpAssured;
 import io.quarkiverse.mcp.server.test.McpAssured.McpStreamableTestClient;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.sqlagent.ToolJson;
+import io.sqlagent.SnakeCaseJson;
 import io.sqlagent.agent.ScriptedModel;
 import io.sqlagent.agent.ScriptedModelExtension;
 import io.sqlagent.agent.ScriptedOpenAiServer;
@@ -49,19 +49,19 @@ class ErrorSurfaceTest {
     private void assertSameEverywhere(String arguments, int status, String code) throws Exception {
         String overRest = given().contentType("application/json").body(arguments)
                 .post("/api/tools/run_sql").then().statusCode(status).extract().asString();
-        JsonNode rest = ToolJson.MAPPER.readTree(overRest);
+        JsonNode rest = SnakeCaseJson.MAPPER.readTree(overRest);
         assertEquals(code, rest.path("error").asText(), overRest);
         assertTrue(rest.path("message").asText().length() > 10, overRest);
 
         McpStreamableTestClient client = McpAssured.newConnectedStreamableClient();
         try {
             @SuppressWarnings("unchecked")
-            Map<String, Object> args = ToolJson.MAPPER.readValue(arguments, Map.class);
+            Map<String, Object> args = SnakeCaseJson.MAPPER.readValue(arguments, Map.class);
             ToolResponse[] response = new ToolResponse[1];
             client.when().toolsCall("run_sql").withArguments(args).withAssert(r -> response[0] = r).send()
                     .thenAssertResults();
             assertTrue(response[0].isError());
-            assertEquals(rest, ToolJson.MAPPER.readTree(response[0].structuredContent().toString()));
+            assertEquals(rest, SnakeCaseJson.MAPPER.readTree(response[0].structuredContent().toString()));
             assertEquals(rest.path("message").asText(), response[0].firstContent().asText().text());
         } finally {
             client.disconnect();
@@ -76,30 +76,30 @@ class ErrorSurfaceTest {
                 toolMessage = message;
             }
         }
-        assertEquals(rest, ToolJson.MAPPER.readTree(toolMessage.path("content").asText()));
+        assertEquals(rest, SnakeCaseJson.MAPPER.readTree(toolMessage.path("content").asText()));
     }
 
     @Test
     void everyResourceRefusesWithTheOneBody() throws Exception {
-        JsonNode badId = ToolJson.MAPPER.readTree(given().get("/api/conversations/not-a-uuid")
+        JsonNode badId = SnakeCaseJson.MAPPER.readTree(given().get("/api/conversations/not-a-uuid")
                 .then().statusCode(400).contentType("application/json").extract().asString());
         assertEquals("invalid_conversation_id", badId.path("error").asText());
 
-        JsonNode unknown = ToolJson.MAPPER.readTree(given().get("/api/conversations/00000000-0000-0000-0000-000000000000")
+        JsonNode unknown = SnakeCaseJson.MAPPER.readTree(given().get("/api/conversations/00000000-0000-0000-0000-000000000000")
                 .then().statusCode(404).contentType("application/json").extract().asString());
         assertEquals("conversation_not_found", unknown.path("error").asText());
         assertTrue(unknown.path("message").asText().contains("00000000-0000-0000-0000-000000000000"));
 
-        JsonNode chatUnknown = ToolJson.MAPPER.readTree(given().contentType("application/json")
+        JsonNode chatUnknown = SnakeCaseJson.MAPPER.readTree(given().contentType("application/json")
                 .body("{\"question\":\"hi\",\"conversation_id\":\"00000000-0000-0000-0000-000000000000\"}")
                 .post("/api/chat").then().statusCode(404).contentType("application/json").extract().asString());
         assertEquals("conversation_not_found", chatUnknown.path("error").asText());
 
-        JsonNode malformed = ToolJson.MAPPER.readTree(given().contentType("application/json").body("{\"question\":")
+        JsonNode malformed = SnakeCaseJson.MAPPER.readTree(given().contentType("application/json").body("{\"question\":")
                 .post("/api/chat").then().statusCode(400).contentType("application/json").extract().asString());
         assertEquals("malformed_json", malformed.path("error").asText());
 
-        JsonNode wrongMethod = ToolJson.MAPPER.readTree(given().delete("/api/tools/run_sql")
+        JsonNode wrongMethod = SnakeCaseJson.MAPPER.readTree(given().delete("/api/tools/run_sql")
                 .then().statusCode(405).contentType("application/json").extract().asString());
         assertEquals("http_error", wrongMethod.path("error").asText());
     }

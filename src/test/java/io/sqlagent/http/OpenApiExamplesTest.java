@@ -23,7 +23,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
-import io.sqlagent.ToolJson;
+import io.sqlagent.SnakeCaseJson;
 
 /**
  * The OpenAPI document is what Swagger UI's "Try it out" sends: every operation that takes a body
@@ -44,7 +44,7 @@ class OpenApiExamplesTest {
      */
     @Test
     void theApiDocNamesEveryOperationAndOnlyOperationsThatExist() throws Exception {
-        JsonNode document = ToolJson.MAPPER.readTree(given().queryParam("format", "json").when().get("/q/openapi")
+        JsonNode document = SnakeCaseJson.MAPPER.readTree(given().queryParam("format", "json").when().get("/q/openapi")
                 .then().statusCode(200).extract().asString());
         List<String> readme = java.nio.file.Files.readAllLines(java.nio.file.Path.of("docs/api.md"));
         int start = readme.indexOf("## Endpoints");
@@ -83,7 +83,7 @@ class OpenApiExamplesTest {
 
     @Test
     void everyDocumentedRequestExampleIsAcceptedByItsEndpoint() throws Exception {
-        JsonNode document = ToolJson.MAPPER.readTree(given().queryParam("format", "json").when().get("/q/openapi")
+        JsonNode document = SnakeCaseJson.MAPPER.readTree(given().queryParam("format", "json").when().get("/q/openapi")
                 .then().statusCode(200).extract().asString());
         List<String> tried = new ArrayList<>();
         for (Iterator<Map.Entry<String, JsonNode>> paths = document.path("paths").fields(); paths.hasNext();) {
@@ -127,7 +127,7 @@ class OpenApiExamplesTest {
 
     /** A body built from the schema as Swagger UI builds one: each property's example, else a value of its type. */
     private static JsonNode sample(JsonNode document, JsonNode schema) {
-        ObjectNode body = ToolJson.MAPPER.createObjectNode();
+        ObjectNode body = SnakeCaseJson.MAPPER.createObjectNode();
         schema.path("properties").fields()
                 .forEachRemaining(property -> body.set(property.getKey(), value(document, property.getValue())));
         return body;
@@ -153,11 +153,11 @@ class OpenApiExamplesTest {
             type = first;
         }
         return switch (type.asText()) {
-            case "array" -> ToolJson.MAPPER.createArrayNode().add(value(document, resolved.path("items")));
+            case "array" -> SnakeCaseJson.MAPPER.createArrayNode().add(value(document, resolved.path("items")));
             case "object" -> sample(document, resolved);
-            case "integer", "number" -> ToolJson.MAPPER.getNodeFactory().numberNode(0);
-            case "boolean" -> ToolJson.MAPPER.getNodeFactory().booleanNode(true);
-            default -> ToolJson.MAPPER.getNodeFactory().textNode(
+            case "integer", "number" -> SnakeCaseJson.MAPPER.getNodeFactory().numberNode(0);
+            case "boolean" -> SnakeCaseJson.MAPPER.getNodeFactory().booleanNode(true);
+            default -> SnakeCaseJson.MAPPER.getNodeFactory().textNode(
                     "uuid".equals(resolved.path("format").asText()) ? "3fa85f64-5717-4562-b3fc-2c963f66afa6" : "string");
         };
     }

@@ -31,7 +31,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import io.sqlagent.ToolJson;
+import io.sqlagent.SnakeCaseJson;
 import io.sqlagent.page.Browser;
 
 /**
@@ -117,7 +117,7 @@ class AuthenticationIT {
         HttpResponse<String> metadata = send("GET", "/.well-known/oauth-protected-resource", null, null);
         assertEquals(200, metadata.statusCode(), metadata.body());
         assertEquals(List.of(oidc.issuer),
-                ToolJson.MAPPER.convertValue(json(metadata).path("authorization_servers"), List.class));
+                SnakeCaseJson.MAPPER.convertValue(json(metadata).path("authorization_servers"), List.class));
         assertEquals("http://localhost:" + service.httpPort, json(metadata).path("resource").asText());
     }
 
@@ -287,6 +287,12 @@ class AuthenticationIT {
         assertEquals(200, send("POST", "/mcp", key, INITIALIZE).statusCode());
         HttpResponse<String> notAdmin = send("GET", "/api/keys", key, null);
         assertEquals(403, notAdmin.statusCode(), notAdmin.body());
+        // The scope is checked before the body is read: a caller who may not manage keys learns nothing of its format.
+        for (String body : List.of("{\"name\":", "[]", "{\"owner\":\"me\"}", "{\"name\":\"x\",\"scopes\":[\"admin\"]}")) {
+            HttpResponse<String> refused = send("POST", "/api/keys", key, body);
+            assertEquals(403, refused.statusCode(), body + " " + refused.body());
+            assertEquals("forbidden", json(refused).path("error").asText(), refused.body());
+        }
 
         HttpResponse<String> listed = send("GET", "/api/keys", BOOTSTRAP, null);
         assertEquals(200, listed.statusCode(), listed.body());
@@ -412,7 +418,7 @@ class AuthenticationIT {
     }
 
     private static JsonNode json(HttpResponse<String> response) throws Exception {
-        return ToolJson.MAPPER.readTree(response.body());
+        return SnakeCaseJson.MAPPER.readTree(response.body());
     }
 
 }

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import io.sqlagent.ToolJson;
+import io.sqlagent.SnakeCaseJson;
 import io.sqlagent.agent.ScriptedOpenAiServer;
 import io.sqlagent.agent.SseClient;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
@@ -80,7 +80,8 @@ class GracefulShutdownIT {
                 HttpResponse<String> refused = service.postJson("/api/chat", "{\"question\":\"another\"}",
                         Duration.ofSeconds(5));
                 assertEquals(503, refused.statusCode(), refused.body());
-                assertEquals("shutting_down", ToolJson.MAPPER.readTree(refused.body()).path("error").asText(), refused.body());
+                assertEquals("shutting_down", SnakeCaseJson.MAPPER.readTree(refused.body()).path("error").asText(),
+                        refused.body());
                 assertTrue(refused.headers().firstValue("Retry-After").isPresent(), refused.headers().toString());
 
                 SseClient.Result quickEnd = quickRest.get(30, TimeUnit.SECONDS);

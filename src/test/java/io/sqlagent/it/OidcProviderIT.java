@@ -30,7 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import io.sqlagent.ToolJson;
+import io.sqlagent.SnakeCaseJson;
 
 /**
  * The packaged service with {@code sqlagent.auth.mode=oidc} against a real OpenID provider started
@@ -92,7 +92,7 @@ class OidcProviderIT {
         String output = Files.readString(out);
         assertEquals(0, client.exitValue(), output);
         String last = output.lines().filter(line -> line.startsWith("{")).reduce((a, b) -> b).orElse("{}");
-        JsonNode answer = ToolJson.MAPPER.readTree(last);
+        JsonNode answer = SnakeCaseJson.MAPPER.readTree(last);
         assertTrue(answer.path("tools").toString().contains("\"run_sql\""), output);
         // Scope sql:read (group analysts) and nothing else: the tools that need more are not listed.
         assertTrue(!answer.path("tools").toString().contains("\"save_learning\""), output);
@@ -117,7 +117,7 @@ class OidcProviderIT {
                 .POST(HttpRequest.BodyPublishers.ofString("{\"sql\":\"SELECT count(*) AS n FROM track\"}")).build(),
                 HttpResponse.BodyHandlers.ofString());
         assertEquals(200, count.statusCode(), count.body());
-        assertEquals(3503, ToolJson.MAPPER.readTree(count.body()).at("/result/rows/0/n").asInt(), count.body());
+        assertEquals(3503, SnakeCaseJson.MAPPER.readTree(count.body()).at("/result/rows/0/n").asInt(), count.body());
         // The realm puts alice in group operators, which role-scopes maps to admin.
         HttpResponse<String> keys = browser.send(HttpRequest.newBuilder(URI.create(serviceUrl + "/api/keys")).timeout(STEP)
                 .build(), HttpResponse.BodyHandlers.ofString());
@@ -137,7 +137,7 @@ class OidcProviderIT {
                 .POST(HttpRequest.BodyPublishers.ofString(form(Map.of("grant_type", "client_credentials"))))
                 .build(), HttpResponse.BodyHandlers.ofString());
         assertEquals(200, token.statusCode(), token.body());
-        String accessToken = ToolJson.MAPPER.readTree(token.body()).path("access_token").asText();
+        String accessToken = SnakeCaseJson.MAPPER.readTree(token.body()).path("access_token").asText();
 
         HttpResponse<String> tools = http.send(HttpRequest.newBuilder(URI.create(serviceUrl + "/api/tools"))
                 .header("Authorization", "Bearer " + accessToken).timeout(STEP).build(), HttpResponse.BodyHandlers.ofString());

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import io.sqlagent.ToolJson;
+import io.sqlagent.SnakeCaseJson;
 import io.sqlagent.agent.ScriptedOpenAiServer;
 import io.sqlagent.agent.SseClient;
 import io.sqlagent.embedded.EmbeddedDatabase;
@@ -141,7 +141,7 @@ class ReplicasIT {
             // Until the change arrives the other replica answers 503 busy, 422 (no such collection yet) or 200 with
             // no results: keep asking.
             JsonNode results = search.statusCode() == 200 ? json(search).path("result").path("results")
-                    : ToolJson.MAPPER.nullNode();
+                    : SnakeCaseJson.MAPPER.nullNode();
             if (results.size() > 0) {
                 assertEquals("east", results.get(0).path("id").asText(), seen);
                 assertEquals(2, results.size(), seen);
@@ -164,6 +164,6 @@ class ReplicasIT {
 
     private static JsonNode json(HttpResponse<String> response) throws Exception {
         assertEquals(200, response.statusCode(), response.body());
-        return ToolJson.MAPPER.readTree(response.body());
+        return SnakeCaseJson.MAPPER.readTree(response.body());
     }
 }

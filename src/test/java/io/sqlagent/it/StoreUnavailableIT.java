@@ -24,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import io.sqlagent.ToolJson;
+import io.sqlagent.SnakeCaseJson;
 
 /**
  * The packaged service with its store database out of reach. Every resource answers 503
@@ -94,7 +94,7 @@ class StoreUnavailableIT {
         assertEquals(503, response.statusCode(), response.body());
         assertEquals("application/json", response.headers().firstValue("Content-Type").orElse("").split(";")[0]);
         assertEquals("5", response.headers().firstValue("Retry-After").orElse(""));
-        JsonNode body = ToolJson.MAPPER.readTree(response.body());
+        JsonNode body = SnakeCaseJson.MAPPER.readTree(response.body());
         assertEquals("store_unavailable", body.path("error").asText(), response.body());
         assertTrue(body.path("message").asText().contains(why), () -> response.body() + "\n" + logText(service));
         String id = body.path("error_id").asText();

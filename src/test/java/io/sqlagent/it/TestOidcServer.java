@@ -19,7 +19,7 @@ import org.jose4j.lang.JoseException;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 
-import io.sqlagent.ToolJson;
+import io.sqlagent.SnakeCaseJson;
 
 /**
  * An OpenID provider for the token cases: discovery and a JWKS with one RSA key, served on a free
@@ -56,7 +56,7 @@ final class TestOidcServer implements AutoCloseable {
                 "subject_types_supported", List.of("public"),
                 "id_token_signing_alg_values_supported", List.of("RS256"))));
         server.createContext("/realms/test/jwks", exchange -> oidc.json(exchange,
-                ToolJson.MAPPER.readValue(new JsonWebKeySet(key).toJson(), Map.class)));
+                SnakeCaseJson.MAPPER.readValue(new JsonWebKeySet(key).toJson(), Map.class)));
         server.start();
         return oidc;
     }
@@ -105,7 +105,7 @@ final class TestOidcServer implements AutoCloseable {
     }
 
     private void json(HttpExchange exchange, Object body) throws IOException {
-        byte[] bytes = ToolJson.MAPPER.writeValueAsString(body).getBytes(StandardCharsets.UTF_8);
+        byte[] bytes = SnakeCaseJson.MAPPER.writeValueAsString(body).getBytes(StandardCharsets.UTF_8);
         exchange.getResponseHeaders().set("Content-Type", "application/json");
         exchange.sendResponseHeaders(200, bytes.length);
         try (var out = exchange.getResponseBody()) {

@@ -33,7 +33,7 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.ValueNode;
 
-import io.sqlagent.ToolJson;
+import io.sqlagent.SnakeCaseJson;
 
 class SchemaGeneratorTest {
 
@@ -367,7 +367,7 @@ class SchemaGeneratorTest {
                         {"items": [{"label": null, "scope": null, "attributes": null}, {"attributes": {"a": 1, "b": "x", "c": true}}]}""")));
         assertEquals(List.of(new Violation("items[0].attributes.a", "must be a string, a number or a boolean, not an object")),
                 compiled.validate(TOOL_MAPPER.readTree("{\"items\": [{\"attributes\": {\"a\": {}}}]}")));
-        Outer bound = ToolJson.MAPPER.treeToValue(ToolJson.MAPPER.readTree("""
+        Outer bound = SnakeCaseJson.MAPPER.treeToValue(SnakeCaseJson.MAPPER.readTree("""
                 {"items": [{"label": null, "attributes": {"a": 1}}]}"""), Outer.class);
         assertEquals(Optional.empty(), bound.items().get(0).label());
         assertEquals(1, bound.items().get(0).attributes().orElseThrow().get("a").intValue());

@@ -17,6 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -25,6 +26,7 @@ import java.util.stream.Collectors;
 
 import jakarta.inject.Inject;
 
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -40,8 +42,8 @@ import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
 import io.restassured.response.ValidatableResponse;
+import io.sqlagent.SnakeCaseJson;
 import io.sqlagent.TestProfiles;
-import io.sqlagent.ToolJson;
 import io.sqlagent.agent.ScriptedModel;
 import io.sqlagent.agent.ScriptedModelExtension;
 import io.sqlagent.agent.ScriptedOpenAiServer;
@@ -91,24 +93,26 @@ class GovernedLearningTest {
     }
 
     private static ObjectNode learning(String title, String description) {
-        return ToolJson.MAPPER.createObjectNode().put("title", title).put("description", description)
+        return SnakeCaseJson.MAPPER.createObjectNode().put("title", title).put("description", description)
                 .put("category", "data_quality");
     }
 
     private static ObjectNode query(String name, String question, String sql) {
-        ObjectNode arguments = ToolJson.MAPPER.createObjectNode().put("name", name).put("question", question).put("sql", sql)
+        ObjectNode arguments = SnakeCaseJson.MAPPER.createObjectNode().put("name", name).put("question", question)
+                .put("sql", sql)
                 .put("summary", "A summary.");
         arguments.putArray("tables_used").add("track");
         return arguments;
     }
 
     private static List<String> searched(String words) {
-        return tool("search_knowledge", ToolJson.MAPPER.createObjectNode().put("query", words).put("limit", 20)).statusCode(200)
+        return tool("search_knowledge", SnakeCaseJson.MAPPER.createObjectNode().put("query", words).put("limit", 20))
+                .statusCode(200)
                 .extract().jsonPath().getList("result.learnings.title");
     }
 
     private static List<String> searchedPatterns(String words) {
-        return tool("search_knowledge", ToolJson.MAPPER.createObjectNode().put("query", words).put("type", "patterns")
+        return tool("search_knowledge", SnakeCaseJson.MAPPER.createObjectNode().put("query", words).put("type", "patterns")
                 .put("limit", 20)).statusCode(200).extract().jsonPath().getList("result.query_patterns.name");
     }
 
@@ -196,6 +200,44 @@ class GovernedLearningTest {
                 .body("message", containsString("already known"))
                 .body("message", containsString("rejected"));
         assertEquals("1", row("SELECT count(*) FROM learning WHERE title = $1", title));
+    }
+
+    @Test
+    void aRejectionBodyIsBoundStrictlyAfterTheScopeCheckAndChangesNothing() {
+        String word = "quokka" + unique();
+        int id = tool("save_learning", learning("Column " + word + " holds grams", "The " + word + " weights are grams."),
+                WRITER).statusCode(200).extract().jsonPath().getInt("result.learning_id");
+        String reject = "proposals/learning-" + id + "/reject";
+        Map<String, String[]> bad = new LinkedHashMap<>();
+        bad.put("null", new String[] { "invalid_body", "The body must be a JSON object {\"reason\": …}, not null" });
+        bad.put("[]", new String[] { "invalid_body", "not an array" });
+        bad.put("\"no\"", new String[] { "invalid_body", "not a string" });
+        bad.put("7", new String[] { "invalid_body", "not a number" });
+        bad.put("{\"reason\": 5}", new String[] { "invalid_body", "\"reason\" must be a string" });
+        bad.put("{\"reason\": true}", new String[] { "invalid_body", "\"reason\" must be a string" });
+        bad.put("{\"reason\": [\"a\"]}", new String[] { "invalid_body", "\"reason\" must be a string" });
+        bad.put("{\"reason\": {\"a\": \"b\"}}", new String[] { "invalid_body", "\"reason\" must be a string" });
+        bad.put("{\"reason\": \"a\", \"why\": \"b\"}", new String[] { "invalid_body", "Unknown field 'why'" });
+        bad.put("{\"reason\": \"a\", \"reason\": \"b\"}", new String[] { "malformed_json", "reason" });
+        bad.put("{\"reason\": \"a\"} {}", new String[] { "malformed_json", "more after its JSON value" });
+        bad.put("{\"reason\": ", new String[] { "malformed_json", "not valid JSON" });
+        bad.put("{\"reason\": \"" + "x".repeat(2001) + "\"}", new String[] { "invalid_edits", "at most 2000 characters" });
+        for (Map.Entry<String, String[]> body : bad.entrySet()) {
+            String shown = body.getKey().length() > 60 ? body.getKey().substring(0, 60) + "…" : body.getKey();
+            var refused = review("POST", reject, body.getKey(), REVIEWER).extract();
+            Assertions.assertThat(refused.statusCode()).as("%s: %s", shown, refused.asString())
+                    .isEqualTo(400);
+            Assertions.assertThat(refused.jsonPath().getString("error")).as(shown)
+                    .isEqualTo(body.getValue()[0]);
+            Assertions.assertThat(refused.jsonPath().getString("message")).as(shown)
+                    .contains(body.getValue()[1]);
+            // Without scope knowledge:review the answer is 403 whatever the body, as before it was bound.
+            review("POST", reject, body.getKey(), WRITER).statusCode(403).body("error", is("forbidden"));
+        }
+        Assertions.assertThat(row("SELECT status FROM learning WHERE id = $1", (long) id))
+                .as("every refused rejection left the proposal as it was").isEqualTo("proposed");
+        // An empty body and a null reason reject without a note.
+        review("POST", reject, "{\"reason\": null}", REVIEWER).statusCode(200).body("status", is("rejected"));
     }
 
     @Test
@@ -408,7 +450,7 @@ class GovernedLearningTest {
         McpStreamableTestClient reviewer = mcpClient(mcp("rui", "knowledge:review"));
         ToolResponse listed = mcpCall(reviewer, "list_proposals", Map.of("limit", 100));
         assertFalse(listed.isError(), listed.firstContent().asText().text());
-        JsonNode items = ToolJson.MAPPER.readTree(listed.firstContent().asText().text()).path("items");
+        JsonNode items = SnakeCaseJson.MAPPER.readTree(listed.firstContent().asText().text()).path("items");
         List<String> ids = new ArrayList<>();
         items.forEach(item -> ids.add(item.path("id").asText()));
         assertTrue(ids.containsAll(List.of("learning-" + approved, "learning-" + rejected)), ids.toString());
@@ -416,7 +458,7 @@ class GovernedLearningTest {
         ToolResponse approval = mcpCall(reviewer, "review_proposal", Map.of("id", "learning-" + approved,
                 "decision", "approve", "description", "Values of " + word + " run from 0 to 100 (a percentage)."));
         assertFalse(approval.isError(), approval.firstContent().asText().text());
-        JsonNode item = ToolJson.MAPPER.readTree(approval.firstContent().asText().text()).path("item");
+        JsonNode item = SnakeCaseJson.MAPPER.readTree(approval.firstContent().asText().text()).path("item");
         assertEquals("approved", item.path("status").asText());
         assertEquals("rui", item.path("provenance").path("reviewed_by").asText());
         assertEquals("Values of " + word + " run from 0 to 100 (a percentage).", item.path("description").asText());
@@ -447,7 +489,7 @@ class GovernedLearningTest {
         model.reset();
         String word = "axolotl" + unique();
         String question = "What do I need to know about " + word + "?";
-        model.then(toolCalls(call("c1", "save_learning", ToolJson.MAPPER.createObjectNode()
+        model.then(toolCalls(call("c1", "save_learning", SnakeCaseJson.MAPPER.createObjectNode()
                 .put("title", "The " + word + " column is nullable").put("description", "Filter " + word + " IS NOT NULL.")
                 .put("category", "data_quality").toString())),
                 toolCalls(call("c2", "review_proposal", "{\"id\":\"learning-1\",\"decision\":\"approve\"}")),

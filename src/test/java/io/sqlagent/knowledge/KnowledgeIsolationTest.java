@@ -26,8 +26,8 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
 import io.restassured.response.ValidatableResponse;
+import io.sqlagent.SnakeCaseJson;
 import io.sqlagent.TestProfiles;
-import io.sqlagent.ToolJson;
 import io.sqlagent.agent.ScriptedModel;
 import io.sqlagent.security.TestIdentities;
 import io.sqlagent.sql.source.SourceRegistry;
@@ -79,7 +79,7 @@ class KnowledgeIsolationTest {
     }
 
     private static ObjectNode learning(String title, String description) {
-        return ToolJson.MAPPER.createObjectNode().put("title", title).put("description", description)
+        return SnakeCaseJson.MAPPER.createObjectNode().put("title", title).put("description", description)
                 .put("category", "data_quality");
     }
 
@@ -88,7 +88,7 @@ class KnowledgeIsolationTest {
     }
 
     private static String searched(String words, Map<String, String> headers) {
-        return tool("search_knowledge", ToolJson.MAPPER.createObjectNode().put("query", words).put("limit", 20), headers)
+        return tool("search_knowledge", SnakeCaseJson.MAPPER.createObjectNode().put("query", words).put("limit", 20), headers)
                 .statusCode(200).extract().body().asString();
     }
 
@@ -198,7 +198,8 @@ class KnowledgeIsolationTest {
         roles();
         String suffix = unique();
         String question = "How many media types are there " + suffix + "?";
-        ObjectNode query = ToolJson.MAPPER.createObjectNode().put("name", "media_types_" + suffix).put("question", question)
+        ObjectNode query = SnakeCaseJson.MAPPER.createObjectNode().put("name", "media_types_" + suffix)
+                .put("question", question)
                 .put("sql", "SELECT count(*) FROM media_type").put("summary", "Counts media types.");
         query.putArray("tables_used").add("media_type");
         tool("save_validated_query", query, ALICE).statusCode(200).body("result.status", is("proposed"));

@@ -24,7 +24,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.response.ValidatableResponse;
-import io.sqlagent.ToolJson;
+import io.sqlagent.SnakeCaseJson;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Tuple;
 
@@ -47,7 +47,7 @@ class KnowledgeToolsTest {
     }
 
     private static ObjectNode search(String query) {
-        return ToolJson.MAPPER.createObjectNode().put("query", query);
+        return SnakeCaseJson.MAPPER.createObjectNode().put("query", query);
     }
 
     private long count(String sql, Object... values) {
@@ -56,7 +56,8 @@ class KnowledgeToolsTest {
     }
 
     private static ObjectNode pattern(String name, String question, String sql) {
-        ObjectNode arguments = ToolJson.MAPPER.createObjectNode().put("name", name).put("question", question).put("sql", sql)
+        ObjectNode arguments = SnakeCaseJson.MAPPER.createObjectNode().put("name", name).put("question", question)
+                .put("sql", sql)
                 .put("summary", "Albums per artist, most first.");
         arguments.putArray("tables_used").add("album").add("artist");
         return arguments;
@@ -132,7 +133,7 @@ class KnowledgeToolsTest {
     void aLearningIsSavedOnceAndFound() {
         double savedBefore = saved("learning", "data_quality");
         String title = "Quokka prices are stored in cents " + UUID.randomUUID().toString().substring(0, 8);
-        ObjectNode learning = ToolJson.MAPPER.createObjectNode().put("title", title)
+        ObjectNode learning = SnakeCaseJson.MAPPER.createObjectNode().put("title", title)
                 .put("description", "The quokka table stores prices in cents; divide by 100.")
                 .put("category", "data_quality").put("sql", "SELECT 1");
         int id = call("save_learning", learning).statusCode(200)
@@ -158,7 +159,7 @@ class KnowledgeToolsTest {
 
     @Test
     void invalidLearningsAreRefusedBeforeRunning() {
-        ObjectNode learning = ToolJson.MAPPER.createObjectNode().put("title", "Wrong category").put("description", "x")
+        ObjectNode learning = SnakeCaseJson.MAPPER.createObjectNode().put("title", "Wrong category").put("description", "x")
                 .put("category", "gossip");
         call("save_learning", learning).statusCode(400).body("error", is("invalid_arguments"));
         learning.put("category", "schema_fix").put("title", "x".repeat(101));

@@ -20,7 +20,7 @@ import io.quarkiverse.mcp.server.test.McpAssured;
 import io.quarkiverse.mcp.server.test.McpAssured.McpStreamableTestClient;
 import io.quarkiverse.mcp.server.test.McpAssured.ToolInfo;
 import io.quarkus.test.junit.QuarkusTest;
-import io.sqlagent.ToolJson;
+import io.sqlagent.SnakeCaseJson;
 import io.sqlagent.audit.AuditLog;
 import io.sqlagent.audit.AuditRows;
 import io.sqlagent.tool.ToolDescriptor;
@@ -93,7 +93,7 @@ class McpServerTest {
         ToolResponse response = call(client, "run_sql", Map.of("sql", "SELECT count(*) AS n FROM track"));
 
         assertFalse(response.isError());
-        var text = ToolJson.MAPPER.readTree(text(response));
+        var text = SnakeCaseJson.MAPPER.readTree(text(response));
         assertEquals(3503, text.at("/rows/0/n").asInt());
         assertEquals(1, text.path("row_count").asInt());
         JsonObject structured = (JsonObject) response.structuredContent();
@@ -305,7 +305,7 @@ class McpServerTest {
     private static int trackCount(McpStreamableTestClient client) throws Exception {
         ToolResponse response = call(client, "run_sql", Map.of("sql", "SELECT count(*) AS n FROM track"));
         assertFalse(response.isError(), text(response));
-        return ToolJson.MAPPER.readTree(text(response)).at("/rows/0/n").asInt();
+        return SnakeCaseJson.MAPPER.readTree(text(response)).at("/rows/0/n").asInt();
     }
 
     static ToolResponse call(McpStreamableTestClient client, String tool, Map<String, Object> arguments) {

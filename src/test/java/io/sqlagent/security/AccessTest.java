@@ -49,7 +49,7 @@ import io.vertx.mutiny.sqlclient.Pool;
 /**
  * Who may do what, seen from the outside: tools listed and callable by scope (REST, MCP, the
  * model's offer in a chat), conversations private to their principal, the audit log by principal
- * (scope admin), and per-principal limits. CallerResolver get identities from the test-only
+ * (scope admin), and per-principal limits. Callers get identities from the test-only
  * {@link TestIdentities} mechanism; a request without one is the anonymous caller of
  * {@code sqlagent.auth.mode=none}, who may do everything.
  */

@@ -35,8 +35,8 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
 import io.restassured.response.Response;
+import io.sqlagent.SnakeCaseJson;
 import io.sqlagent.TestProfiles;
-import io.sqlagent.ToolJson;
 import io.sqlagent.agent.ScriptedModel;
 import io.sqlagent.agent.ScriptedModelExtension;
 import io.sqlagent.agent.ScriptedOpenAiServer;
@@ -114,7 +114,7 @@ class PrincipalDoorsTest {
 
     private static Response runSql(Map<String, String> caller, String sql) {
         return given().headers(caller).contentType(ContentType.JSON)
-                .body(ToolJson.MAPPER.createObjectNode().put("sql", sql).toString()).when().post("/api/tools/run_sql");
+                .body(SnakeCaseJson.MAPPER.createObjectNode().put("sql", sql).toString()).when().post("/api/tools/run_sql");
     }
 
     /** The refused lines of the spellings corpus, as SQL. */
@@ -210,7 +210,7 @@ class PrincipalDoorsTest {
     }
 
     private static String sql(String statement) {
-        return ToolJson.MAPPER.createObjectNode().put("sql", statement).toString();
+        return SnakeCaseJson.MAPPER.createObjectNode().put("sql", statement).toString();
     }
 
     private static String tool(String name, String statement, String parameter) {

@@ -33,8 +33,8 @@ import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
 import io.restassured.response.Response;
 import io.sqlagent.Caller;
+import io.sqlagent.SnakeCaseJson;
 import io.sqlagent.TestProfiles;
-import io.sqlagent.ToolJson;
 import io.sqlagent.agent.ScriptedModel;
 import io.sqlagent.agent.ScriptedModelExtension;
 import io.sqlagent.agent.ScriptedOpenAiServer;
@@ -104,7 +104,7 @@ class PrincipalKnowledgeTest {
     }
 
     private static List<String> searched(Map<String, String> caller, String query) {
-        Response found = tool(caller, "search_knowledge", ToolJson.MAPPER.createObjectNode().put("query", query)
+        Response found = tool(caller, "search_knowledge", SnakeCaseJson.MAPPER.createObjectNode().put("query", query)
                 .put("limit", 20).toString());
         assertThat(found.statusCode()).as(found.asString()).isEqualTo(200);
         List<String> items = new ArrayList<>(found.jsonPath().getList("result.query_patterns.name", String.class));
@@ -124,7 +124,7 @@ class PrincipalKnowledgeTest {
         // One principal's learning is a proposal (approval required): the other does not find it until it is approved.
         String word = "quokka" + System.nanoTime();
         String title = "The " + word + " column counts whole boxes";
-        int id = tool(three, "save_learning", ToolJson.MAPPER.createObjectNode().put("title", title)
+        int id = tool(three, "save_learning", SnakeCaseJson.MAPPER.createObjectNode().put("title", title)
                 .put("description", "Multiply " + word + " by 12 for items.").put("category", "data_quality").toString())
                 .then().statusCode(200).extract().path("result.learning_id");
         assertThat(searched(four, word)).doesNotContain(title);

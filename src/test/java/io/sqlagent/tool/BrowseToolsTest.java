@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import io.sqlagent.ToolJson;
+import io.sqlagent.SnakeCaseJson;
 
 class BrowseToolsTest {
 
@@ -40,7 +40,7 @@ class BrowseToolsTest {
     }
 
     private ToolResult browse(String arguments) throws Exception {
-        ToolCall call = new ToolCall("1", "browse_tools", (ObjectNode) ToolJson.MAPPER.readTree(arguments));
+        ToolCall call = new ToolCall("1", "browse_tools", (ObjectNode) SnakeCaseJson.MAPPER.readTree(arguments));
         return executor.execute(call, ToolCallContext.of("agent")).await().atMost(WAIT).result();
     }
 

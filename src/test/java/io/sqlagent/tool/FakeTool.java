@@ -10,7 +10,7 @@ import java.util.function.Function;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.smallrye.mutiny.Uni;
-import io.sqlagent.ToolJson;
+import io.sqlagent.SnakeCaseJson;
 
 /**
  * A tool for tests: a fixed or computed result, an optional schema, metadata and delay, and a
@@ -36,7 +36,7 @@ public final class FakeTool implements Tool {
 
     /** A tool whose result is computed from its arguments; the handler may throw. */
     public static FakeTool computing(String name, Function<ObjectNode, Object> handler) {
-        ObjectNode schema = ToolJson.MAPPER.createObjectNode().put("type", "object");
+        ObjectNode schema = SnakeCaseJson.MAPPER.createObjectNode().put("type", "object");
         schema.putObject("properties");
         return new FakeTool(new ToolDescriptor(name, "Fake tool " + name + ". For tests.", schema, Optional.empty(),
                 Optional.empty(), ToolMetadata.titled(name)), handler, Duration.ZERO);
@@ -73,12 +73,12 @@ public final class FakeTool implements Tool {
     public Uni<ToolResult> invoke(ToolCall call, ToolCallContext context) {
         calls.add(call);
         Uni<ToolResult> result = Uni.createFrom()
-                .item(() -> ToolResult.success(ToolJson.MAPPER.valueToTree(handler.apply(call.arguments()))));
+                .item(() -> ToolResult.success(SnakeCaseJson.MAPPER.valueToTree(handler.apply(call.arguments()))));
         return delay.isZero() ? result : result.onItem().delayIt().by(delay);
     }
 
     /** A schema object from a map literal, for tests. */
     public static ObjectNode schema(Map<String, Object> schema) {
-        return ToolJson.MAPPER.valueToTree(schema);
+        return SnakeCaseJson.MAPPER.valueToTree(schema);
     }
 }

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.smallrye.mutiny.Uni;
-import io.sqlagent.ToolJson;
+import io.sqlagent.SnakeCaseJson;
 import io.sqlagent.jsonschema.Param;
 
 class MethodToolTest {
@@ -52,7 +52,8 @@ class MethodToolTest {
 
     private ToolExecution run(String tool, String arguments) throws Exception {
         return executor
-                .execute(new ToolCall("1", tool, (ObjectNode) ToolJson.MAPPER.readTree(arguments)), ToolCallContext.of("test"))
+                .execute(new ToolCall("1", tool, (ObjectNode) SnakeCaseJson.MAPPER.readTree(arguments)),
+                        ToolCallContext.of("test"))
                 .await().atMost(WAIT);
     }
 

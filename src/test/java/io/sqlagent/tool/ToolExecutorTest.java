@@ -24,7 +24,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
 import io.sqlagent.Caller;
-import io.sqlagent.ToolJson;
+import io.sqlagent.SnakeCaseJson;
 import io.sqlagent.jsonschema.Violation;
 
 class ToolExecutorTest {
@@ -59,7 +59,7 @@ class ToolExecutorTest {
 
     private static ObjectNode json(String text) {
         try {
-            return (ObjectNode) ToolJson.MAPPER.readTree(text);
+            return (ObjectNode) SnakeCaseJson.MAPPER.readTree(text);
         } catch (Exception e) {
             throw new IllegalArgumentException(e);
         }
@@ -265,7 +265,7 @@ class ToolExecutorTest {
     void anAfterHookReplacesTheResultAfterListenersSawTheOriginal() {
         registry.register(FakeTool.returning("secret", Map.of("token", "abc123")));
         AfterToolHook redact = execution -> Uni.createFrom().item(
-                execution.withResult(ToolResult.success(ToolJson.MAPPER.valueToTree(Map.of("token", "***")))));
+                execution.withResult(ToolResult.success(SnakeCaseJson.MAPPER.valueToTree(Map.of("token", "***")))));
 
         ToolExecution execution = executor(List.of(), List.of(redact)).execute(call("secret", "{}"), CONTEXT).await()
                 .atMost(WAIT);
@@ -397,7 +397,7 @@ class ToolExecutorTest {
                             Thread.currentThread().interrupt();
                         }
                         active.decrementAndGet();
-                        return ToolResult.success(ToolJson.MAPPER.getNodeFactory().nullNode());
+                        return ToolResult.success(SnakeCaseJson.MAPPER.getNodeFactory().nullNode());
                     }).runSubscriptionOn(Infrastructure.getDefaultWorkerPool());
                 }
             };

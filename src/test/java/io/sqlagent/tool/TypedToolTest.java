@@ -15,7 +15,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.smallrye.mutiny.Uni;
-import io.sqlagent.ToolJson;
+import io.sqlagent.SnakeCaseJson;
 import io.sqlagent.jsonschema.Param;
 
 class TypedToolTest {
@@ -86,7 +86,8 @@ class TypedToolTest {
     @Test
     void argumentsArriveBoundAndTheResultIsSnakeCaseJson() {
         SearchTool tool = new SearchTool();
-        ObjectNode arguments = ToolJson.MAPPER.createObjectNode().put("query", "revenue").put("type", "patterns").put("limit",
+        ObjectNode arguments = SnakeCaseJson.MAPPER.createObjectNode().put("query", "revenue").put("type", "patterns").put(
+                "limit",
                 3);
         arguments.putArray("tables_used").add("invoice");
 
@@ -103,7 +104,7 @@ class TypedToolTest {
     @Test
     void aNumberTheRecordCannotHoldIsAnInvalidArgumentNeverAWrappedValue() {
         // The schema allows any 64-bit integer; limit is an int: 2^32 + 3 would be bound as 3.
-        ObjectNode arguments = ToolJson.MAPPER.createObjectNode().put("query", "revenue").put("limit", 4294967299L);
+        ObjectNode arguments = SnakeCaseJson.MAPPER.createObjectNode().put("query", "revenue").put("limit", 4294967299L);
 
         ToolResult result = new SearchTool()
                 .invoke(new ToolCall("1", "search_knowledge", arguments), ToolCallContext.of("test"))
@@ -120,7 +121,7 @@ class TypedToolTest {
 
     @Test
     void aBlockingToolRunsOnAWorkerThread() {
-        ToolResult result = new BlockingTool().invoke(new ToolCall("1", "slow_io", ToolJson.MAPPER.createObjectNode()),
+        ToolResult result = new BlockingTool().invoke(new ToolCall("1", "slow_io", SnakeCaseJson.MAPPER.createObjectNode()),
                 ToolCallContext.of("test")).await().atMost(WAIT);
 
         String thread = ((ToolResult.Success) result).value().path("thread").asText();

@@ -15,8 +15,8 @@ import org.junit.jupiter.api.Test;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
+import io.sqlagent.SnakeCaseJson;
 import io.sqlagent.TestProfiles;
-import io.sqlagent.ToolJson;
 import io.sqlagent.agent.ScriptedModel;
 
 /** The workspace tools as the service offers them: listed and callable over REST once a policy is set, refusals as 403. */
@@ -28,7 +28,7 @@ class WorkspaceToolsResourceTest {
     static final WorkspaceFixture workspace = WorkspaceFixture.shared();
 
     private static io.restassured.response.ValidatableResponse call(String tool, Object... nameValues) {
-        var body = ToolJson.MAPPER.createObjectNode();
+        var body = SnakeCaseJson.MAPPER.createObjectNode();
         for (int i = 0; i < nameValues.length; i += 2) {
             body.put((String) nameValues[i], (String) nameValues[i + 1]);
         }

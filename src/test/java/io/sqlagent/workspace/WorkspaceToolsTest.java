@@ -21,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import io.sqlagent.ToolJson;
+import io.sqlagent.SnakeCaseJson;
 import io.sqlagent.tool.Tool;
 import io.sqlagent.tool.ToolCall;
 import io.sqlagent.tool.ToolCallContext;
@@ -48,9 +48,9 @@ class WorkspaceToolsTest {
     }
 
     private static JsonNode call(Tool tool, Object... nameValues) {
-        ObjectNode arguments = ToolJson.MAPPER.createObjectNode();
+        ObjectNode arguments = SnakeCaseJson.MAPPER.createObjectNode();
         for (int i = 0; i < nameValues.length; i += 2) {
-            arguments.set((String) nameValues[i], ToolJson.MAPPER.valueToTree(nameValues[i + 1]));
+            arguments.set((String) nameValues[i], SnakeCaseJson.MAPPER.valueToTree(nameValues[i + 1]));
         }
         ToolResult result = tool.invoke(new ToolCall("c1", tool.descriptor().name(), arguments),
                 ToolCallContext.of("test")).await().atMost(Duration.ofSeconds(30));
@@ -256,7 +256,7 @@ class WorkspaceToolsTest {
     @Test
     void cancellingTheCallInterruptsItsStatement() throws Exception {
         SqlQueryTool sql = new SqlQueryTool(policy);
-        ObjectNode arguments = ToolJson.MAPPER.createObjectNode().put("db_path", workspace.chinook.toString()).put("query",
+        ObjectNode arguments = SnakeCaseJson.MAPPER.createObjectNode().put("db_path", workspace.chinook.toString()).put("query",
                 ENDLESS);
         java.util.concurrent.atomic.AtomicReference<Object> outcome = new java.util.concurrent.atomic.AtomicReference<>();
 

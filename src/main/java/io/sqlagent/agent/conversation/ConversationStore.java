@@ -14,9 +14,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 import io.smallrye.mutiny.Uni;
 import io.sqlagent.Caller;
-import io.sqlagent.StoredText;
-import io.sqlagent.Texts;
-import io.sqlagent.ToolJson;
+import io.sqlagent.MessageText;
+import io.sqlagent.SnakeCaseJson;
+import io.sqlagent.StorableText;
 import io.sqlagent.store.StoreMigrations;
 import io.sqlagent.store.StoreSchemaUnavailableException;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -143,9 +143,9 @@ public class ConversationStore {
      * run {@code runId}'s first message.
      */
     public Uni<Void> create(UUID id, UUID runId, String firstQuestion, String principal) {
-        String title = Texts.shorten(firstQuestion.strip().replaceAll("\\s+", " "), TITLE_LENGTH - 1);
-        Tuple values = Tuple.of(id, StoredText.clean(principal), StoredText.clean(title), runId,
-                StoredText.clean(firstQuestion));
+        String title = MessageText.shorten(firstQuestion.strip().replaceAll("\\s+", " "), TITLE_LENGTH - 1);
+        Tuple values = Tuple.of(id, StorableText.clean(principal), StorableText.clean(title), runId,
+                StorableText.clean(firstQuestion));
         return ready().flatMap(ok -> store.preparedQuery(INSERT_CONVERSATION)
                 .execute(values)).replaceWithVoid();
     }
@@ -186,9 +186,9 @@ public class ConversationStore {
         for (Message message : messages) {
             // A model may put NUL anywhere (text, tool names, arguments), which PostgreSQL refuses: cleaned, not fatal.
             batch.add(Tuple.tuple().addUUID(conversationId).addUUID(runId).addString(message.role())
-                    .addString(StoredText.clean(message.content()))
-                    .addString(message.toolCalls() == null ? null : StoredText.clean(message.toolCalls()).toString())
-                    .addString(StoredText.clean(message.toolCallId())).addString(StoredText.clean(message.toolName()))
+                    .addString(StorableText.clean(message.content()))
+                    .addString(message.toolCalls() == null ? null : StorableText.clean(message.toolCalls()).toString())
+                    .addString(StorableText.clean(message.toolCallId())).addString(StorableText.clean(message.toolName()))
                     .addString(message.outcome())
                     .addLong(message.durationMs()));
         }
@@ -217,7 +217,7 @@ public class ConversationStore {
                 .addOffsetDateTime(before.map(ConversationCursor::updatedAt).orElse(null))
                 .addUUID(before.map(ConversationCursor::id).orElse(null));
         return ready().flatMap(ok -> store.preparedQuery(LIST).execute(values)).map(rows -> {
-            var body = ToolJson.MAPPER.createObjectNode();
+            var body = SnakeCaseJson.MAPPER.createObjectNode();
             var items = body.putArray("items");
             Row last = null;
             int count = 0;
@@ -261,7 +261,7 @@ public class ConversationStore {
     }
 
     private static JsonNode view(Row conversation, RowSet<Row> messages, RowSet<Row> runs) {
-        var body = ToolJson.MAPPER.createObjectNode();
+        var body = SnakeCaseJson.MAPPER.createObjectNode();
         body.put("conversation_id", conversation.getUUID("id").toString());
         body.put("title", conversation.getString("title"));
         body.put("created_at", conversation.getOffsetDateTime("created_at").toInstant().toString());
@@ -307,7 +307,7 @@ public class ConversationStore {
         JsonNode toolCalls = null;
         if (calls != null) {
             try {
-                toolCalls = ToolJson.MAPPER.readTree(calls.toString());
+                toolCalls = SnakeCaseJson.MAPPER.readTree(calls.toString());
             } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
                 throw new IllegalStateException("a stored tool_calls value is not JSON", e);
             }

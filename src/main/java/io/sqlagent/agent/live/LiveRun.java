@@ -14,7 +14,7 @@ import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.subscription.BackPressureStrategy;
 import io.smallrye.mutiny.subscription.Cancellable;
 import io.smallrye.mutiny.subscription.MultiEmitter;
-import io.sqlagent.ToolJson;
+import io.sqlagent.SnakeCaseJson;
 import io.sqlagent.agent.AgentEvent;
 
 /**
@@ -222,7 +222,7 @@ public final class LiveRun {
 
     private static String json(AgentEvent event) {
         try {
-            return ToolJson.MAPPER.writeValueAsString(event);
+            return SnakeCaseJson.MAPPER.writeValueAsString(event);
         } catch (JsonProcessingException e) {
             return "{\"code\":\"internal_error\",\"message\":\"an event could not be written\"}";
         }

@@ -25,7 +25,7 @@ import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.subscription.Cancellable;
 import io.sqlagent.Caller;
 import io.sqlagent.agent.AgentEvent;
-import io.sqlagent.agent.AgentService;
+import io.sqlagent.agent.loop.AgentService;
 
 /**
  * The chat runs in progress on this replica, and their end when the service stops: on SIGTERM

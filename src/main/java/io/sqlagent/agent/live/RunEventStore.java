@@ -10,7 +10,7 @@ import java.util.UUID;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import io.smallrye.mutiny.Uni;
-import io.sqlagent.StoredText;
+import io.sqlagent.StorableText;
 import io.sqlagent.store.StoreMigrations;
 import io.sqlagent.store.StoreSchemaUnavailableException;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -80,7 +80,7 @@ public class RunEventStore {
     /** Records a new run of {@code principal}; its events follow. */
     Uni<Void> create(UUID runId, String principal, Optional<UUID> conversationId) {
         return ready().flatMap(ok -> store.preparedQuery(INSERT_RUN)
-                .execute(Tuple.of(runId, StoredText.clean(principal), conversationId.orElse(null))))
+                .execute(Tuple.of(runId, StorableText.clean(principal), conversationId.orElse(null))))
                 .replaceWithVoid();
     }
 
@@ -93,7 +93,7 @@ public class RunEventStore {
             RunEvent event = events.get(index);
             seqs[index] = event.seq();
             names[index] = event.name();
-            data[index] = StoredText.clean(event.data());
+            data[index] = StorableText.clean(event.data());
         }
         Tuple values = Tuple.tuple().addUUID(runId).addArrayOfInteger(seqs).addArrayOfString(names)
                 .addArrayOfString(data).addInteger(lastSeq).addBoolean(ended);

@@ -40,7 +40,7 @@ import io.sqlagent.agent.loop.RequestedCalls.Requested;
 import io.sqlagent.agent.loop.RunEnding.StopReason;
 import io.sqlagent.agent.model.ModelErrors;
 import io.sqlagent.agent.model.ModelTurn;
-import io.sqlagent.agent.model.TurnText;
+import io.sqlagent.agent.model.TurnSorter;
 import io.sqlagent.tool.ExecutorOptions;
 import io.sqlagent.tool.ToolCall;
 import io.sqlagent.tool.ToolCallContext;
@@ -57,7 +57,7 @@ import io.sqlagent.tool.ToolResult;
  * cancelling the run (client gone, run timeout) cancels the step in flight — a model stream or a
  * statement in the database. This class holds the loop and its state; what it builds on is pure
  * and tested alone: {@link HistoryReplay}, {@link RequestedCalls}, {@link ToolResultViews},
- * {@link TurnText}, {@link RunEnding}.
+ * {@link TurnSorter}, {@link RunEnding}.
  */
 public final class AgentRun {
 

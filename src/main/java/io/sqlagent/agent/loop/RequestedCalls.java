@@ -15,9 +15,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
-import io.sqlagent.StoredText;
-import io.sqlagent.Texts;
-import io.sqlagent.ToolJson;
+import io.sqlagent.MessageText;
+import io.sqlagent.SnakeCaseJson;
+import io.sqlagent.StorableText;
 import io.sqlagent.tool.Outcome;
 import io.sqlagent.tool.ToolCall;
 import io.sqlagent.tool.ToolExecution;
@@ -70,7 +70,7 @@ public final class RequestedCalls {
                 ids.add(id);
             }
             // A NUL in a name can name no tool, and PostgreSQL cannot store it: shown as U+FFFD, answered as unknown.
-            String name = request.name() == null ? "" : StoredText.clean(request.name());
+            String name = request.name() == null ? "" : StorableText.clean(request.name());
             String raw = request.arguments() == null ? "" : request.arguments();
             ToolExecutionRequest normalized = ToolExecutionRequest.builder().id(id).name(name).arguments(raw).build();
             result.add(parsed(normalized));
@@ -81,9 +81,9 @@ public final class RequestedCalls {
     private static Requested parsed(ToolExecutionRequest request) {
         String raw = request.arguments();
         try {
-            JsonNode parsed = raw.isBlank() ? ToolJson.MAPPER.createObjectNode() : ToolJson.MAPPER.readTree(raw);
+            JsonNode parsed = raw.isBlank() ? SnakeCaseJson.MAPPER.createObjectNode() : SnakeCaseJson.MAPPER.readTree(raw);
             if (parsed == null || parsed.isMissingNode()) {
-                parsed = ToolJson.MAPPER.createObjectNode();
+                parsed = SnakeCaseJson.MAPPER.createObjectNode();
             }
             if (parsed.isObject()) {
                 return new Requested(request, new ToolCall(request.id(), request.name(), (ObjectNode) parsed), null);
@@ -99,7 +99,7 @@ public final class RequestedCalls {
 
     /** The calls as the conversation stores them: {@code [{"id","name","arguments"}]}, arguments as the model sent them. */
     static ArrayNode stored(List<Requested> requested) {
-        ArrayNode calls = ToolJson.MAPPER.createArrayNode();
+        ArrayNode calls = SnakeCaseJson.MAPPER.createArrayNode();
         for (Requested call : requested) {
             calls.addObject().put("id", call.id()).put("name", call.name()).put("arguments", call.request().arguments());
         }
@@ -135,7 +135,7 @@ public final class RequestedCalls {
     }
 
     private static ToolResult notOffered(String name, List<String> toolNames) {
-        String shown = Texts.shorten(name, 64);
+        String shown = MessageText.shorten(name, 64);
         return new ToolResult.Failure(Outcome.UNKNOWN_TOOL,
                 "No tool named '" + shown + "' is offered in this chat. Available tools: " + String.join(", ", toolNames),
                 List.of());

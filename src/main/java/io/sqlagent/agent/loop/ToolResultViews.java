@@ -9,8 +9,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import com.fasterxml.jackson.databind.util.RawValue;
 
-import io.sqlagent.Texts;
-import io.sqlagent.ToolJson;
+import io.sqlagent.MessageText;
+import io.sqlagent.SnakeCaseJson;
 import io.sqlagent.agent.AgentEvent;
 import io.sqlagent.http.ErrorBody;
 import io.sqlagent.tool.ToolResult;
@@ -33,7 +33,7 @@ public final class ToolResultViews {
         if (result instanceof ToolResult.Success success) {
             return new String(success.json(), StandardCharsets.UTF_8);
         }
-        ObjectNode error = ToolJson.MAPPER.createObjectNode();
+        ObjectNode error = SnakeCaseJson.MAPPER.createObjectNode();
         if (result instanceof ToolResult.Stopped stopped) {
             error.put("stopped", stopped.reason());
             return error.toString();
@@ -79,6 +79,6 @@ public final class ToolResultViews {
     }
 
     static String cut(String text, int max) {
-        return Texts.cut(text, max);
+        return MessageText.cut(text, max);
     }
 }

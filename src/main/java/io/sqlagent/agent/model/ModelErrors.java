@@ -6,8 +6,8 @@ import java.util.concurrent.TimeoutException;
 
 import io.quarkus.logging.Log;
 import io.sqlagent.ErrorIds;
+import io.sqlagent.MessageText;
 import io.sqlagent.Redaction;
-import io.sqlagent.Texts;
 import io.sqlagent.agent.AgentEvent;
 import io.sqlagent.agent.RunTimeout;
 
@@ -161,6 +161,6 @@ public final class ModelErrors {
         }
         // Model servers echo requests in errors, Authorization header included: hide keys before anyone sees them.
         message = Redaction.redact(message.replaceAll("\\s+", " ").strip());
-        return Texts.shorten(message, MAX_MESSAGE);
+        return MessageText.shorten(message, MAX_MESSAGE);
     }
 }

@@ -26,7 +26,7 @@ import io.sqlagent.agent.AgentEvent;
 
 /**
  * One model call, streamed: what the model server sends is a {@link Multi} of pieces, sorted into
- * events by {@link TurnText} as they arrive; the complete response comes back as the
+ * events by {@link TurnSorter} as they arrive; the complete response comes back as the
  * {@link Uni}'s item. The stream fails with {@link ModelSilentException} when no piece arrives for
  * {@code silence} (Mutiny's own no-item timeout, restarted by every piece). Whatever ends it early —
  * that timeout, the answer cap, the caller cancelling — cancels the HTTP stream through langchain4j's
@@ -126,11 +126,11 @@ public final class ModelTurn {
 
     /** The model's response, its text sent as events on the way; cancelling it stops the model's stream. */
     public Uni<ChatResponse> stream() {
-        TurnText text = new TurnText(lookahead, maxChars, answerOnly);
-        Multi<TurnText.Piece> attempt = pieces()
+        TurnSorter sorter = new TurnSorter(lookahead, maxChars, answerOnly);
+        Multi<TurnSorter.Piece> attempt = pieces()
                 .ifNoItem().after(silence).on(timers).failWith(() -> new ModelSilentException(silence));
         return guarded(attempt)
-                .onItem().invoke(piece -> text.accept(piece).forEach(events))
+                .onItem().invoke(piece -> sorter.accept(piece).forEach(events))
                 .onFailure(StreamEndedEarlyException.class).transform(ended -> new ModelResilience.ModelInterruptedException(
                         model instanceof ChatModels.ResilientModel resilient ? resilient.name() : "server", ended))
                 .collect().last()
@@ -146,26 +146,26 @@ public final class ModelTurn {
     }
 
     /** Retries and the circuit breaker of {@link ModelResilience}, when the model has them ({@link ChatModels}). */
-    private Multi<TurnText.Piece> guarded(Multi<TurnText.Piece> attempt) {
+    private Multi<TurnSorter.Piece> guarded(Multi<TurnSorter.Piece> attempt) {
         if (!(model instanceof ChatModels.ResilientModel resilient)) {
             return attempt;
         }
         return resilient.resilience().protect(resilient.name(), attempt);
     }
 
-    private static ChatResponse response(TurnText.Piece last) {
-        if (last instanceof TurnText.Completed completed) {
+    private static ChatResponse response(TurnSorter.Piece last) {
+        if (last instanceof TurnSorter.Completed completed) {
             return completed.response();
         }
         throw new IllegalStateException("the model's stream ended without its response");
     }
 
     /** The model server's stream as pieces, ending with the whole response; cancelling it cancels the call. */
-    private Multi<TurnText.Piece> pieces() {
-        return Multi.createFrom().<TurnText.Piece> emitter(this::call, BackPressureStrategy.BUFFER);
+    private Multi<TurnSorter.Piece> pieces() {
+        return Multi.createFrom().<TurnSorter.Piece> emitter(this::call, BackPressureStrategy.BUFFER);
     }
 
-    private void call(MultiEmitter<? super TurnText.Piece> emitter) {
+    private void call(MultiEmitter<? super TurnSorter.Piece> emitter) {
         AtomicBoolean over = new AtomicBoolean();
         AtomicReference<StreamingHandle> handle = new AtomicReference<>();
         emitter.onTermination(() -> {
@@ -182,49 +182,49 @@ public final class ModelTurn {
                 @Override
                 public void onPartialResponse(String text) {
                     if (!over.get()) {
-                        emitter.emit(new TurnText.Text(text));
+                        emitter.emit(new TurnSorter.Text(text));
                     }
                 }
 
                 @Override
                 public void onPartialResponse(PartialResponse partial, PartialResponseContext context) {
                     if (remember(context.streamingHandle())) {
-                        emitter.emit(new TurnText.Text(partial.text()));
+                        emitter.emit(new TurnSorter.Text(partial.text()));
                     }
                 }
 
                 @Override
                 public void onPartialThinking(PartialThinking thinking) {
                     if (!over.get()) {
-                        emitter.emit(new TurnText.Reasoning(thinking.text()));
+                        emitter.emit(new TurnSorter.Reasoning(thinking.text()));
                     }
                 }
 
                 @Override
                 public void onPartialThinking(PartialThinking thinking, PartialThinkingContext context) {
                     if (remember(context.streamingHandle())) {
-                        emitter.emit(new TurnText.Reasoning(thinking.text()));
+                        emitter.emit(new TurnSorter.Reasoning(thinking.text()));
                     }
                 }
 
                 @Override
                 public void onPartialToolCall(PartialToolCall call) {
                     if (!over.get()) {
-                        emitter.emit(new TurnText.ToolCallArguments(call.partialArguments()));
+                        emitter.emit(new TurnSorter.ToolCallArguments(call.partialArguments()));
                     }
                 }
 
                 @Override
                 public void onPartialToolCall(PartialToolCall call, PartialToolCallContext context) {
                     if (remember(context.streamingHandle())) {
-                        emitter.emit(new TurnText.ToolCallArguments(call.partialArguments()));
+                        emitter.emit(new TurnSorter.ToolCallArguments(call.partialArguments()));
                     }
                 }
 
                 @Override
                 public void onCompleteResponse(ChatResponse response) {
                     if (over.compareAndSet(false, true)) {
-                        emitter.emit(new TurnText.Completed(response));
+                        emitter.emit(new TurnSorter.Completed(response));
                         emitter.complete();
                     }
                 }

@@ -13,7 +13,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import io.sqlagent.ToolJson;
+import io.sqlagent.SnakeCaseJson;
 import io.sqlagent.agent.model.ChatModels;
 import io.sqlagent.security.AuthConfig;
 import io.sqlagent.sql.source.Source;
@@ -48,7 +48,7 @@ public class InfoResource {
             + "itself in its last answer, once it answered, model_hint?: what to set when there is no model, sources: [name], toolsets: [{name, title, description, tools}], auth: {mode: none | "
             + "api-key | oidc | api-key,oidc, login_url?}}")
     public ObjectNode info() {
-        ObjectNode info = ToolJson.MAPPER.createObjectNode();
+        ObjectNode info = SnakeCaseJson.MAPPER.createObjectNode();
         models.answering().ifPresentOrElse(answering -> {
             info.put("model", answering.requested());
             answering.server().ifPresent(server -> info.put("model_server", server));

@@ -43,8 +43,8 @@ import io.smallrye.common.annotation.Blocking;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.sqlagent.Caller;
-import io.sqlagent.Texts;
-import io.sqlagent.ToolJson;
+import io.sqlagent.MessageText;
+import io.sqlagent.SnakeCaseJson;
 import io.sqlagent.eval.CaseFileException;
 import io.sqlagent.eval.CaseFiles;
 import io.sqlagent.eval.EvalConfig;
@@ -105,9 +105,9 @@ public class EvalResource {
         List<ObjectNode> suites = new ArrayList<>();
         for (String name : CaseFiles.SHIPPED) {
             EvalSuite suite = CaseFiles.shipped(name).orElseThrow();
-            ObjectNode node = ToolJson.MAPPER.createObjectNode().put("name", name).put("description", suite.description())
+            ObjectNode node = SnakeCaseJson.MAPPER.createObjectNode().put("name", name).put("description", suite.description())
                     .put("cases", suite.cases().size());
-            node.set("categories", io.sqlagent.ToolJson.MAPPER
+            node.set("categories", io.sqlagent.SnakeCaseJson.MAPPER
                     .valueToTree(suite.cases().stream().map(c -> c.category()).distinct().sorted().toList()));
             suites.add(node);
         }
@@ -136,7 +136,7 @@ public class EvalResource {
         return evals.start(request, caller).map(id -> RestResponse.ResponseBuilder
                 .<ObjectNode> create(RestResponse.Status.ACCEPTED)
                 .location(URI.create("/api/evals/runs/" + id))
-                .entity(ToolJson.MAPPER.createObjectNode().put("id", id.toString()))
+                .entity(SnakeCaseJson.MAPPER.createObjectNode().put("id", id.toString()))
                 .build());
     }
 
@@ -211,7 +211,7 @@ public class EvalResource {
             return live.get().map(event -> sse(sse, event.name(), event.data()));
         }
         return store.results(run).map(results -> {
-            ObjectNode done = ToolJson.MAPPER.createObjectNode().put("id", id).put("status", found.status());
+            ObjectNode done = SnakeCaseJson.MAPPER.createObjectNode().put("id", id).put("status", found.status());
             if (found.error() != null) {
                 done.put("error", found.error());
             }
@@ -312,7 +312,7 @@ public class EvalResource {
     }
 
     private static String abbreviate(String text) {
-        return Texts.shorten(text, 64);
+        return MessageText.shorten(text, 64);
     }
 
     /** No media type: RESTEasy would write it as a {@code content-type:} line, which is no SSE field. */

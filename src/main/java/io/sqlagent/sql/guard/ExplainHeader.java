@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 
-import io.sqlagent.Texts;
+import io.sqlagent.MessageText;
 
 /**
  * Reads PostgreSQL's {@code EXPLAIN} header ({@code EXPLAIN [ANALYZE] [VERBOSE]} or
@@ -97,6 +97,6 @@ final class ExplainHeader {
     }
 
     private static String where(String sql, List<PgToken> code, int i) {
-        return Texts.lineAndColumn(sql, i < code.size() ? code.get(i).start() : sql.length());
+        return MessageText.lineAndColumn(sql, i < code.size() ? code.get(i).start() : sql.length());
     }
 }

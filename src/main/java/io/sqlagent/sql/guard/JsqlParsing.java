@@ -13,7 +13,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import io.sqlagent.Texts;
+import io.sqlagent.MessageText;
 import net.sf.jsqlparser.JSQLParserException;
 import net.sf.jsqlparser.parser.CCJSqlParser;
 import net.sf.jsqlparser.parser.CCJSqlParserConstants;
@@ -220,7 +220,7 @@ final class JsqlParsing {
     }
 
     private static Refusal misread(String text, int pos) {
-        return Refusal.unparseable("the text at " + Texts.lineAndColumn(text, pos)
+        return Refusal.unparseable("the text at " + MessageText.lineAndColumn(text, pos)
                 + " reads differently in PostgreSQL and in the checker; write it in plain PostgreSQL syntax");
     }
 }

@@ -7,7 +7,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 
-import io.sqlagent.Texts;
+import io.sqlagent.MessageText;
 
 /**
  * One SQL text as PostgreSQL's lexer cuts it, and the copy of it that JSqlParser gets: comments
@@ -32,13 +32,13 @@ final class LexedSql {
         try {
             tokens = PgLexer.lex(sql);
         } catch (LexException e) {
-            throw Refusal.unparseable(e.getMessage() + " at " + Texts.lineAndColumn(sql, e.position()));
+            throw Refusal.unparseable(e.getMessage() + " at " + MessageText.lineAndColumn(sql, e.position()));
         }
         for (PgToken token : tokens) {
             // JSqlParser reads U&"…" as U & "…", so the name it sees is not the one PostgreSQL calls.
             if (token.kind() == PgToken.Kind.UNICODE_IDENTIFIER) {
                 throw new Refusal("Unicode-escaped names (U&\"…\") are not allowed; write the name plainly (at "
-                        + Texts.lineAndColumn(sql, token.start()) + ")");
+                        + MessageText.lineAndColumn(sql, token.start()) + ")");
             }
         }
         return new LexedSql(sql, tokens);

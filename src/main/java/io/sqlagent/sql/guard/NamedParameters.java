@@ -9,7 +9,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.BiFunction;
 
-import io.sqlagent.Texts;
+import io.sqlagent.MessageText;
 
 /**
  * The {@code :name} placeholders of a declared SQL statement, found with the same lexer the guard
@@ -50,7 +50,7 @@ public final class NamedParameters {
         try {
             tokens = PgLexer.lex(sql);
         } catch (LexException e) {
-            throw new IllegalArgumentException(e.getMessage() + " at " + Texts.lineAndColumn(sql, e.position()));
+            throw new IllegalArgumentException(e.getMessage() + " at " + MessageText.lineAndColumn(sql, e.position()));
         }
         List<Placeholder> found = new ArrayList<>();
         List<String> words = new ArrayList<>();

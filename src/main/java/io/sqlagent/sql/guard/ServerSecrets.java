@@ -6,7 +6,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
-import io.sqlagent.Texts;
+import io.sqlagent.MessageText;
 
 /**
  * The relations and settings of PostgreSQL that hold credentials or the server's own configuration,
@@ -104,7 +104,7 @@ final class ServerSecrets {
             if (argument == null || argument.kind() != PgToken.Kind.STRING || sql.charAt(argument.start()) != '\''
                     || after == null || !(isPunctuation(lexed, after, ')') || isPunctuation(lexed, after, ','))) {
                 return Optional.of("current_setting needs the setting's name as a plain string literal, "
-                        + "such as current_setting('TimeZone') (at " + Texts.lineAndColumn(sql, token.start()) + ")");
+                        + "such as current_setting('TimeZone') (at " + MessageText.lineAndColumn(sql, token.start()) + ")");
             }
             String text = argument.text(sql);
             String setting = text.substring(1, text.length() - 1).replace("''", "'").toLowerCase(Locale.ROOT);

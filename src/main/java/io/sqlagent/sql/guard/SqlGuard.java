@@ -16,7 +16,7 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
-import io.sqlagent.Texts;
+import io.sqlagent.MessageText;
 import net.sf.jsqlparser.statement.Statement;
 import net.sf.jsqlparser.statement.select.ParenthesedSelect;
 import net.sf.jsqlparser.statement.select.PlainSelect;
@@ -262,7 +262,7 @@ public final class SqlGuard {
             Optional<PgToken> parameter = lexed.firstParameter(first);
             if (parameter.isPresent()) {
                 throw new Refusal(parameter.get().text(sql) + " is a parameter placeholder (at "
-                        + Texts.lineAndColumn(sql, parameter.get().start())
+                        + MessageText.lineAndColumn(sql, parameter.get().start())
                         + "): write literal values; parameters are not supported here");
             }
         }
@@ -330,9 +330,9 @@ public final class SqlGuard {
             return;
         }
         if (word == null) {
-            String shown = Texts.shorten(text, 30);
+            String shown = MessageText.shorten(text, 30);
             throw Refusal.unparseable("a statement cannot start with " + shown + " (at "
-                    + Texts.lineAndColumn(lexed.sql(), token.start()) + ")");
+                    + MessageText.lineAndColumn(lexed.sql(), token.start()) + ")");
         }
         String name = STATEMENT_NAMES.getOrDefault(word, word.toUpperCase(Locale.ROOT));
         throw new Refusal(explained ? notExplainable(name) : notAllowed(name));

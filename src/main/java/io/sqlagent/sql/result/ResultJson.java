@@ -12,14 +12,14 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.io.SerializedString;
 import com.fasterxml.jackson.databind.JsonNode;
 
-import io.sqlagent.ToolJson;
+import io.sqlagent.SnakeCaseJson;
 
 /**
  * Writes a result's answer, {@code {"columns":[…],"rows":[{…}],"row_count","total_rows","truncated"}},
  * as UTF-8 JSON while its rows are read: each row goes from PostgreSQL's JSON of it straight into the
  * answer's bytes, its values cut as {@link ResultValues} cuts them, with no node per value and no second
  * tree of row objects on the way (a 3,503-row result used to be about 4 MB of Java objects for 0.6 MB of
- * JSON, and most of a call's CPU). The bytes are those {@link ToolJson#MAPPER} writes for the tree of
+ * JSON, and most of a call's CPU). The bytes are those {@link SnakeCaseJson#MAPPER} writes for the tree of
  * the same result: the generator is the mapper's, and structured values (JSON, arrays, composite
  * values: rare, and their duplicate keys must collapse as a tree collapses them) still go through a
  * tree.
@@ -50,7 +50,7 @@ public final class ResultJson {
             keys[i] = new SerializedString(columns.get(i).key());
         }
         try {
-            generator = ToolJson.MAPPER.createGenerator(out);
+            generator = SnakeCaseJson.MAPPER.createGenerator(out);
             generator.writeStartObject();
             generator.writeArrayFieldStart("columns");
             for (ResultColumn column : columns) {
@@ -222,7 +222,7 @@ public final class ResultJson {
                 if (value == null || value.isNull()) {
                     generator.writeNull();
                 } else {
-                    ToolJson.MAPPER.writeTree(generator, value);
+                    SnakeCaseJson.MAPPER.writeTree(generator, value);
                 }
             }
             generator.writeEndObject();
@@ -275,7 +275,7 @@ public final class ResultJson {
                 if (end - start > maxChars) {
                     return string(ResultValues.cut(rowJson.substring(start, end), maxChars));
                 }
-                ToolJson.MAPPER.writeTree(generator, structure);
+                SnakeCaseJson.MAPPER.writeTree(generator, structure);
                 return ResultValues.jsonSize(structure);
             }
             case VALUE_STRING -> {

@@ -12,7 +12,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 import io.quarkus.logging.Log;
 import io.smallrye.mutiny.Uni;
-import io.sqlagent.ToolJson;
+import io.sqlagent.SnakeCaseJson;
 import io.sqlagent.sql.guard.PlanReferences;
 import io.sqlagent.sql.guard.SqlGuard;
 import io.sqlagent.sql.policy.ColumnPolicy;
@@ -213,7 +213,7 @@ class PgPlanCheck {
         Object value = rows.iterator().next().getValue(0);
         String json = value instanceof JsonArray array ? array.encode() : String.valueOf(value);
         try {
-            return ToolJson.MAPPER.readTree(json);
+            return SnakeCaseJson.MAPPER.readTree(json);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("PostgreSQL's plan could not be read", e);
         }

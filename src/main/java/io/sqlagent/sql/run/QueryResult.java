@@ -80,8 +80,8 @@ public final class QueryResult implements WrittenJson {
     }
 
     /**
-     * The documented result shape as UTF-8 JSON, the bytes {@link io.sqlagent.ToolJson#MAPPER} writes
-     * for {@link #toJson()}. CallerResolver must not change the array.
+     * The documented result shape as UTF-8 JSON, the bytes {@link io.sqlagent.SnakeCaseJson#MAPPER} writes
+     * for {@link #toJson()}. Callers must not change the array.
      */
     @Override
     public byte[] json() {

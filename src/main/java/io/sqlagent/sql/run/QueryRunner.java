@@ -12,6 +12,7 @@ import io.sqlagent.sql.SqlConfig;
 import io.sqlagent.sql.engine.postgres.PgCancellation;
 import io.sqlagent.sql.guard.SqlGuard;
 import io.sqlagent.sql.source.Engines;
+import io.sqlagent.sql.source.SessionIdentity;
 import io.sqlagent.sql.source.Source;
 import io.sqlagent.tool.ToolCallContext;
 import io.sqlagent.tool.ToolException;

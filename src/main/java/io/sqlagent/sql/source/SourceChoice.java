@@ -15,7 +15,6 @@ import io.quarkus.runtime.Startup;
 import io.sqlagent.Caller;
 import io.sqlagent.jsonschema.Violation;
 import io.sqlagent.sql.SqlConfig;
-import io.sqlagent.sql.run.SessionIdentity;
 import io.sqlagent.tool.ToolArgumentsException;
 import io.sqlagent.tool.ToolException;
 

@@ -43,7 +43,7 @@ import org.apache.lucene.util.Bits;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import io.sqlagent.ToolJson;
+import io.sqlagent.SnakeCaseJson;
 import io.sqlagent.tool.ToolException;
 
 /**
@@ -100,12 +100,12 @@ final class VectorCollection implements Closeable {
     static VectorCollection open(String name, Path directory, Optional<Info> create) throws IOException {
         Info info;
         if (exists(directory)) {
-            info = ToolJson.MAPPER.readValue(directory.resolve(INFO_FILE).toFile(), Info.class);
+            info = SnakeCaseJson.MAPPER.readValue(directory.resolve(INFO_FILE).toFile(), Info.class);
         } else if (create.isPresent()) {
             Files.createDirectories(directory);
             info = create.get();
             Path temporary = directory.resolve(INFO_FILE + ".tmp");
-            ToolJson.MAPPER.writeValue(temporary.toFile(), info);
+            SnakeCaseJson.MAPPER.writeValue(temporary.toFile(), info);
             Files.move(temporary, directory.resolve(INFO_FILE), java.nio.file.StandardCopyOption.ATOMIC_MOVE);
         } else {
             throw new ToolException("No collection named '" + name + "' exists; vector_manage insert creates one");
@@ -181,7 +181,7 @@ final class VectorCollection implements Closeable {
             List<Hit> hits = new ArrayList<>(top.scoreDocs.length);
             for (ScoreDoc scoreDoc : top.scoreDocs) {
                 Document document = stored.document(scoreDoc.doc);
-                hits.add(new Hit(document.get(ID), document.get(TEXT), ToolJson.MAPPER.readTree(document.get(METADATA)),
+                hits.add(new Hit(document.get(ID), document.get(TEXT), SnakeCaseJson.MAPPER.readTree(document.get(METADATA)),
                         scoreDoc.score));
             }
             return hits;
@@ -305,7 +305,7 @@ final class VectorCollection implements Closeable {
                     }
                     Document document = stored.document(doc);
                     entries.add(new Entry(document.get(ID), document.get(TEXT),
-                            (ObjectNode) ToolJson.MAPPER.readTree(document.get(METADATA)), vectors.vectorValue().clone()));
+                            (ObjectNode) SnakeCaseJson.MAPPER.readTree(document.get(METADATA)), vectors.vectorValue().clone()));
                     if (entries.size() == size) {
                         batch.accept(List.copyOf(entries));
                         entries.clear();

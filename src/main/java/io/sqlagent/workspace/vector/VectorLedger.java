@@ -12,8 +12,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.smallrye.mutiny.Uni;
-import io.sqlagent.StoredText;
-import io.sqlagent.ToolJson;
+import io.sqlagent.SnakeCaseJson;
+import io.sqlagent.StorableText;
 import io.sqlagent.tool.ToolException;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -138,7 +138,7 @@ final class VectorLedger {
 
     /** Deletes the documents among {@code ids} that exist; the written ids are those, in the order asked. */
     Uni<Written> delete(String name, List<String> ids) {
-        List<String> asked = ids.stream().map(StoredText::clean).distinct().toList();
+        List<String> asked = ids.stream().map(StorableText::clean).distinct().toList();
         return store.withTransaction(connection -> lock(connection)
                 .flatMap(locked -> existingCollection(connection, name))
                 .flatMap(info -> connection.preparedQuery(DELETE)
@@ -257,8 +257,8 @@ final class VectorLedger {
             for (int i = 0; i < vector.length; i++) {
                 vector[i] = entry.vector()[i];
             }
-            rows.add(Tuple.tuple().addString(name).addString(StoredText.clean(entry.id()))
-                    .addString(StoredText.clean(entry.text())).addString(StoredText.clean(entry.metadata().toString()))
+            rows.add(Tuple.tuple().addString(name).addString(StorableText.clean(entry.id()))
+                    .addString(StorableText.clean(entry.text())).addString(StorableText.clean(entry.metadata().toString()))
                     .addArrayOfFloat(vector));
         }
         return connection.preparedQuery(sql).executeBatch(rows).replaceWithVoid();
@@ -270,7 +270,7 @@ final class VectorLedger {
     }
 
     private static List<String> ids(List<VectorCollection.Entry> entries) {
-        return entries.stream().map(entry -> StoredText.clean(entry.id())).toList();
+        return entries.stream().map(entry -> StorableText.clean(entry.id())).toList();
     }
 
     private static VectorCollection.Info info(Row row) {
@@ -293,7 +293,7 @@ final class VectorLedger {
 
     private static ObjectNode metadata(String json) {
         try {
-            return (ObjectNode) ToolJson.MAPPER.readTree(json);
+            return (ObjectNode) SnakeCaseJson.MAPPER.readTree(json);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("vector_document.metadata is not a JSON object: " + e.getOriginalMessage(), e);
         }

@@ -15,7 +15,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.ValueNode;
 
 import io.smallrye.mutiny.Uni;
-import io.sqlagent.ToolJson;
+import io.sqlagent.SnakeCaseJson;
 import io.sqlagent.jsonschema.Param;
 import io.sqlagent.jsonschema.Violation;
 import io.sqlagent.tool.ToolArgumentsException;
@@ -174,7 +174,7 @@ public class VectorManageTool extends TypedTool<VectorManageTool.Arguments> {
         for (int i = 0; i < documents.size(); i++) {
             Document document = documents.get(i);
             float[] vector = document.embedding().map(VectorManageTool::vector).orElseGet(embedded::next);
-            ObjectNode metadata = ToolJson.MAPPER.createObjectNode();
+            ObjectNode metadata = SnakeCaseJson.MAPPER.createObjectNode();
             document.metadata().ifPresent(metadata::setAll);
             entries.add(new VectorCollection.Entry(ids.get(i), document.text(), metadata, vector));
         }

@@ -21,7 +21,7 @@ import java.util.function.BooleanSupplier;
 
 import io.quarkus.logging.Log;
 import io.smallrye.mutiny.Uni;
-import io.sqlagent.ToolJson;
+import io.sqlagent.SnakeCaseJson;
 import io.sqlagent.tool.ToolException;
 
 /**
@@ -255,7 +255,7 @@ final class VectorSync implements AutoCloseable {
             return Optional.empty();
         }
         try {
-            return Optional.of(ToolJson.MAPPER.readValue(file.toFile(), Marker.class));
+            return Optional.of(SnakeCaseJson.MAPPER.readValue(file.toFile(), Marker.class));
         } catch (IOException e) {
             Log.warnf("%s cannot be read (%s): the vector collections are rebuilt from the store", file, e.getMessage());
             return Optional.of(new Marker("", -1));
@@ -266,7 +266,7 @@ final class VectorSync implements AutoCloseable {
         Files.createDirectories(local.root());
         Path file = local.root().resolve(MARKER);
         Path temporary = local.root().resolve(MARKER + ".tmp");
-        ToolJson.MAPPER.writeValue(temporary.toFile(), new Marker(storeId, seq));
+        SnakeCaseJson.MAPPER.writeValue(temporary.toFile(), new Marker(storeId, seq));
         Files.move(temporary, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     }
 

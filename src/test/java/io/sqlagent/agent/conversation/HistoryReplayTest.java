@@ -14,14 +14,14 @@ import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.langchain4j.data.message.UserMessage;
-import io.sqlagent.ToolJson;
+import io.sqlagent.SnakeCaseJson;
 import io.sqlagent.agent.conversation.ConversationStore.Message;
 
 /** A stored conversation as the model's messages, including the runs that were cancelled half way. */
 class HistoryReplayTest {
 
     private static JsonNode calls(String... idAndName) {
-        ArrayNode calls = ToolJson.MAPPER.createArrayNode();
+        ArrayNode calls = SnakeCaseJson.MAPPER.createArrayNode();
         for (int i = 0; i < idAndName.length; i += 2) {
             calls.addObject().put("id", idAndName[i]).put("name", idAndName[i + 1]).put("arguments", "{\"n\":" + i + "}");
         }
@@ -81,7 +81,7 @@ class HistoryReplayTest {
     @Test
     void missingTextIsEmptyText() {
         List<Message> stored = List.of(Message.user(null), Message.assistant(null, null),
-                Message.assistant(null, ToolJson.MAPPER.createArrayNode()));
+                Message.assistant(null, SnakeCaseJson.MAPPER.createArrayNode()));
 
         assertEquals(List.of(UserMessage.from(""), AiMessage.from(""), AiMessage.from("")), HistoryReplay.messages(stored));
     }

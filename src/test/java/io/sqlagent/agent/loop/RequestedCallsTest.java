@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 import com.fasterxml.jackson.databind.node.TextNode;
 
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
-import io.sqlagent.ToolJson;
+import io.sqlagent.SnakeCaseJson;
 import io.sqlagent.tool.Outcome;
 import io.sqlagent.tool.ToolCall;
 import io.sqlagent.tool.ToolCallContext;
@@ -59,7 +59,7 @@ class RequestedCallsTest {
         List<RequestedCalls.Requested> calls = RequestedCalls.normalized(List.of(request("a", "t", ""),
                 request("b", "t", null), request("c", "t", "  ")));
 
-        calls.forEach(call -> assertEquals(ToolJson.MAPPER.createObjectNode(), call.call().arguments(), call.toString()));
+        calls.forEach(call -> assertEquals(SnakeCaseJson.MAPPER.createObjectNode(), call.call().arguments(), call.toString()));
         assertEquals("", calls.get(1).request().arguments());
     }
 

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 
-import io.sqlagent.ToolJson;
+import io.sqlagent.SnakeCaseJson;
 import io.sqlagent.agent.AgentEvent;
 import io.sqlagent.jsonschema.Violation;
 import io.sqlagent.tool.Outcome;
@@ -20,7 +20,7 @@ import io.sqlagent.tool.ToolResult;
 /** What the model reads of a tool's result (all of it) and what the client's {@code tool_result} event shows (a cut). */
 class ToolResultViewsTest {
 
-    private static final ObjectNode ROWS = ToolJson.MAPPER.createObjectNode().put("rows", "x".repeat(30));
+    private static final ObjectNode ROWS = SnakeCaseJson.MAPPER.createObjectNode().put("rows", "x".repeat(30));
 
     @Test
     void theModelReadsASuccessAsItsJson() {
@@ -44,7 +44,7 @@ class ToolResultViewsTest {
     void anEventCarriesASmallResultWhole() throws Exception {
         AgentEvent.ToolResultEvent event = ToolResultViews.event("c1", "run_sql", ToolResult.success(ROWS), 12, 1000);
 
-        assertEquals(ROWS, ToolJson.MAPPER.readTree(ToolJson.MAPPER.writeValueAsString(event)).path("result"));
+        assertEquals(ROWS, SnakeCaseJson.MAPPER.readTree(SnakeCaseJson.MAPPER.writeValueAsString(event)).path("result"));
         assertNull(event.truncated());
         assertTrue(event.ok());
     }

@@ -11,11 +11,11 @@ import java.util.Optional;
 
 import org.junit.jupiter.api.Test;
 
-import io.sqlagent.sql.SchemaIntrospector.CatalogColumn;
-import io.sqlagent.sql.SchemaIntrospector.CatalogTable;
-import io.sqlagent.sql.SchemaIntrospector.Relation;
 import io.sqlagent.sql.policy.ColumnPolicy;
 import io.sqlagent.sql.policy.TablePolicy;
+import io.sqlagent.sql.schema.SchemaIntrospector.CatalogColumn;
+import io.sqlagent.sql.schema.SchemaIntrospector.CatalogTable;
+import io.sqlagent.sql.schema.SchemaIntrospector.Relation;
 import io.sqlagent.workspace.vector.Embeddings;
 
 /** The ranking of the schema index on a small warehouse: copies behind their original, the join path, vector reuse. */

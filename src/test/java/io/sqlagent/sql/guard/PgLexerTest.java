@@ -7,7 +7,7 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
-import io.sqlagent.Texts;
+import io.sqlagent.MessageText;
 
 /** PostgreSQL's token rules, and the copy of the text JSqlParser is given. */
 class PgLexerTest {
@@ -95,8 +95,8 @@ class PgLexerTest {
 
     @Test
     void givesLineAndColumnOfAnOffset() {
-        assertEquals("line 1, column 1", Texts.lineAndColumn("abc", 0));
-        assertEquals("line 2, column 3", Texts.lineAndColumn("a\nbcd", 4));
-        assertEquals("line 3, column 1", Texts.lineAndColumn("a\r\nb\rc", 5));
+        assertEquals("line 1, column 1", MessageText.lineAndColumn("abc", 0));
+        assertEquals("line 2, column 3", MessageText.lineAndColumn("a\nbcd", 4));
+        assertEquals("line 3, column 1", MessageText.lineAndColumn("a\r\nb\rc", 5));
     }
 }

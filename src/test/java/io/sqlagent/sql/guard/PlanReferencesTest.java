@@ -14,7 +14,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import io.sqlagent.ToolJson;
+import io.sqlagent.SnakeCaseJson;
 
 /**
  * Reading PostgreSQL's plan JSON. The plans below are what PostgreSQL printed for
@@ -23,7 +23,7 @@ import io.sqlagent.ToolJson;
 class PlanReferencesTest {
 
     private static JsonNode json(String text) throws Exception {
-        return ToolJson.MAPPER.readTree(text);
+        return SnakeCaseJson.MAPPER.readTree(text);
     }
 
     @Test
@@ -79,11 +79,11 @@ class PlanReferencesTest {
 
     @Test
     void wholeRowsQuotedNamesAndFieldSelectionAreRead() {
-        ObjectNode scan = ToolJson.MAPPER.createObjectNode().put("Node Type", "Seq Scan").put("Relation Name", "Odd Table")
+        ObjectNode scan = SnakeCaseJson.MAPPER.createObjectNode().put("Node Type", "Seq Scan").put("Relation Name", "Odd Table")
                 .put("Schema", "public").put("Alias", "Odd Table");
         scan.putArray("Output").add("row_to_json(\"Odd Table\".*)").add("\"Odd Table\".\"Mixed\"\"Case\"")
                 .add("(\"Odd Table\".addr).street");
-        ArrayNode root = ToolJson.MAPPER.createArrayNode();
+        ArrayNode root = SnakeCaseJson.MAPPER.createArrayNode();
         root.addObject().set("Plan", scan);
 
         PlanReferences plan = PlanReferences.of(root);

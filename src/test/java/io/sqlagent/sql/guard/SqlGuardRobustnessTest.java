@@ -44,7 +44,11 @@ class SqlGuardRobustnessTest {
         String sql = in.append(')').toString();
         assertTrue(sql.length() > 18_000, "length " + sql.length());
 
-        assertAllowed(sql);
+        // What is asserted is that length alone is no reason to refuse; the parse time limit is a
+        // separate property (tested below), so it is set out of reach here: on a loaded CI machine a
+        // cold 18,000-character parse took more than the default 2 s and failed this test.
+        SqlVerdict verdict = GUARD.withParseTimeout(Duration.ofMinutes(1)).check(sql);
+        assertTrue(verdict.allowed(), () -> "refused: " + verdict.reason());
     }
 
     @Test

@@ -16,7 +16,7 @@ import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 
-import io.sqlagent.ToolJson;
+import io.sqlagent.SnakeCaseJson;
 import io.sqlagent.sql.run.QueryResult;
 
 /**
@@ -229,7 +229,7 @@ class ResultJsonTest {
 
     /** The answer as the service wrote it before: a tree of the columns and of a row object per row, serialised. */
     private static byte[] tree(List<ResultColumn> columns, List<List<JsonNode>> rows, int totalRows, boolean truncated) {
-        ObjectNode answer = ToolJson.MAPPER.createObjectNode();
+        ObjectNode answer = SnakeCaseJson.MAPPER.createObjectNode();
         ArrayNode columnsJson = answer.putArray("columns");
         columns.forEach(c -> columnsJson.addObject().put("name", c.name()).put("type", c.type()).put("key", c.key()));
         ArrayNode objects = answer.putArray("rows");
@@ -244,7 +244,7 @@ class ResultJsonTest {
         answer.put("total_rows", totalRows);
         answer.put("truncated", truncated);
         try {
-            return ToolJson.MAPPER.writeValueAsBytes(answer);
+            return SnakeCaseJson.MAPPER.writeValueAsBytes(answer);
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }

@@ -17,7 +17,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 import io.quarkus.test.junit.QuarkusTest;
 import io.smallrye.mutiny.subscription.Cancellable;
-import io.sqlagent.ToolJson;
+import io.sqlagent.SnakeCaseJson;
 import io.sqlagent.sql.result.ResultColumn;
 import io.sqlagent.sql.source.Source;
 import io.sqlagent.sql.source.SourceRegistry;
@@ -248,7 +248,7 @@ class QueryRunnerTest {
                 + "\"row_count\":1,\"total_rows\":1,\"truncated\":false}";
         assertEquals(expected, new String(result.json(), StandardCharsets.UTF_8));
         // Read back for the readers of values, each value is what the tree held: written again, the same bytes.
-        assertEquals(expected, new String(ToolJson.MAPPER.writeValueAsBytes(result.toJson()), StandardCharsets.UTF_8));
+        assertEquals(expected, new String(SnakeCaseJson.MAPPER.writeValueAsBytes(result.toJson()), StandardCharsets.UTF_8));
         List<JsonNode> row = result.rows().get(0);
         assertEquals(List.of("1e+20", "0.00000015", "270.00"), row.subList(0, 3).stream().map(JsonNode::asText).toList());
         assertTrue(row.get(3).isNull());

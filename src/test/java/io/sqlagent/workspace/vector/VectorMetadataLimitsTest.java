@@ -19,7 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import io.sqlagent.ToolJson;
+import io.sqlagent.SnakeCaseJson;
 import io.sqlagent.jsonschema.Violation;
 import io.sqlagent.tool.ExecutorOptions;
 import io.sqlagent.tool.Outcome;
@@ -60,7 +60,7 @@ class VectorMetadataLimitsTest {
     }
 
     private ToolResult manage(String json) throws Exception {
-        return executor.execute(new ToolCall("c", "vector_manage", (ObjectNode) ToolJson.MAPPER.readTree(json)),
+        return executor.execute(new ToolCall("c", "vector_manage", (ObjectNode) SnakeCaseJson.MAPPER.readTree(json)),
                 ToolCallContext.of("test")).await().atMost(Duration.ofSeconds(60)).result();
     }
 
@@ -140,7 +140,7 @@ class VectorMetadataLimitsTest {
         for (int segment = 0; segment < 30; segment++) {
             List<VectorCollection.Entry> entries = new ArrayList<>();
             for (int doc = 0; doc < 20; doc++) {
-                ObjectNode metadata = ToolJson.MAPPER.createObjectNode();
+                ObjectNode metadata = SnakeCaseJson.MAPPER.createObjectNode();
                 for (int key = 0; key < 300; key++) {
                     metadata.put("k" + segment + "_" + doc + "_" + key, key);
                 }

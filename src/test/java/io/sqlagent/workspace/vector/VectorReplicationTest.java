@@ -26,7 +26,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.quarkus.test.junit.QuarkusTest;
-import io.sqlagent.ToolJson;
+import io.sqlagent.SnakeCaseJson;
 import io.sqlagent.store.StoreMigrations;
 import io.sqlagent.tool.ToolCall;
 import io.sqlagent.tool.ToolCallContext;
@@ -89,7 +89,7 @@ class VectorReplicationTest {
     private static JsonNode call(TypedTool<?> tool, String json) {
         try {
             ToolResult result = tool
-                    .invoke(new ToolCall("c", tool.descriptor().name(), (ObjectNode) ToolJson.MAPPER.readTree(json)),
+                    .invoke(new ToolCall("c", tool.descriptor().name(), (ObjectNode) SnakeCaseJson.MAPPER.readTree(json)),
                             ToolCallContext.of("test"))
                     .await().atMost(Duration.ofSeconds(60));
             return ((ToolResult.Success) result).value();

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import io.sqlagent.ToolJson;
+import io.sqlagent.SnakeCaseJson;
 import io.sqlagent.jsonschema.Violation;
 import io.sqlagent.tool.ExecutorOptions;
 import io.sqlagent.tool.Outcome;
@@ -87,7 +87,7 @@ class VectorToolsTest {
 
     private static JsonNode read(String json) {
         try {
-            return ToolJson.MAPPER.readTree(json);
+            return SnakeCaseJson.MAPPER.readTree(json);
         } catch (Exception e) {
             throw new IllegalArgumentException(e);
         }

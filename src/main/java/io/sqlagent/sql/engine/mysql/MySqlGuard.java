@@ -9,7 +9,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 
-import io.sqlagent.Texts;
+import io.sqlagent.MessageText;
 import io.sqlagent.sql.engine.StatementCheck;
 import io.sqlagent.sql.guard.LexException;
 import io.sqlagent.sql.guard.SqlVerdict;
@@ -98,7 +98,7 @@ public final class MySqlGuard implements StatementCheck {
             String reason = e.getMessage();
             throw new Refused((reason.startsWith("unterminated") ? "The SQL could not be parsed: " + reason
                     : Character.toUpperCase(reason.charAt(0)) + reason.substring(1))
-                    + " (at " + Texts.lineAndColumn(sql, e.position()) + ")");
+                    + " (at " + MessageText.lineAndColumn(sql, e.position()) + ")");
         }
         List<MySqlToken> code = MySqlTokenChecks.statement(sql, all);
         String first = code.get(0).kind() == MySqlToken.Kind.WORD ? word(sql, code.get(0)) : null;
@@ -118,7 +118,7 @@ public final class MySqlGuard implements StatementCheck {
         }
         if (first == null) {
             throw new Refused("The SQL could not be parsed: a statement cannot start with "
-                    + code.get(0).text(sql) + " (at " + Texts.lineAndColumn(sql, code.get(0).start()) + ")");
+                    + code.get(0).text(sql) + " (at " + MessageText.lineAndColumn(sql, code.get(0).start()) + ")");
         }
         throw new Refused(notAllowed(STATEMENT_NAMES.getOrDefault(first, first.toUpperCase(Locale.ROOT))));
     }

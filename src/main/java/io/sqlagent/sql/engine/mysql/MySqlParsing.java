@@ -7,7 +7,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeoutException;
 
-import io.sqlagent.Texts;
+import io.sqlagent.MessageText;
 import net.sf.jsqlparser.JSQLParserException;
 import net.sf.jsqlparser.parser.CCJSqlParser;
 import net.sf.jsqlparser.parser.CCJSqlParserConstants;
@@ -137,7 +137,7 @@ final class MySqlParsing {
     }
 
     private static Unparseable misread(String text, int pos) {
-        return new Unparseable("the text at " + Texts.lineAndColumn(text, pos)
+        return new Unparseable("the text at " + MessageText.lineAndColumn(text, pos)
                 + " reads differently in MySQL and in the checker; write it more plainly");
     }
 }

@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
-import io.sqlagent.Texts;
+import io.sqlagent.MessageText;
 import io.sqlagent.sql.engine.mysql.MySqlGuard.Refused;
 
 /**
@@ -55,7 +55,7 @@ final class MySqlTokenChecks {
             MySqlToken next = i + 1 < code.size() ? code.get(i + 1) : null;
             String text = token.text(sql);
             String lower = text.toLowerCase(Locale.ROOT);
-            String at = " (at " + Texts.lineAndColumn(sql, token.start()) + ")";
+            String at = " (at " + MessageText.lineAndColumn(sql, token.start()) + ")";
             switch (token.kind()) {
                 case WORD -> {
                     switch (lower) {

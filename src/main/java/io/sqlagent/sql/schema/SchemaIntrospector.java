@@ -1,4 +1,4 @@
-package io.sqlagent.sql;
+package io.sqlagent.sql.schema;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -17,12 +17,12 @@ import com.fasterxml.jackson.databind.node.TextNode;
  * Jackson nor the
  * PostgreSQL client has an option for it.
  */
-public final class StoredText {
+public final class StorableText {
 
     private static final char NUL = '\0';
     private static final char REPLACEMENT = '\uFFFD';
 
-    private StoredText() {
+    private StorableText() {
     }
 
     /** The text with every NUL and unpaired surrogate replaced; {@code null} stays {@code null}. */

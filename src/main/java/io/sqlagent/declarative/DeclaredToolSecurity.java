@@ -14,13 +14,13 @@ import java.util.Optional;
  * @param requiredAuthority one more scope a caller needs
  * @param warning a caution shown with the tool
  */
-public record ToolSecurity(boolean readOnly, int maxQueryLength, List<String> forbiddenKeywords, boolean audit,
+public record DeclaredToolSecurity(boolean readOnly, int maxQueryLength, List<String> forbiddenKeywords, boolean audit,
         List<String> scopes, Optional<String> requiredAuthority, Optional<String> warning) {
 
     /** Default longest statement. */
     public static final int DEFAULT_MAX_QUERY_LENGTH = 10_000;
 
-    public ToolSecurity {
+    public DeclaredToolSecurity {
         forbiddenKeywords = List.copyOf(forbiddenKeywords);
         scopes = List.copyOf(scopes);
     }

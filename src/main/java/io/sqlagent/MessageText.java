@@ -5,9 +5,9 @@ package io.sqlagent;
  * output cut to a bound, never whole, and never splits a character in two. Also where in a text an
  * offset is, as a person finds it in an editor, for the messages that point into SQL.
  */
-public final class Texts {
+public final class MessageText {
 
-    private Texts() {
+    private MessageText() {
     }
 
     /** {@code text} if it has at most {@code max} characters, else its first {@code max} and an ellipsis. */

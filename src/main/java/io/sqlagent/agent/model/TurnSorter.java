@@ -16,7 +16,7 @@ import io.sqlagent.agent.AgentEvent;
  * {@link ModelTurn.AnswerTooLongException}. Pure; one per turn, fed one piece at a time (a Mutiny
  * stream delivers its items one after another, never concurrently).
  */
-public final class TurnText {
+public final class TurnSorter {
 
     /** One thing the model server streamed. */
     sealed interface Piece permits Text, Reasoning, ToolCallArguments, Completed {
@@ -51,7 +51,7 @@ public final class TurnText {
     /** Characters streamed so far (text, reasoning, tool-call arguments). */
     private long streamed;
 
-    TurnText(int lookahead, int maxChars, boolean answerOnly) {
+    TurnSorter(int lookahead, int maxChars, boolean answerOnly) {
         this.lookahead = lookahead;
         this.maxChars = maxChars;
         this.kind = answerOnly ? Kind.CONTENT : Kind.UNDECIDED;

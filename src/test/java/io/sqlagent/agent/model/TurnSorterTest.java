@@ -15,29 +15,29 @@ import dev.langchain4j.model.output.FinishReason;
 import io.sqlagent.agent.AgentEvent;
 
 /** How one turn's stream becomes {@code thinking} and {@code content} events, and where it is cut off. */
-class TurnTextTest {
+class TurnSorterTest {
 
     private static final int LOOKAHEAD = 10;
 
-    private static TurnText.Text text(String text) {
-        return new TurnText.Text(text);
+    private static TurnSorter.Text text(String text) {
+        return new TurnSorter.Text(text);
     }
 
-    private static TurnText.Completed answered(String text) {
-        return new TurnText.Completed(ChatResponse.builder().aiMessage(AiMessage.from(text)).finishReason(FinishReason.STOP)
+    private static TurnSorter.Completed answered(String text) {
+        return new TurnSorter.Completed(ChatResponse.builder().aiMessage(AiMessage.from(text)).finishReason(FinishReason.STOP)
                 .build());
     }
 
-    private static TurnText.Completed calledTools() {
-        return new TurnText.Completed(ChatResponse.builder()
+    private static TurnSorter.Completed calledTools() {
+        return new TurnSorter.Completed(ChatResponse.builder()
                 .aiMessage(AiMessage.from(List.of(ToolExecutionRequest.builder().id("c1").name("run_sql").arguments("{}")
                         .build())))
                 .finishReason(FinishReason.TOOL_EXECUTION).build());
     }
 
-    private static List<AgentEvent> feed(TurnText turn, TurnText.Piece... pieces) {
+    private static List<AgentEvent> feed(TurnSorter turn, TurnSorter.Piece... pieces) {
         List<AgentEvent> events = new ArrayList<>();
-        for (TurnText.Piece piece : pieces) {
+        for (TurnSorter.Piece piece : pieces) {
             events.addAll(turn.accept(piece));
         }
         return events;
@@ -45,7 +45,7 @@ class TurnTextTest {
 
     @Test
     void shortTextIsHeldUntilTheTurnEndsThenSentAsTheAnswer() {
-        TurnText turn = new TurnText(LOOKAHEAD, 1000, false);
+        TurnSorter turn = new TurnSorter(LOOKAHEAD, 1000, false);
 
         assertEquals(List.of(), feed(turn, text("Hi"), text(" there")));
         assertEquals(List.of(new AgentEvent.Content("Hi there")), turn.accept(answered("Hi there")));
@@ -53,17 +53,17 @@ class TurnTextTest {
 
     @Test
     void textBeforeAToolCallIsThinking() {
-        TurnText turn = new TurnText(LOOKAHEAD, 1000, false);
+        TurnSorter turn = new TurnSorter(LOOKAHEAD, 1000, false);
 
-        List<AgentEvent> events = feed(turn, text("Let me"), new TurnText.ToolCallArguments("{\"sql\""),
-                new TurnText.ToolCallArguments(":\"SELECT 1\"}"), text(" and then"), calledTools());
+        List<AgentEvent> events = feed(turn, text("Let me"), new TurnSorter.ToolCallArguments("{\"sql\""),
+                new TurnSorter.ToolCallArguments(":\"SELECT 1\"}"), text(" and then"), calledTools());
 
         assertEquals(List.of(new AgentEvent.Thinking("Let me"), new AgentEvent.Thinking(" and then")), events);
     }
 
     @Test
     void textPastTheLookaheadIsTheAnswerAndStreamsFromThenOn() {
-        TurnText turn = new TurnText(LOOKAHEAD, 1000, false);
+        TurnSorter turn = new TurnSorter(LOOKAHEAD, 1000, false);
 
         List<AgentEvent> events = feed(turn, text("0123456"), text("789ab"), text("c"), answered("0123456789abc"));
 
@@ -72,16 +72,16 @@ class TurnTextTest {
 
     @Test
     void aToolCallAfterAnswerTextTurnsWhatFollowsIntoThinking() {
-        TurnText turn = new TurnText(LOOKAHEAD, 1000, false);
+        TurnSorter turn = new TurnSorter(LOOKAHEAD, 1000, false);
 
-        List<AgentEvent> events = feed(turn, text("0123456789"), new TurnText.ToolCallArguments("{}"), text("more"));
+        List<AgentEvent> events = feed(turn, text("0123456789"), new TurnSorter.ToolCallArguments("{}"), text("more"));
 
         assertEquals(List.of(new AgentEvent.Content("0123456789"), new AgentEvent.Thinking("more")), events);
     }
 
     @Test
     void aTurnOfferedNoToolsStreamsAtOnce() {
-        TurnText turn = new TurnText(LOOKAHEAD, 1000, true);
+        TurnSorter turn = new TurnSorter(LOOKAHEAD, 1000, true);
 
         assertEquals(List.of(new AgentEvent.Content("Hi")), turn.accept(text("Hi")));
         assertEquals(List.of(), turn.accept(answered("Hi")));
@@ -89,16 +89,16 @@ class TurnTextTest {
 
     @Test
     void reasoningIsThinkingAsItComesAndEmptyPiecesAreNothing() {
-        TurnText turn = new TurnText(LOOKAHEAD, 1000, false);
+        TurnSorter turn = new TurnSorter(LOOKAHEAD, 1000, false);
 
-        assertEquals(List.of(new AgentEvent.Thinking("hmm")), turn.accept(new TurnText.Reasoning("hmm")));
-        assertEquals(List.of(), feed(turn, text(""), text(null), new TurnText.Reasoning("")));
+        assertEquals(List.of(new AgentEvent.Thinking("hmm")), turn.accept(new TurnSorter.Reasoning("hmm")));
+        assertEquals(List.of(), feed(turn, text(""), text(null), new TurnSorter.Reasoning("")));
     }
 
     @Test
     void textReasoningAndToolArgumentsTogetherPastTheCapEndTheTurn() {
-        TurnText turn = new TurnText(LOOKAHEAD, 20, false);
-        feed(turn, text("12345"), new TurnText.Reasoning("12345"), new TurnText.ToolCallArguments("12345"));
+        TurnSorter turn = new TurnSorter(LOOKAHEAD, 20, false);
+        feed(turn, text("12345"), new TurnSorter.Reasoning("12345"), new TurnSorter.ToolCallArguments("12345"));
 
         ModelTurn.AnswerTooLongException tooLong = assertThrows(ModelTurn.AnswerTooLongException.class,
                 () -> turn.accept(text("123456")));
@@ -107,15 +107,15 @@ class TurnTextTest {
 
     @Test
     void aStreamThatEndsWithNothingAndNoFinishReasonIsUnreadable() {
-        TurnText turn = new TurnText(LOOKAHEAD, 1000, false);
+        TurnSorter turn = new TurnSorter(LOOKAHEAD, 1000, false);
 
         assertThrows(ModelTurn.ModelUnreadableException.class,
-                () -> turn.accept(new TurnText.Completed(ChatResponse.builder().aiMessage(AiMessage.from("")).build())));
+                () -> turn.accept(new TurnSorter.Completed(ChatResponse.builder().aiMessage(AiMessage.from("")).build())));
     }
 
     @Test
     void anEmptyAnswerWithAFinishReasonIsAnEmptyAnswer() {
-        TurnText turn = new TurnText(LOOKAHEAD, 1000, false);
+        TurnSorter turn = new TurnSorter(LOOKAHEAD, 1000, false);
 
         assertEquals(List.of(), turn.accept(answered("")));
     }

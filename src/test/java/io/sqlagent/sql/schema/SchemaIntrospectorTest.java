@@ -1,4 +1,4 @@
-package io.sqlagent.sql;
+package io.sqlagent.sql.schema;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;

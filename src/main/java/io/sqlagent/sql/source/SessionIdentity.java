@@ -1,4 +1,4 @@
-package io.sqlagent.sql.run;
+package io.sqlagent.sql.source;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -7,8 +7,6 @@ import java.util.Optional;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import io.sqlagent.Caller;
-import io.sqlagent.sql.source.Source;
-import io.sqlagent.sql.source.SourcesConfig;
 import io.sqlagent.tool.ToolForbiddenException;
 
 /**

@@ -1,4 +1,4 @@
-package io.sqlagent.agent;
+package io.sqlagent.agent.loop;
 
 import java.util.List;
 import java.util.Optional;
@@ -17,12 +17,10 @@ import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.subscription.BackPressureStrategy;
 import io.sqlagent.Caller;
+import io.sqlagent.agent.AgentConfig;
+import io.sqlagent.agent.AgentEvent;
+import io.sqlagent.agent.AgentMetrics;
 import io.sqlagent.agent.conversation.ConversationStore;
-import io.sqlagent.agent.loop.AgentRun;
-import io.sqlagent.agent.loop.ReviewersOnly;
-import io.sqlagent.agent.loop.RunTrace;
-import io.sqlagent.agent.loop.SystemPrompt;
-import io.sqlagent.agent.loop.ToolSpecificationCache;
 import io.sqlagent.agent.model.ChatModels;
 import io.sqlagent.agent.model.ModelTurn;
 import io.sqlagent.tool.BrowseTools;

@@ -10,10 +10,11 @@ import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 
 /**
- * The JSON mapping of tool arguments and results: snake_case names (the tool contract's style:
- * {@code table_name}, {@code row_count}), case-insensitive enums, ISO dates.
+ * The service's one JSON mapper, named for what sets it apart from a default Jackson mapper: snake_case names (the
+ * tool contract's style: {@code table_name}, {@code row_count}), case-insensitive enums, ISO dates and exact decimals.
+ * Tool arguments and results, events and stored JSON all go through it.
  */
-public final class ToolJson {
+public final class SnakeCaseJson {
 
     /** Binds argument objects to records and turns results into JSON trees. */
     public static final ObjectMapper MAPPER = JsonMapper.builder()
@@ -27,6 +28,6 @@ public final class ToolJson {
             .findAndAddModules()
             .build();
 
-    private ToolJson() {
+    private SnakeCaseJson() {
     }
 }
