@@ -38,82 +38,14 @@ for option in "${rest[@]}"; do
   esac
 done
 settle_max="${settle_max:-180}"
-
-if ! command -v hey >/dev/null 2>&1; then
-  echo "hey is missing (apt-get install hey)" >&2
-  exit 2
-fi
+# Fails early when hey is missing.
+. bench/lib/rest-sides.sh
 
 jar="$(service_jar "$app")"
 start_databases
 
-sql_of() {
-  case "$1" in
-    count) echo "SELECT count(*) FROM track" ;;
-    join) echo "SELECT ar.name, count(*) AS tracks FROM track t JOIN album al ON al.album_id = t.album_id JOIN artist ar ON ar.artist_id = al.artist_id GROUP BY ar.name ORDER BY tracks DESC, ar.name LIMIT 10" ;;
-    rows1000) echo "SELECT * FROM track ORDER BY track_id LIMIT 1000" ;;
-    rows3503) echo "SELECT * FROM track" ;;
-    *) echo "unknown statement $1" >&2; exit 2 ;;
-  esac
-}
-# The service's read-only transaction (io.sqlagent.sql.QueryRunner) as a client of prepared statements sends it
-# (each its own round trip): BEGIN READ ONLY, the settings (one statement), the statement, ROLLBACK.
-wrapped_script() {
-  printf '%s\n' "BEGIN TRANSACTION READ ONLY;" \
-    "SELECT set_config('statement_timeout', '30000', true), set_config('lock_timeout', '5000', true), set_config('standard_conforming_strings', 'on', true);" \
-    "$1;" "ROLLBACK;"
-}
-
 start_service "$jar" "${service_opts[@]}"
-
-body_file() {
-  python3 -c 'import json,sys; print(json.dumps({"sql": sys.argv[1]}))' "$(sql_of "$1")" >"$work/$1.json"
-  wrapped_script "$(sql_of "$1")" >"$work/$1.wrapped.sql"
-  echo "$(sql_of "$1");" >"$work/$1.plain.sql"
-}
 for s in $statements; do body_file "$s"; done
-
-# One measurement of the service: calls/s, and it fails the run on any answer but 200 with the expected rows.
-check_answer() {
-  curl -fs -H 'Content-Type: application/json' --data-binary "@$work/$1.json" "$url/api/tools/run_sql" | python3 -c '
-import json, sys
-expected = {"count": 1, "join": 10, "rows1000": 1000, "rows3503": 3503}[sys.argv[1]]
-result = json.load(sys.stdin)["result"]
-if result["row_count"] != expected or result["truncated"]:
-    sys.exit("%s: %d rows (truncated: %s), expected %d" % (sys.argv[1], result["row_count"], result["truncated"], expected))
-' "$1"
-}
-# One measurement: SIDE's calls/s, then the CPU milliseconds per call of the service (its side only),
-# PostgreSQL and the load generator, as "name=ms" fields.
-measured_cpu() {
-  python3 bench/lib/cpu.py measure "$work/cpu" "${@}"
-}
-per_call() { # CALLS: the CPU seconds in $work/cpu as milliseconds per call
-  tr ' ' '\n' <"$work/cpu" | awk -F= -v calls="$1" '{printf "\t%s=%.3f", $1, $2 * 1000 / calls}'
-}
-service_rate() {
-  local report
-  report="$(measured_cpu service="$service_pid" postgres="$postgres_pid" -- \
-    hey -z "${seconds}s" -c "$2" -m POST -T application/json -D "$work/$1.json" "$url/api/tools/run_sql")"
-  if ! grep -qE '^\s+\[200\]' <<<"$report" || grep -qE '^\s+\[[013-9][0-9]*\]|Error distribution' <<<"$report"; then
-    echo "the service answered other than 200:" >&2
-    echo "$report" >&2
-    exit 1
-  fi
-  awk '/Requests\/sec/ {printf "%s", $2}' <<<"$report"
-  per_call "$(awk '/^  \[200\]/ {print $2}' <<<"$report")"
-}
-pgbench_rate() {
-  local report
-  report="$(measured_cpu postgres="$postgres_pid" -- \
-    "$pgbin/pgbench" -n -M prepared -T "$seconds" -c "$2" -j "$(( $2 < 2 ? $2 : 2 ))" -f "$3" chinook 2>&1)"
-  if grep -q 'number of failed transactions: [1-9]' <<<"$report"; then
-    echo "$report" >&2
-    exit 1
-  fi
-  awk '/^tps = / {printf "%s", $3}' <<<"$report"
-  per_call "$(awk '/number of transactions actually processed/ {print $NF}' <<<"$report")"
-}
 
 for s in $statements; do check_answer "$s"; done
 # Warm-up: the JIT, the pools, the caches; not measured.

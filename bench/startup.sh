@@ -10,12 +10,16 @@
 #   bench/startup.sh --runs 9 --app /tmp/before/quarkus-app --app target/quarkus-app
 #   bench/startup.sh --without-cds                     # each build also without its class-data archive
 #   bench/startup.sh --jvm-variant "-XX:CompileThresholdScaling=4"   # each build also with these JVM options
+#   bench/startup.sh --embedded                        # each build also on its embedded defaults (the laptop start)
 #
 # Options: --runs N (5), --app DIR (repeatable: several builds measured in the same run, interleaved; default
 # this tree's target/quarkus-app, built when src/main or pom.xml is newer), --without-cds, --jvm-variant "OPTS"
 # (repeatable: each build is also started with these JVM options, separated by spaces), --no-reference,
 # --settle S (5: seconds after ready for the second RSS reading), --service-opt -Dname=value (repeatable, for
-# every build), --out FILE (target/startup.txt).
+# every build), --embedded (each build also started as the README's quick start does: the embedded PostgreSQL,
+# ephemeral, with Chinook; the CPU is the JVM's alone, not the postmaster's), --out FILE (target/startup.txt).
+# Each start logs the classes it loads (-Xlog:class+load, to a file): the table gives how many were loaded by
+# ready and how many of those came from a class-data archive (the JDK's or the build's).
 #
 # A build's class-data archive is DIR/app-cds.jsa (quarkus.package.jar.appcds.enabled); when it is there the
 # service runs with -XX:SharedArchiveFile=DIR/app-cds.jsa, in DIR, as the README says to run it (a copy of DIR
@@ -30,6 +34,7 @@ runs=5
 settle=5
 apps=()
 without_cds=false
+embedded_too=false
 jvm_variants=()
 reference_too=true
 while [ $# -gt 0 ]; do
@@ -40,6 +45,7 @@ while [ $# -gt 0 ]; do
     --without-cds) without_cds=true; shift ;;
     --jvm-variant) jvm_variants+=("$2"); shift 2 ;;
     --no-reference) reference_too=false; shift ;;
+    --embedded) embedded_too=true; shift ;;
     --service-opt) service_opts+=("$2"); shift 2 ;;
     --out) out="$2"; shift 2 ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
@@ -55,31 +61,38 @@ if [ "$reference_too" = true ]; then
   reference="$(reference_server)"
 fi
 
-# The variants measured: label, application directory, class-data archive option, more JVM options.
+# The variants measured: label, application directory, class-data archive option, more JVM options, and whether
+# the start is on the embedded defaults (each variant is measured both ways with --embedded).
+variant() {
+  labels+=("$1, external databases")
+  dirs+=("$2")
+  options+=("$3")
+  extras+=("$4")
+  embeddeds+=(false)
+  if [ "$embedded_too" = true ]; then
+    labels+=("$1, embedded PostgreSQL")
+    dirs+=("$2")
+    options+=("$3")
+    extras+=("$4")
+    embeddeds+=(true)
+  fi
+}
 labels=()
 dirs=()
 options=()
 extras=()
+embeddeds=()
 for app in "${apps[@]}"; do
   app="${app%/}"
   for extra in "" "${jvm_variants[@]+"${jvm_variants[@]}"}"; do
     with="${extra:+, $extra}"
     if [ -f "$app/app-cds.jsa" ]; then
-      labels+=("$app (AppCDS$with)")
-      dirs+=("$app")
-      options+=("-XX:SharedArchiveFile=$(cd "$app" && pwd)/app-cds.jsa")
-      extras+=("$extra")
+      variant "$app (AppCDS$with)" "$app" "-XX:SharedArchiveFile=$(cd "$app" && pwd)/app-cds.jsa" "$extra"
       if [ "$without_cds" = true ]; then
-        labels+=("$app (no AppCDS$with)")
-        dirs+=("$app")
-        options+=("")
-        extras+=("$extra")
+        variant "$app (no AppCDS$with)" "$app" "" "$extra"
       fi
     else
-      labels+=("$app${with:+ (${with#, })}")
-      dirs+=("$app")
-      options+=("")
-      extras+=("$extra")
+      variant "$app${with:+ (${with#, })}" "$app" "" "$extra"
     fi
   done
 done
@@ -99,22 +112,54 @@ cpu_ms_of() {
   awk -v hz="$(getconf CLK_TCK)" '{printf "%d", ($14 + $15) * 1000 / hz}' "/proc/$1/stat"
 }
 
-# One start of variant $1: appends "ready_ms cpu_ms rss_kb settled_rss_kb" to $work/variant-$1.
+# The service on its embedded defaults, as the README's quick start runs it (an ephemeral embedded PostgreSQL
+# with Chinook, started by the JVM); sets what start_service sets.
+start_embedded_service() {
+  local jar="$1"
+  shift
+  local java="${JAVA_HOME:+$JAVA_HOME/bin/}java"
+  local httpport started
+  httpport="$(free_port)"
+  started=$(date +%s%N)
+  env -u QUARKUS_PROFILE SQLAGENT_EMBEDDED_EPHEMERAL=true SQLAGENT_VECTOR_PATH="$work/vectors-embedded" \
+    bash -c 'cd "$(dirname "$0")" && exec "$@"' "$jar" "$java" "$@" -Dquarkus.http.port="$httpport" \
+    -jar "$(basename "$jar")" >"$work/service.log" 2>&1 &
+  service_pid=$!
+  url="http://127.0.0.1:$httpport"
+  for _ in $(seq 1 6000); do
+    if curl -fs -o /dev/null "$url/q/health/ready"; then break; fi
+    if ! kill -0 "$service_pid" 2>/dev/null; then
+      cat "$work/service.log" >&2
+      echo "the service exited" >&2
+      exit 1
+    fi
+    sleep 0.05
+  done
+  ready_ms=$(( ($(date +%s%N) - started) / 1000000 ))
+  rss_kb=$(awk '/VmRSS/ {print $2}' "/proc/$service_pid/status")
+}
+
+# One start of variant $1: appends "ready_ms cpu_ms rss_kb settled_rss_kb classes shared_classes" to $work/variant-$1.
 measure_service() {
-  local i="$1" opts=()
-  if [ -n "${options[$i]}" ]; then opts=("${options[$i]}"); fi
+  local i="$1" opts=(-Xlog:class+load=info:file="$work/classes.log")
+  if [ -n "${options[$i]}" ]; then opts+=("${options[$i]}"); fi
   if [ -n "${extras[$i]}" ]; then
     local more
     read -ra more <<<"${extras[$i]}"
     opts+=("${more[@]}")
   fi
-  start_service "${dirs[$i]}/quarkus-run.jar" "${opts[@]+"${opts[@]}"}" "${service_opts[@]+"${service_opts[@]}"}"
-  local cpu
+  rm -f "$work/classes.log"
+  local starter=start_service
+  if [ "${embeddeds[$i]}" = true ]; then starter=start_embedded_service; fi
+  "$starter" "${dirs[$i]}/quarkus-run.jar" "${opts[@]}" "${service_opts[@]+"${service_opts[@]}"}"
+  local cpu classes shared
   cpu=$(cpu_ms_of "$service_pid")
+  classes=$(grep -c ' source: ' "$work/classes.log" || true)
+  shared=$(grep -c 'source: shared objects file' "$work/classes.log" || true)
   sleep "$settle"
-  echo "$ready_ms $cpu $rss_kb $(rss_of "$service_pid")" >>"$work/variant-$i"
+  echo "$ready_ms $cpu $rss_kb $(rss_of "$service_pid") $classes $shared" >>"$work/variant-$i"
   stop_service
-  if [ -n "${options[$i]}" ] && grep -q "Unable to use shared archive" "$work/service.log"; then
+  if [ -n "${options[$i]}" ] && grep -q "Unable to use shared archive" "$work/service.log" "$work/classes.log"; then
     echo "${labels[$i]}: the JVM did not use the class-data archive:" >&2
     grep "shared archive" "$work/service.log" >&2
     exit 1
@@ -171,6 +216,11 @@ row() {
     read -r m lo hi <<<"$r"
     printf ' %d (%d–%d) |' "$((${m%.*} / 1024))" "$((lo / 1024))" "$((hi / 1024))"
   done
+  if [ "$(awk '{print NF; exit}' "$file")" -ge 6 ]; then
+    printf ' %s / %s |' "$(stats "$file" 5 | cut -d' ' -f1)" "$(stats "$file" 6 | cut -d' ' -f1)"
+  else
+    printf ' – |'
+  fi
   echo
 }
 
@@ -178,8 +228,8 @@ mkdir -p "$(dirname "$out")"
 {
   echo "# commit $(measured ""); $runs starts each, interleaved; loadavg before $load_before, after $load_after; $(nproc) CPUs"
   echo "# first start of the service on an empty store: $first_start"
-  echo "| what | start to ready, s: median (min–max) | CPU to ready, s | RSS at ready, MB | RSS ${settle} s later, MB |"
-  echo "|---|---|---|---|---|"
+  echo "| what | start to ready, s: median (min–max) | CPU to ready, s | RSS at ready, MB | RSS ${settle} s later, MB | classes loaded by ready / from an archive |"
+  echo "|---|---|---|---|---|---|"
   for i in "${!labels[@]}"; do
     row "service ${labels[$i]}" "$work/variant-$i"
   done

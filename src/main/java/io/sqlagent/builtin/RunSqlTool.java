@@ -73,7 +73,7 @@ public class RunSqlTool extends TypedTool<RunSqlTool.Arguments> {
         Source source = sources.choose(arguments.source(), context.identity());
         // The verdict comes back on a worker thread, as the caller's cancel may: CancelSafe keeps that cancel.
         return CancelSafe.then(check(source, arguments.sql()), verdict -> {
-            Optional<String> refused = tables.refusal(verdict);
+            Optional<String> refused = refusal(source, verdict);
             if (refused.isPresent()) {
                 return Uni.createFrom().failure(new ToolRefusedException(refused.get()));
             }
@@ -93,6 +93,18 @@ public class RunSqlTool extends TypedTool<RunSqlTool.Arguments> {
         }
         StatementCheck check = checks.computeIfAbsent(source.engine(), engine -> engine.statementCheck(allowed));
         return Uni.createFrom().item(() -> check.check(sql)).runSubscriptionOn(Infrastructure.getDefaultWorkerPool());
+    }
+
+    /**
+     * Why the statement may not run: on PostgreSQL a table it names that the policy refuses, then the guard's reason
+     * (its plan is checked as it runs); on another engine the check's reason, and the policy on what the statement
+     * reads as it runs, where names are resolved in the source's database ({@code EngineReadCheck}).
+     */
+    private Optional<String> refusal(Source source, SqlVerdict verdict) {
+        if (source.isPostgres()) {
+            return tables.refusal(verdict);
+        }
+        return verdict.allowed() ? Optional.empty() : Optional.of(verdict.reason());
     }
 
     private void announce(Source source, SqlExecutionException failure, ToolCallContext context) {

@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 import jakarta.validation.ConstraintViolation;
 import jakarta.validation.ConstraintViolationException;
@@ -30,7 +31,8 @@ import io.sqlagent.MessageText;
  * The answers to a request body bound to a record ({@link StrictBodies}) that cannot be used, in the house error body
  * and with the codes the resources gave when they read bodies by hand: JSON that does not parse is
  * {@code malformed_json}, a body that is not an object {@code invalid_body}, a field the record does not have
- * {@code unknown_field}, a value of the wrong type the record component's {@link OnWrongType}, and a Bean
+ * {@code unknown_field} (or the record's {@link OnUnknownField}), a value of the wrong type the record component's
+ * {@link OnWrongType}, and a Bean
  * Validation violation its constraint's message. Every message of a body record is {@code "<error code>: <message>"},
  * so the record reads as the contract it is. Only the first problem is answered, in the record's order.
  */
@@ -38,14 +40,21 @@ public class BindingErrors {
 
     @ServerExceptionMapper
     RestResponse<ErrorBody> violated(ConstraintViolationException e) {
-        Optional<ConstraintViolation<?>> first = e.getConstraintViolations().stream()
-                .filter(violation -> !returnValue(violation))
-                .min(Comparator.comparingInt(BindingErrors::rank).thenComparing(v -> v.getPropertyPath().toString()));
+        Optional<ErrorBody> first = first(e.getConstraintViolations());
         if (first.isEmpty()) {
             // Constraints on what a resource answers are the service's own failure, not the caller's.
             return ErrorMapper.internal(e);
         }
-        return refused(coded(first.get().getMessage()));
+        return refused(first.get());
+    }
+
+    /** The answer to the first of {@code violations} in the record's order; empty when all are on a return value. */
+    static Optional<ErrorBody> first(Set<? extends ConstraintViolation<?>> violations) {
+        return violations.stream()
+                .filter(violation -> !returnValue(violation))
+                .min(Comparator.<ConstraintViolation<?>> comparingInt(BindingErrors::rank)
+                        .thenComparing(v -> v.getPropertyPath().toString()))
+                .map(violation -> coded(violation.getMessage()));
     }
 
     @ServerExceptionMapper
@@ -81,8 +90,14 @@ public class BindingErrors {
                 && !(cause instanceof JsonMappingException);
     }
 
-    private static ErrorBody ofBinding(JsonMappingException e) {
+    /** The answer to a body Jackson could not bind to its record. */
+    static ErrorBody ofBinding(JsonMappingException e) {
         if (e instanceof UnrecognizedPropertyException unknown) {
+            OnUnknownField own = unknown.getReferringClass() == null ? null
+                    : unknown.getReferringClass().getAnnotation(OnUnknownField.class);
+            if (own != null) {
+                return coded(own.value().replace("{field}", MessageText.shorten(unknown.getPropertyName(), own.quoteAtMost())));
+            }
             return ErrorBody.of("unknown_field", "Unknown field '" + MessageText.shorten(unknown.getPropertyName(), 64)
                     + "'; the body takes " + String.join(", ", known(unknown)));
         }
@@ -93,14 +108,18 @@ public class BindingErrors {
             if (e.getMessage() != null && e.getMessage().startsWith("Trailing token")) {
                 return JsonBodies.moreAfterTheValue(e.getLocation());
             }
-            Class<?> target = e instanceof MismatchedInputException mismatched ? mismatched.getTargetType() : null;
-            OnWrongType wrong = target == null ? null : target.getAnnotation(OnWrongType.class);
-            ErrorBody expected = coded(wrong == null ? "invalid_body: The body must be a JSON object" : wrong.value());
-            return ErrorBody.of(expected.error(), expected.message() + ", not " + JsonBodies.article(token(e)));
+            return notAnObject(e instanceof MismatchedInputException mismatched ? mismatched.getTargetType() : null, token(e));
         }
         JsonMappingException.Reference field = e.getPath().get(0);
         return component(field).map(c -> c.getAnnotation(OnWrongType.class)).map(wrong -> coded(wrong.value()))
                 .orElseGet(() -> ErrorBody.of("invalid_" + field.getFieldName(), field.getFieldName() + " has the wrong type"));
+    }
+
+    /** A body of JSON type {@code token} ("array", "null", ...) where {@code target}, a record, was expected. */
+    static ErrorBody notAnObject(Class<?> target, String token) {
+        OnWrongType wrong = target == null ? null : target.getAnnotation(OnWrongType.class);
+        ErrorBody expected = coded(wrong == null ? "invalid_body: The body must be a JSON object" : wrong.value());
+        return ErrorBody.of(expected.error(), expected.message() + ", not " + JsonBodies.article(token));
     }
 
     private static List<String> known(UnrecognizedPropertyException unknown) {
@@ -130,7 +149,7 @@ public class BindingErrors {
             { "array", "START_ARRAY", "from Array value" },
             { "string", "VALUE_STRING", "from String value" },
             { "number", "VALUE_NUMBER", "from Number value", "from Integer value", "from Floating-point value" },
-            { "boolean", "VALUE_TRUE", "VALUE_FALSE", "from Boolean value" },
+            { "boolean", "VALUE_TRUE", "VALUE_FALSE", "from Boolean value", "from boolean value" },
             { "null", "VALUE_NULL", "from Null value" } };
 
     /**
@@ -156,7 +175,11 @@ public class BindingErrors {
      * order, so the problem answered is the one a reader of the record would find first.
      */
     private static int rank(ConstraintViolation<?> violation) {
-        Class<?> body = null;
+        // Validated as a resource method's parameter, the body is the leaf bean; validated by itself (StrictBodies.bind),
+        // it is the root bean.
+        Class<?> body = violation.getRootBeanClass() != null && violation.getRootBeanClass().isRecord()
+                ? violation.getRootBeanClass()
+                : null;
         String field = null;
         for (Path.Node node : violation.getPropertyPath()) {
             if (node.getKind() == ElementKind.PARAMETER) {

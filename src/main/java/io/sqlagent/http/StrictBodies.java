@@ -2,12 +2,17 @@ package io.sqlagent.http;
 
 import java.io.IOException;
 import java.lang.reflect.Type;
+import java.util.Optional;
 import java.util.function.BiFunction;
 
+import jakarta.validation.Validator;
+
 import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.DeserializationContext;
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.cfg.CoercionAction;
@@ -33,6 +38,36 @@ public final class StrictBodies implements BiFunction<ObjectMapper, Type, Object
     public ObjectReader apply(ObjectMapper ignored, Type type) {
         return STRICT.readerFor(STRICT.constructType(type)).with(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
     }
+
+    /**
+     * {@code body} bound to {@code type} and validated as a resource's {@code @Valid} record parameter is, for a resource
+     * that decides something before it reads its body (whether the caller may ask at all: its 403 comes before a 400).
+     * An empty body is an empty object; a problem is a {@link JsonBodies.BadBody} with the answer {@link BindingErrors}
+     * gives a bound parameter, in the same words and order.
+     */
+    public static <T> T bind(byte[] body, Class<T> type, Validator validator) throws JsonBodies.BadBody {
+        T bound;
+        try {
+            bound = STRICT.readerFor(type).with(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
+                    .readValue(body == null || body.length == 0 ? EMPTY_OBJECT : body);
+        } catch (JsonMappingException e) {
+            throw new JsonBodies.BadBody(BindingErrors.ofBinding(e));
+        } catch (JsonProcessingException e) {
+            throw new JsonBodies.BadBody(JsonBodies.malformed(e));
+        } catch (IOException e) {
+            throw new JsonBodies.BadBody(ErrorBody.of("malformed_json", "The body could not be read as JSON"));
+        }
+        if (bound == null) {
+            throw new JsonBodies.BadBody(BindingErrors.notAnObject(type, "null"));
+        }
+        Optional<ErrorBody> violated = BindingErrors.first(validator.validate(bound));
+        if (violated.isPresent()) {
+            throw new JsonBodies.BadBody(violated.get());
+        }
+        return bound;
+    }
+
+    private static final byte[] EMPTY_OBJECT = { '{', '}' };
 
     private static ObjectMapper strict() {
         ObjectMapper mapper = SnakeCaseJson.MAPPER.copy()

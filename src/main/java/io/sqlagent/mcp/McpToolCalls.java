@@ -186,12 +186,24 @@ public class McpToolCalls {
      */
     private static ToolResponse success(ToolResult.Success success) {
         // The result's one serialisation, shared with the audit log's measure of it.
-        String text = new String(success.json(), StandardCharsets.UTF_8);
-        // The tree itself, not a Vert.x JsonObject parsed from its text: that would read exact numbers
-        // (2.50, 40-digit numerics) as doubles. The server writes it with Jackson, number text and all.
+        byte[] json = success.json();
+        String text = new String(json, StandardCharsets.UTF_8);
+        return new ToolResponse(false, List.of(new TextContent(text)), structured(success, json, text), null);
+    }
+
+    /**
+     * The structured content: a written object (a SQL result) as its text, which is exactly what Jackson would write of
+     * its tree ({@link io.sqlagent.tool.WrittenJson#json()}), so the tree is neither built nor written again (for 1,000
+     * rows that was most of an MCP call's extra CPU over REST); any other object as its tree, not a Vert.x JsonObject
+     * parsed from its text, which would read exact numbers (2.50, 40-digit numerics) as doubles. The server writes
+     * both with Jackson.
+     */
+    private static Object structured(ToolResult.Success success, byte[] json, String text) {
+        if (success.isWritten()) {
+            return json.length > 0 && json[0] == '{' ? new RawJson(text) : null;
+        }
         JsonNode value = success.value();
-        Object structured = value != null && value.isObject() ? value : null;
-        return new ToolResponse(false, List.of(new TextContent(text)), structured, null);
+        return value != null && value.isObject() ? value : null;
     }
 
     private static JsonObject vertx(ObjectNode node) {

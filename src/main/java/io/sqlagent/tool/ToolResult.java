@@ -59,6 +59,11 @@ public sealed interface ToolResult permits ToolResult.Success, ToolResult.Failur
             this.json = written.json();
         }
 
+        /** Whether the value came written ({@link WrittenJson}): {@link #json()} is then its text, with no tree built. */
+        public boolean isWritten() {
+            return written != null;
+        }
+
         /** The value as a tree (for a written value, read from its JSON on the first call and kept). */
         public JsonNode value() {
             JsonNode tree = value;

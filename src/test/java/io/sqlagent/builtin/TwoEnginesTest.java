@@ -125,6 +125,17 @@ class TwoEnginesTest {
     }
 
     @Test
+    void theTablePolicyAndHiddenColumnsHoldOnTheMariaDbSource() {
+        runSql("SELECT cost FROM `shop`.`GADGET_COST`", "gadgets").statusCode(403).body("error", is("blocked"))
+                .body("message", containsString("Table gadget_cost is not available to the agent"));
+        runSql("SELECT b.* FROM gadget_buyer b", "gadgets").statusCode(403).body("error", is("blocked"))
+                .body("message", containsString("Column gadget_buyer.email is hidden"));
+        runSql("SELECT id FROM gadget_buyer WHERE email LIKE 'ann%'", "gadgets").statusCode(403)
+                .body("message", containsString("gadget_buyer.email"));
+        runSql("SELECT id, name FROM gadget_buyer", "gadgets").statusCode(200).body("result.rows[0].name", is("Ann"));
+    }
+
+    @Test
     void mariaDbErrorsReachTheCallerWithTheirStateAndCode() {
         runSql("SELECT * FROM no_such_table", "gadgets")
                 .statusCode(422)
@@ -139,7 +150,7 @@ class TwoEnginesTest {
                 .when().post("/api/tools/introspect_schema").then()
                 .statusCode(422)
                 .body("message", containsString("cannot read the schema of source 'gadgets' (MariaDB) yet"));
-        runSql("SHOW TABLES", "gadgets").statusCode(200).body("result.row_count", is(1));
+        runSql("SHOW TABLES", "gadgets").statusCode(200).body("result.row_count", is(3));
     }
 
     @Test

@@ -287,6 +287,12 @@ class AuthenticationIT {
         assertEquals(200, send("POST", "/mcp", key, INITIALIZE).statusCode());
         HttpResponse<String> notAdmin = send("GET", "/api/keys", key, null);
         assertEquals(403, notAdmin.statusCode(), notAdmin.body());
+        // The scope is checked before the body is read: a caller who may not manage keys learns nothing of its format.
+        for (String body : List.of("{\"name\":", "[]", "{\"owner\":\"me\"}", "{\"name\":\"x\",\"scopes\":[\"admin\"]}")) {
+            HttpResponse<String> refused = send("POST", "/api/keys", key, body);
+            assertEquals(403, refused.statusCode(), body + " " + refused.body());
+            assertEquals("forbidden", json(refused).path("error").asText(), refused.body());
+        }
 
         HttpResponse<String> listed = send("GET", "/api/keys", BOOTSTRAP, null);
         assertEquals(200, listed.statusCode(), listed.body());

@@ -17,6 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -25,6 +26,7 @@ import java.util.stream.Collectors;
 
 import jakarta.inject.Inject;
 
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -198,6 +200,44 @@ class GovernedLearningTest {
                 .body("message", containsString("already known"))
                 .body("message", containsString("rejected"));
         assertEquals("1", row("SELECT count(*) FROM learning WHERE title = $1", title));
+    }
+
+    @Test
+    void aRejectionBodyIsBoundStrictlyAfterTheScopeCheckAndChangesNothing() {
+        String word = "quokka" + unique();
+        int id = tool("save_learning", learning("Column " + word + " holds grams", "The " + word + " weights are grams."),
+                WRITER).statusCode(200).extract().jsonPath().getInt("result.learning_id");
+        String reject = "proposals/learning-" + id + "/reject";
+        Map<String, String[]> bad = new LinkedHashMap<>();
+        bad.put("null", new String[] { "invalid_body", "The body must be a JSON object {\"reason\": …}, not null" });
+        bad.put("[]", new String[] { "invalid_body", "not an array" });
+        bad.put("\"no\"", new String[] { "invalid_body", "not a string" });
+        bad.put("7", new String[] { "invalid_body", "not a number" });
+        bad.put("{\"reason\": 5}", new String[] { "invalid_body", "\"reason\" must be a string" });
+        bad.put("{\"reason\": true}", new String[] { "invalid_body", "\"reason\" must be a string" });
+        bad.put("{\"reason\": [\"a\"]}", new String[] { "invalid_body", "\"reason\" must be a string" });
+        bad.put("{\"reason\": {\"a\": \"b\"}}", new String[] { "invalid_body", "\"reason\" must be a string" });
+        bad.put("{\"reason\": \"a\", \"why\": \"b\"}", new String[] { "invalid_body", "Unknown field 'why'" });
+        bad.put("{\"reason\": \"a\", \"reason\": \"b\"}", new String[] { "malformed_json", "reason" });
+        bad.put("{\"reason\": \"a\"} {}", new String[] { "malformed_json", "more after its JSON value" });
+        bad.put("{\"reason\": ", new String[] { "malformed_json", "not valid JSON" });
+        bad.put("{\"reason\": \"" + "x".repeat(2001) + "\"}", new String[] { "invalid_edits", "at most 2000 characters" });
+        for (Map.Entry<String, String[]> body : bad.entrySet()) {
+            String shown = body.getKey().length() > 60 ? body.getKey().substring(0, 60) + "…" : body.getKey();
+            var refused = review("POST", reject, body.getKey(), REVIEWER).extract();
+            Assertions.assertThat(refused.statusCode()).as("%s: %s", shown, refused.asString())
+                    .isEqualTo(400);
+            Assertions.assertThat(refused.jsonPath().getString("error")).as(shown)
+                    .isEqualTo(body.getValue()[0]);
+            Assertions.assertThat(refused.jsonPath().getString("message")).as(shown)
+                    .contains(body.getValue()[1]);
+            // Without scope knowledge:review the answer is 403 whatever the body, as before it was bound.
+            review("POST", reject, body.getKey(), WRITER).statusCode(403).body("error", is("forbidden"));
+        }
+        Assertions.assertThat(row("SELECT status FROM learning WHERE id = $1", (long) id))
+                .as("every refused rejection left the proposal as it was").isEqualTo("proposed");
+        // An empty body and a null reason reject without a note.
+        review("POST", reject, "{\"reason\": null}", REVIEWER).statusCode(200).body("status", is("rejected"));
     }
 
     @Test

@@ -1,10 +1,10 @@
 package io.sqlagent.knowledge.rest;
 
-import java.util.Iterator;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 
+import jakarta.validation.Validator;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
@@ -28,14 +28,15 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.jboss.resteasy.reactive.RestResponse;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.smallrye.mutiny.Uni;
 import io.sqlagent.Caller;
-import io.sqlagent.MessageText;
 import io.sqlagent.http.ErrorBody;
 import io.sqlagent.http.JsonBodies;
+import io.sqlagent.http.OnUnknownField;
+import io.sqlagent.http.OnWrongType;
+import io.sqlagent.http.StrictBodies;
 import io.sqlagent.knowledge.KnowledgeReader;
 import io.sqlagent.knowledge.KnowledgeReviews;
 import io.sqlagent.knowledge.ReviewException;
@@ -65,16 +66,20 @@ public class KnowledgeResource {
     private final KnowledgeReviews reviews;
     private final ValidatedQueries queries;
     private final CallerResolver callers;
+    private final Validator validator;
 
-    KnowledgeResource(KnowledgeReviews reviews, ValidatedQueries queries, CallerResolver callers) {
+    KnowledgeResource(KnowledgeReviews reviews, ValidatedQueries queries, CallerResolver callers, Validator validator) {
         this.reviews = reviews;
         this.queries = queries;
         this.callers = callers;
+        this.validator = validator;
     }
 
-    /** What {@code POST …/reject} takes. */
+    /** What {@code POST …/reject} takes, with what its field must be ({@link StrictBodies#bind}). */
+    @OnWrongType("invalid_body: The body must be a JSON object {\"reason\": …}")
+    @OnUnknownField(value = "invalid_body: Unknown field '{field}': a rejection takes only \"reason\"", quoteAtMost = 40)
     public record Rejection(
-            @Schema(description = "Why it is rejected, kept with the item (at most 2000 characters)", example = "Totals are in the customer's currency.") String reason) {
+            @Schema(description = "Why it is rejected, kept with the item (at most 2000 characters)", example = "Totals are in the customer's currency.") @OnWrongType("invalid_body: \"reason\" must be a string") String reason) {
     }
 
     @GET
@@ -157,20 +162,9 @@ public class KnowledgeResource {
             @Parameter(description = "learning-<n> or query-<n>", example = "learning-1") @PathParam("id") String id,
             byte[] body, @Context RoutingContext http) {
         return reviewer(http, caller -> {
-            ObjectNode request = JsonBodies.object(body, "a JSON object {\"reason\": …}");
-            for (Iterator<String> names = request.fieldNames(); names.hasNext();) {
-                String name = names.next();
-                if (!name.equals("reason")) {
-                    throw new ReviewException("invalid_body", 400,
-                            "Unknown field '" + MessageText.shorten(name, 40)
-                                    + "': a rejection takes only \"reason\"");
-                }
-            }
-            JsonNode reason = request.path("reason");
-            if (!reason.isMissingNode() && !reason.isNull() && !reason.isTextual()) {
-                throw new ReviewException("invalid_body", 400, "\"reason\" must be a string");
-            }
-            return reviews.reject(id, reason.isTextual() ? reason.asText() : null, caller.name()).map(RestResponse::ok);
+            // Bound after the scope check, not as a parameter: a caller who may not review hears 403, whatever it sent.
+            Rejection rejection = StrictBodies.bind(body, Rejection.class, validator);
+            return reviews.reject(id, rejection.reason(), caller.name()).map(RestResponse::ok);
         });
     }
 

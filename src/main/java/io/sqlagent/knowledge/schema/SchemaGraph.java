@@ -27,7 +27,7 @@ import java.util.stream.Collectors;
 final class SchemaGraph {
 
     /**
-     * Words (after {@link SchemaText#words}) that mark a table as a copy or derivative of the table whose name it
+     * Words (after {@link SchemaWords#words}) that mark a table as a copy or derivative of the table whose name it
      * extends, as warehouse naming conventions use them.
      */
     private static final Set<String> COPY_MARKERS = Set
@@ -35,7 +35,7 @@ final class SchemaGraph {
                     "tmp", "temp", "old", "audit", "copy", "summary", "report", "error", "load", "raw", "legacy",
                     "deprecated", "daily", "weekly", "monthly", "quarterly", "yearly", "aggregate", "agg", "clone", "dup",
                     "prev", "previous")
-            .stream().map(SchemaText::stem).collect(Collectors.toUnmodifiableSet());
+            .stream().map(SchemaWords::stem).collect(Collectors.toUnmodifiableSet());
     /** Most words of a name whose subsets are tried as an original's name (more would grow too fast). */
     private static final int MAX_WORDS = 8;
 

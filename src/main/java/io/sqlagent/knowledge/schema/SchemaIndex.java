@@ -139,7 +139,7 @@ public final class SchemaIndex {
 
     /** The one-line summary of a table comment; empty without one. */
     public static String summary(String description) {
-        return description == null ? "" : SchemaText.cut(description.strip().replaceAll("\\s+", " "), SUMMARY_CHARS);
+        return description == null ? "" : SchemaWords.cut(description.strip().replaceAll("\\s+", " "), SUMMARY_CHARS);
     }
 
     private static Entry entry(String qualified, SchemaIntrospector.Relation relation,
@@ -151,14 +151,14 @@ public final class SchemaIndex {
                 .forEach(comment -> text.append(' ').append(comment));
         references.forEach(reference -> text.append(' ').append(reference));
         String summary = description.isEmpty()
-                ? SchemaText.cut("Columns: " + String.join(", ", columnNames), SUMMARY_CHARS)
+                ? SchemaWords.cut("Columns: " + String.join(", ", columnNames), SUMMARY_CHARS)
                 : summary(description);
-        String embedded = SchemaText.cut(String.join(" ", SchemaText.words(relation.schema() + " " + relation.name()))
+        String embedded = SchemaWords.cut(String.join(" ", SchemaWords.words(relation.schema() + " " + relation.name()))
                 + (description.isEmpty() ? "" : ": " + description) + ". Columns: "
-                + String.join(", ", columnNames.stream().map(name -> String.join(" ", SchemaText.words(name))).toList()),
+                + String.join(", ", columnNames.stream().map(name -> String.join(" ", SchemaWords.words(name))).toList()),
                 EMBEDDED_CHARS);
-        return new Entry(qualified, summary, SchemaText.terms(relation.schema() + " " + relation.name()),
-                SchemaText.terms(String.join(" ", columnNames)), SchemaText.terms(text.toString()), embedded,
+        return new Entry(qualified, summary, SchemaWords.terms(relation.schema() + " " + relation.name()),
+                SchemaWords.terms(String.join(" ", columnNames)), SchemaWords.terms(text.toString()), embedded,
                 List.copyOf(references), relation.kind() != null && relation.kind().contains("view"), values);
     }
 
@@ -219,7 +219,7 @@ public final class SchemaIndex {
                 // The schema's name is shared by every table in it, so it does not tell them apart: only the
                 // table's own name is indexed as its name (the vector's text keeps the schema).
                 int dot = entry.table().indexOf('.');
-                document.add(new TextField(NAME, SchemaText.terms(entry.table().substring(dot + 1)), Field.Store.NO));
+                document.add(new TextField(NAME, SchemaWords.terms(entry.table().substring(dot + 1)), Field.Store.NO));
                 document.add(new TextField(COLUMNS, entry.columns(), Field.Store.NO));
                 document.add(new TextField(TEXT, entry.text(), Field.Store.NO));
                 writer.addDocument(document);

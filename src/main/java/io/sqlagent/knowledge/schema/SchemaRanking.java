@@ -80,7 +80,7 @@ final class SchemaRanking {
      * {@code queryVector} is given, and by {@code knowledgeTables} (tables the knowledge base's hits name, best first).
      */
     List<Hit> search(String query, float[] queryVector, List<String> knowledgeTables, int limit) {
-        Set<String> asked = new HashSet<>(SchemaText.words(query));
+        Set<String> asked = new HashSet<>(SchemaWords.words(query));
         Set<Integer> copies = new LinkedHashSet<>();
         List<List<Integer>> rankings = new ArrayList<>();
         rankings.add(families(lexical(query), asked, copies));
@@ -231,7 +231,7 @@ final class SchemaRanking {
 
     /** The best word hits for {@code query}, best first. */
     private List<Integer> lexical(String query) {
-        Set<String> words = new LinkedHashSet<>(SchemaText.words(query));
+        Set<String> words = new LinkedHashSet<>(SchemaWords.words(query));
         if (words.isEmpty()) {
             return List.of();
         }

@@ -31,7 +31,7 @@ final class ValueRanking {
         for (int i = 0; i < entries.size(); i++) {
             Set<String> seen = new HashSet<>();
             for (String value : entries.get(i).values()) {
-                List<String> words = SchemaText.words(value);
+                List<String> words = SchemaWords.words(value);
                 if (words.stream().noneMatch(word -> word.length() >= 2 && word.chars().anyMatch(Character::isLetter))
                         || !seen.add(String.join(" ", words))) {
                     continue;

@@ -1,14 +1,15 @@
 package io.sqlagent.security.rest;
 
-import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
-import java.util.regex.Pattern;
 
+import jakarta.validation.Validator;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
+import jakarta.validation.constraints.Size;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
@@ -28,15 +29,13 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.jboss.resteasy.reactive.RestResponse;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import io.quarkus.security.identity.SecurityIdentity;
 import io.smallrye.mutiny.Uni;
 import io.sqlagent.Caller;
-import io.sqlagent.MessageText;
 import io.sqlagent.http.ErrorBody;
 import io.sqlagent.http.JsonBodies;
+import io.sqlagent.http.OnWrongType;
+import io.sqlagent.http.StrictBodies;
 import io.sqlagent.security.ApiKeyIdentityProvider;
 import io.sqlagent.security.ApiKeyStore;
 import io.sqlagent.security.ApiKeys;
@@ -53,31 +52,45 @@ import io.sqlagent.security.CallerResolver;
 public class ApiKeyResource {
 
     static final String ADMIN = "admin";
-    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
-    private static final Pattern SCOPE = Pattern.compile("[A-Za-z0-9][A-Za-z0-9:._*-]{0,99}");
-    private static final Pattern ATTRIBUTE = Pattern.compile("[A-Za-z_][A-Za-z0-9_.-]{0,63}");
-    private static final int MAX_SCOPES = 50;
-    private static final int MAX_ATTRIBUTES = 20;
-    private static final int MAX_ATTRIBUTE_CHARS = 256;
 
     private final ApiKeyStore keys;
     private final AuthConfig config;
     private final SecurityIdentity caller;
     private final CallerResolver callers;
+    private final Validator validator;
 
-    ApiKeyResource(ApiKeyStore keys, AuthConfig config, SecurityIdentity caller, CallerResolver callers) {
+    ApiKeyResource(ApiKeyStore keys, AuthConfig config, SecurityIdentity caller, CallerResolver callers,
+            Validator validator) {
         this.keys = keys;
         this.config = config;
         this.caller = caller;
         this.callers = callers;
+        this.validator = validator;
     }
 
-    /** What {@code POST /api/keys} takes. */
+    /** What {@code POST /api/keys} takes, with what each field must be ({@link StrictBodies#bind}). */
+    @OnWrongType("invalid_body: The body must be a JSON object {\"name\", \"scopes\"}")
     public record NewKey(
-            @Schema(required = true, description = "A unique name: letters, digits, '.', '_', '-' (at most 64)", example = "reporting") String name,
-            @Schema(required = true, description = "The scopes the key grants", example = "[\"sql:read\"]") List<String> scopes,
-            @Schema(description = "Attributes of the caller, e.g. the PostgreSQL role a source maps it to", example = "{\"pg_role\": \"support_rep_3\"}") Map<String, String> attributes) {
+            @Schema(required = true, description = "A unique name: letters, digits, '.', '_', '-' (at most 64)", example = "reporting") @OnWrongType(INVALID_NAME) @NotNull(message = INVALID_NAME) @Pattern(regexp = NAME, message = INVALID_NAME) @Pattern(regexp = NOT_BOOTSTRAP, message = BOOTSTRAP_NAME) String name,
+            @Schema(required = true, description = "The scopes the key grants", example = "[\"sql:read\"]") @OnWrongType(INVALID_SCOPES) @NotNull(message = INVALID_SCOPES) @Size(min = 1, max = MAX_SCOPES, message = INVALID_SCOPES) List<@NotNull(message = INVALID_SCOPE) @Pattern(regexp = SCOPE, message = INVALID_SCOPE) String> scopes,
+            @Schema(description = "Attributes of the caller, e.g. the PostgreSQL role a source maps it to", example = "{\"pg_role\": \"support_rep_3\"}") @OnWrongType(INVALID_ATTRIBUTES) @Size(max = MAX_ATTRIBUTES, message = INVALID_ATTRIBUTES) Map<@Pattern(regexp = ATTRIBUTE, message = INVALID_ATTRIBUTE_NAME) String, @NotNull(message = INVALID_ATTRIBUTE) @Size(max = MAX_ATTRIBUTE_CHARS, message = INVALID_ATTRIBUTE) @Pattern(regexp = NO_NUL, message = INVALID_ATTRIBUTE) String> attributes) {
     }
+
+    private static final String NAME = "[A-Za-z0-9][A-Za-z0-9._-]{0,63}";
+    private static final String NOT_BOOTSTRAP = "(?!" + ApiKeyIdentityProvider.BOOTSTRAP_NAME + "\\z)(?s).*";
+    private static final String SCOPE = "[A-Za-z0-9][A-Za-z0-9:._*-]{0,99}";
+    private static final String ATTRIBUTE = "[A-Za-z_][A-Za-z0-9_.-]{0,63}";
+    private static final String NO_NUL = "[^\\x00]*";
+    private static final int MAX_SCOPES = 50;
+    private static final int MAX_ATTRIBUTES = 20;
+    private static final int MAX_ATTRIBUTE_CHARS = 256;
+    private static final String INVALID_NAME = "invalid_name: name must be 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit";
+    private static final String BOOTSTRAP_NAME = "invalid_name: The name 'bootstrap' is the bootstrap key's (sqlagent.auth.bootstrap-key)";
+    private static final String INVALID_SCOPES = "invalid_scopes: scopes must be an array of 1 to 50 scope names, e.g. [\"sql:read\"]";
+    private static final String INVALID_SCOPE = "invalid_scopes: every scope must be a scope name of at most 100 characters (letters, digits, ':', '.', '_', '*', '-')";
+    private static final String INVALID_ATTRIBUTES = "invalid_attributes: attributes must be an object of at most 20 names to strings, such as pg_role to support_rep_3";
+    private static final String INVALID_ATTRIBUTE_NAME = "invalid_attributes: an attribute name must be letters, digits, '_', '.', '-' (at most 64), starting with a letter or '_'";
+    private static final String INVALID_ATTRIBUTE = "invalid_attributes: an attribute must be a string of at most 256 characters, without NUL";
 
     /** What {@code POST /api/keys} answers: the only time the key is shown. */
     public record CreatedKey(String name, String principal, String key, List<String> scopes) {
@@ -101,18 +114,18 @@ public class ApiKeyResource {
         }
         NewKey request;
         try {
-            request = read(body);
+            // Bound here rather than as a parameter: a caller who may not manage keys hears 403, whatever it sent.
+            request = StrictBodies.bind(body, NewKey.class, validator);
         } catch (JsonBodies.BadBody bad) {
             return Uni.createFrom().item(RestResponse.status(Status.BAD_REQUEST, bad.error()));
-        } catch (InvalidKey invalid) {
-            return Uni.createFrom().item(RestResponse.status(Status.BAD_REQUEST, invalid.error));
         }
+        List<String> scopes = List.copyOf(new LinkedHashSet<>(request.scopes()));
+        Map<String, String> attributes = request.attributes() == null ? Map.of() : new TreeMap<>(request.attributes());
         ApiKeys.Issued issued = ApiKeys.issue();
-        return keys.create(request.name(), issued, request.scopes(), request.attributes(), callers.of(caller).name())
+        return keys.create(request.name(), issued, scopes, attributes, callers.of(caller).name())
                 .map(created -> created
                         ? RestResponse.status(Status.CREATED,
-                                new CreatedKey(request.name(), Caller.KEY + issued.keyId(), issued.key(),
-                                        request.scopes()))
+                                new CreatedKey(request.name(), Caller.KEY + issued.keyId(), issued.key(), scopes))
                         : RestResponse.status(Status.CONFLICT, ErrorBody.of("key_exists",
                                 "A key named '" + request.name() + "' exists; delete it first or choose another name")));
     }
@@ -166,77 +179,5 @@ public class ApiKeyResource {
         view.put("created_at", key.createdAt());
         view.put("last_used_at", key.lastUsedAt());
         return view;
-    }
-
-    private static NewKey read(byte[] body) throws JsonBodies.BadBody, InvalidKey {
-        ObjectNode json = JsonBodies.object(body, "a JSON object {\"name\", \"scopes\"}");
-        for (Iterator<String> fields = json.fieldNames(); fields.hasNext();) {
-            String field = fields.next();
-            if (!List.of("name", "scopes", "attributes").contains(field)) {
-                throw new InvalidKey("unknown_field",
-                        "Unknown field '" + shorten(field) + "'; a key has name, scopes and attributes");
-            }
-        }
-        JsonNode name = json.path("name");
-        if (!name.isTextual() || !NAME.matcher(name.asText()).matches()) {
-            throw new InvalidKey("invalid_name",
-                    "name must be 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit");
-        }
-        if (name.asText().equals(ApiKeyIdentityProvider.BOOTSTRAP_NAME)) {
-            throw new InvalidKey("invalid_name", "The name 'bootstrap' is the bootstrap key's (sqlagent.auth.bootstrap-key)");
-        }
-        JsonNode scopes = json.path("scopes");
-        if (!scopes.isArray() || scopes.isEmpty() || scopes.size() > MAX_SCOPES) {
-            throw new InvalidKey("invalid_scopes",
-                    "scopes must be an array of 1 to " + MAX_SCOPES + " scope names, e.g. [\"sql:read\"]");
-        }
-        LinkedHashSet<String> scopeNames = new LinkedHashSet<>();
-        for (JsonNode scope : scopes) {
-            if (!scope.isTextual() || !SCOPE.matcher(scope.asText()).matches()) {
-                throw new InvalidKey("invalid_scopes", "scope " + shorten(scope.toString())
-                        + " is not a scope name (letters, digits, ':', '.', '_', '*', '-')");
-            }
-            scopeNames.add(scope.asText());
-        }
-        return new NewKey(name.asText(), new ArrayList<>(scopeNames), attributes(json.get("attributes")));
-    }
-
-    private static Map<String, String> attributes(JsonNode attributes) throws InvalidKey {
-        Map<String, String> read = new TreeMap<>();
-        if (attributes == null || attributes.isNull()) {
-            return read;
-        }
-        if (!attributes.isObject() || attributes.size() > MAX_ATTRIBUTES) {
-            throw new InvalidKey("invalid_attributes", "attributes must be an object of at most " + MAX_ATTRIBUTES
-                    + " names to strings, e.g. {\"pg_role\": \"support_rep_3\"}");
-        }
-        for (Iterator<Map.Entry<String, JsonNode>> fields = attributes.fields(); fields.hasNext();) {
-            Map.Entry<String, JsonNode> field = fields.next();
-            if (!ATTRIBUTE.matcher(field.getKey()).matches()) {
-                throw new InvalidKey("invalid_attributes", "attribute name '" + shorten(field.getKey())
-                        + "' must be letters, digits, '_', '.', '-' (at most 64)");
-            }
-            if (!field.getValue().isTextual() || field.getValue().asText().length() > MAX_ATTRIBUTE_CHARS
-                    || field.getValue().asText().indexOf('\0') >= 0) {
-                throw new InvalidKey("invalid_attributes", "attribute '" + field.getKey() + "' must be a string of at most "
-                        + MAX_ATTRIBUTE_CHARS + " characters");
-            }
-            read.put(field.getKey(), field.getValue().asText());
-        }
-        return read;
-    }
-
-    private static String shorten(String text) {
-        return MessageText.shorten(text, 64);
-    }
-
-    /** A body that is JSON but not a valid key request. */
-    private static final class InvalidKey extends Exception {
-        private final transient ErrorBody error;
-
-        InvalidKey(String code, String message) {
-            super(message, null, false, false);
-            this.error = ErrorBody.of(code, message);
-        }
     }
 }

@@ -71,6 +71,15 @@ public interface Engine {
     /** How the source's schema is read: tables, columns, keys, comments, and the statements for samples and value hints. */
     SchemaReader schema();
 
+    /**
+     * What a statement reads, for the table policy and hidden columns ({@link Guarantee#TABLE_POLICY_ON_PLAN},
+     * {@link Guarantee#HIDDEN_COLUMNS}). PostgreSQL answers from its plan on its own path, so only the other engines
+     * need it; an engine without it refuses those settings at start.
+     */
+    default StatementReads reads() {
+        throw new UnsupportedOperationException(name() + " does not list what a statement reads");
+    }
+
     /** The server's refusal of a statement, engine-free; {@code null} when {@code failure} is not the server's. */
     EngineFailure translate(Throwable failure);
 

@@ -27,7 +27,10 @@ import io.sqlagent.sql.guard.SqlVerdict;
 public class TablePolicy {
 
     private static final Set<String> STATISTICS = Set.of("pg_catalog.pg_statistic", "pg_catalog.pg_stats",
-            "pg_catalog.pg_stats_ext", "pg_catalog.pg_stats_ext_exprs", "pg_catalog.pg_statistic_ext_data");
+            "pg_catalog.pg_stats_ext", "pg_catalog.pg_stats_ext_exprs", "pg_catalog.pg_statistic_ext_data",
+            // MySQL's histograms hold sampled values; InnoDB's full-text tables hold the indexed words.
+            "information_schema.column_statistics", "information_schema.innodb_ft_index_table",
+            "information_schema.innodb_ft_index_cache");
 
     private final Optional<Set<String>> allowed;
     private final Set<String> denied;

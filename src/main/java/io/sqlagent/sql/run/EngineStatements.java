@@ -1,15 +1,23 @@
 package io.sqlagent.sql.run;
 
 import java.time.Duration;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.infrastructure.Infrastructure;
 import io.sqlagent.Caller;
 import io.sqlagent.sql.engine.Engine;
 import io.sqlagent.sql.engine.EngineFailure;
 import io.sqlagent.sql.engine.ResultReader;
 import io.sqlagent.sql.engine.SessionPlan;
+import io.sqlagent.sql.engine.StatementCheck;
+import io.sqlagent.sql.guard.SqlVerdict;
+import io.sqlagent.sql.guard.StatementKind;
 import io.sqlagent.sql.source.Source;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 
@@ -21,31 +29,50 @@ import io.vertx.mutiny.sqlclient.SqlConnection;
  * its time limit ({@link SessionPlan#timed}), always rolled back; the server's refusal as the engine translates it.
  * The engine reads the result ({@link Engine#results()}): each value rendered exactly, and the row limit, the size cap
  * and the cell cap applied as the rows arrive, the same caps as a PostgreSQL source's, so a wide or long result is
- * not held whole. The statement passed the engine's statement check before it came here.
+ * not held whole. The statement passed the engine's statement check before it came here; with a table policy or
+ * hidden columns configured, what it reads is checked before it runs ({@link EngineReadCheck}).
  */
 final class EngineStatements {
 
     private final int maxCellChars;
+    private final EngineReadCheck reads;
+    /** Each engine's statement check with every kind allowed: the tables a statement names, for {@link #reads}. */
+    private final Map<Engine, StatementCheck> checks = new ConcurrentHashMap<>();
 
-    /** @param maxCellChars longest string kept whole ({@code sqlagent.sql.max-cell-chars}) */
-    EngineStatements(int maxCellChars) {
+    /**
+     * @param maxCellChars longest string kept whole ({@code sqlagent.sql.max-cell-chars})
+     * @param reads the table policy and hidden columns on what a statement reads
+     */
+    EngineStatements(int maxCellChars, EngineReadCheck reads) {
         this.maxCellChars = maxCellChars;
+        this.reads = reads;
     }
 
     Uni<QueryResult> run(Source source, String sql, Caller caller, Duration timeout, Reading reading) {
         Engine engine = source.engine();
         OwnConnection connections = new OwnConnection(engine.cancellation(),
                 (failure, text) -> translate(engine, failure, text));
-        return connections.run(source, sql, caller, timeout,
-                (connection, limit) -> inTransaction(connection, engine, sql, limit, reading));
+        return named(engine, sql).flatMap(verdict -> connections.run(source, sql, caller, timeout,
+                (connection, limit) -> inTransaction(connection, engine, sql, limit, reading, verdict)));
+    }
+
+    /** The statement check's verdict, for the tables it names, when reads are checked (parsed on a worker thread). */
+    private Uni<SqlVerdict> named(Engine engine, String sql) {
+        if (!reads.needed()) {
+            return Uni.createFrom().item(SqlVerdict.allow(StatementKind.SELECT, Set.of(), Set.of()));
+        }
+        StatementCheck check = checks.computeIfAbsent(engine,
+                key -> key.statementCheck(EnumSet.allOf(StatementKind.class)));
+        return Uni.createFrom().item(() -> check.check(sql)).runSubscriptionOn(Infrastructure.getDefaultWorkerPool());
     }
 
     private Uni<QueryResult> inTransaction(SqlConnection connection, Engine engine, String sql, Duration timeout,
-            Reading reading) {
+            Reading reading, SqlVerdict verdict) {
         SessionPlan session = engine.session();
         ResultReader.Caps caps = new ResultReader.Caps(reading.maxRows(), reading.maxResultChars(), maxCellChars);
         return open(connection, session.open(reading.readOnly(), timeout), 0)
-                .flatMap(opened -> engine.results().read(connection, session.timed(sql, timeout), caps))
+                .flatMap(opened -> reads.check(connection, engine, sql, verdict))
+                .flatMap(checked -> engine.results().read(connection, session.timed(sql, timeout), caps))
                 .map(read -> new QueryResult(read.columns(), read.written(), read.rowCount(), read.totalRows(),
                         read.truncated()))
                 .eventually(

@@ -46,11 +46,11 @@ public class QueryRunner {
     private final EngineStatements otherEngines;
 
     QueryRunner(SqlConfig config, PgPlanCheck plans, CursorReader reader, SqlMetrics metrics, SessionIdentity sessions,
-            Tracing tracing) {
+            Tracing tracing, EngineReadCheck engineReads) {
         this.config = config;
         this.plans = plans;
         this.reader = reader;
-        this.otherEngines = new EngineStatements(config.maxCellChars());
+        this.otherEngines = new EngineStatements(config.maxCellChars(), engineReads);
         this.metrics = metrics;
         this.sessions = sessions;
         this.spans = new StatementSpan(tracing);

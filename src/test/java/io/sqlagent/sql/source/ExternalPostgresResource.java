@@ -16,7 +16,8 @@ import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
  * {@code stock_clerk} is allowed), so the SQL tools' {@code source} argument is tried with two sources and a role
  * mapping that admits some callers and not others. Where MariaDB can be had ({@link MariaDbServer}), source
  * {@code gadgets} is its {@code shop} database, whose {@code gadget} table has {@value #GADGETS} rows, read as the
- * account {@code agent}: the two engines side by side.
+ * account {@code agent}: the two engines side by side, with a denied table ({@code gadget_cost}) and a hidden column
+ * ({@code gadget_buyer.email}) there.
  */
 public class ExternalPostgresResource implements QuarkusTestResourceLifecycleManager {
 
@@ -70,8 +71,16 @@ public class ExternalPostgresResource implements QuarkusTestResourceLifecycleMan
             mariaDb.root("DROP TABLE IF EXISTS shop.gadget; CREATE TABLE shop.gadget (id INT PRIMARY KEY, "
                     + "name VARCHAR(40) NOT NULL, price DECIMAL(10,2) NOT NULL) COMMENT 'Gadgets on sale'; "
                     + "INSERT INTO shop.gadget VALUES (1, 'lamp', 19.90), (2, 'kettle', 34.50), (3, 'radio', 99.00), "
-                    + "(4, 'fan', 24.00)");
+                    + "(4, 'fan', 24.00); "
+                    + "CREATE OR REPLACE TABLE shop.gadget_buyer (id INT PRIMARY KEY, name VARCHAR(40), email VARCHAR(80)); "
+                    + "INSERT INTO shop.gadget_buyer VALUES (1, 'Ann', 'ann@example.com'); "
+                    + "CREATE OR REPLACE TABLE shop.gadget_cost (id INT PRIMARY KEY, cost DECIMAL(10,2)); "
+                    + "INSERT INTO shop.gadget_cost VALUES (1, 3.10)");
             settings.put("sqlagent.sources.gadgets.url", mariaDb.agentUrl());
+            // The table policy and hidden columns hold on the MariaDB source too (its tables only: PostgreSQL's have
+            // no such names).
+            settings.put("sqlagent.sql.denied-tables", "gadget_cost");
+            settings.put("sqlagent.sql.hidden-columns", "gadget_buyer.email");
         }
         return settings;
     }

@@ -14,6 +14,7 @@ import io.sqlagent.sql.engine.ResultReader;
 import io.sqlagent.sql.engine.SchemaReader;
 import io.sqlagent.sql.engine.SessionPlan;
 import io.sqlagent.sql.engine.StatementCheck;
+import io.sqlagent.sql.engine.StatementReads;
 import io.sqlagent.sql.guard.StatementKind;
 import io.vertx.core.Vertx;
 import io.vertx.mutiny.sqlclient.SqlConnection;
@@ -39,6 +40,7 @@ public final class MySqlEngine implements Engine {
     private final MySqlSession session;
     private final MySqlResults results = new MySqlResults();
     private final MySqlSchema schema = new MySqlSchema();
+    private final MySqlReads reads = new MySqlReads();
 
     private MySqlEngine(boolean mariaDb) {
         this.mariaDb = mariaDb;
@@ -120,6 +122,11 @@ public final class MySqlEngine implements Engine {
     }
 
     @Override
+    public StatementReads reads() {
+        return reads;
+    }
+
+    @Override
     public EngineFailure translate(Throwable failure) {
         if (!(failure instanceof MySQLException mysql)) {
             return null;
@@ -136,9 +143,9 @@ public final class MySqlEngine implements Engine {
         support.put(Guarantee.READ_ONLY_TRANSACTION, Guarantee.Support.HOLDS);
         support.put(Guarantee.TIME_LIMIT, Guarantee.Support.HOLDS);
         support.put(Guarantee.CANCELLATION, Guarantee.Support.HOLDS);
-        // Until the plan check is built, a table policy or hidden columns on such a source stop the service at start.
-        support.put(Guarantee.TABLE_POLICY_ON_PLAN, Guarantee.Support.REFUSED_AT_START);
-        support.put(Guarantee.HIDDEN_COLUMNS, Guarantee.Support.REFUSED_AT_START);
+        // What a statement reads comes from its names and the views' stored definitions (MySqlReads), not a plan.
+        support.put(Guarantee.TABLE_POLICY_ON_PLAN, Guarantee.Support.HOLDS);
+        support.put(Guarantee.HIDDEN_COLUMNS, Guarantee.Support.HOLDS);
         // SET ROLE lasts for the session; a pooled connection would carry one caller's role to the next.
         support.put(Guarantee.CALLER_ROLE, Guarantee.Support.REFUSED_AT_START);
         // run_sql reads through MySqlResults, which renders every value exactly (MariaDbResultFidelityTest, TwoEnginesTest).

@@ -12,7 +12,7 @@ import java.util.Set;
  * module would be a dependency for that alone. The stemming is deliberately light (plurals), so that
  * a table named {@code orders} matches a question about an order without conflating unrelated words.
  */
-final class SchemaText {
+final class SchemaWords {
 
     /** Words that say nothing about which table a question needs. */
     private static final Set<String> STOP = Set.of("a", "an", "and", "are", "as", "at", "be", "by", "did", "do", "does",
@@ -22,7 +22,7 @@ final class SchemaText {
             "will", "with", "all", "any", "most", "top", "number", "table", "tables", "data", "can", "should", "would",
             "find", "between", "over", "into", "across", "so", "not", "no", "yes");
 
-    private SchemaText() {
+    private SchemaWords() {
     }
 
     /** The words of {@code text}, split at case changes, digits and punctuation, lower-cased, stop words dropped, stemmed. */
