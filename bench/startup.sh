@@ -126,17 +126,7 @@ start_embedded_service() {
     -jar "$(basename "$jar")" >"$work/service.log" 2>&1 &
   service_pid=$!
   url="http://127.0.0.1:$httpport"
-  for _ in $(seq 1 6000); do
-    if curl -fs -o /dev/null "$url/q/health/ready"; then break; fi
-    if ! kill -0 "$service_pid" 2>/dev/null; then
-      cat "$work/service.log" >&2
-      echo "the service exited" >&2
-      exit 1
-    fi
-    sleep 0.05
-  done
-  ready_ms=$(( ($(date +%s%N) - started) / 1000000 ))
-  rss_kb=$(awk '/VmRSS/ {print $2}' "/proc/$service_pid/status")
+  await_ready "$started" 6000
 }
 
 # One start of variant $1: appends "ready_ms cpu_ms rss_kb settled_rss_kb classes shared_classes" to $work/variant-$1.

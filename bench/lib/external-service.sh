@@ -88,7 +88,14 @@ start_service() {
     -jar "$(basename "$jar")" >"$work/service.log" 2>&1 &
   service_pid=$!
   url="http://127.0.0.1:$httpport"
-  for _ in $(seq 1 3000); do
+  await_ready "$started" 3000
+}
+
+# Waits for the service started at $1 (date +%s%N) to be ready, polling every 50 ms at most $2 times; stops the
+# script with the service's log if it exits first. Sets ready_ms and rss_kb (at ready).
+await_ready() {
+  local started="$1" tries="$2"
+  for _ in $(seq 1 "$tries"); do
     if curl -fs -o /dev/null "$url/q/health/ready"; then break; fi
     if ! kill -0 "$service_pid" 2>/dev/null; then
       cat "$work/service.log" >&2

@@ -26,6 +26,7 @@ import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 
 import io.sqlagent.MessageText;
+import io.sqlagent.SnakeCaseJson;
 
 /**
  * The answers to a request body bound to a record ({@link StrictBodies}) that cannot be used, in the house error body
@@ -54,7 +55,31 @@ public class BindingErrors {
                 .filter(violation -> !returnValue(violation))
                 .min(Comparator.<ConstraintViolation<?>> comparingInt(BindingErrors::rank)
                         .thenComparing(v -> v.getPropertyPath().toString()))
-                .map(violation -> coded(violation.getMessage()));
+                .map(violation -> coded(naming(violation)));
+    }
+
+    /** Where a message names what it refused: {@value #INVALID} in a constraint's message, replaced by the value. */
+    static final String INVALID = "{invalid}";
+
+    /**
+     * The violation's message with {@value #INVALID} replaced by the refused value as JSON, at most 64 characters of
+     * it. Done here rather than with Hibernate Validator's {@code ${validatedValue}}: that is an expression-language
+     * interpolation of the caller's text, which the validator's own documentation warns against.
+     */
+    private static String naming(ConstraintViolation<?> violation) {
+        String message = violation.getMessage();
+        if (!message.contains(INVALID)) {
+            return message;
+        }
+        String value;
+        try {
+            value = violation.getInvalidValue() == null ? "null"
+                    : SnakeCaseJson.MAPPER
+                            .writeValueAsString(MessageText.shorten(String.valueOf(violation.getInvalidValue()), 64));
+        } catch (JsonProcessingException e) {
+            value = "(unprintable)";
+        }
+        return message.replace(INVALID, value);
     }
 
     @ServerExceptionMapper

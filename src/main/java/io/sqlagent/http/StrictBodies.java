@@ -36,6 +36,10 @@ public final class StrictBodies implements BiFunction<ObjectMapper, Type, Object
 
     @Override
     public ObjectReader apply(ObjectMapper ignored, Type type) {
+        return reader(type);
+    }
+
+    private static ObjectReader reader(Type type) {
         return STRICT.readerFor(STRICT.constructType(type)).with(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
     }
 
@@ -48,8 +52,7 @@ public final class StrictBodies implements BiFunction<ObjectMapper, Type, Object
     public static <T> T bind(byte[] body, Class<T> type, Validator validator) throws JsonBodies.BadBody {
         T bound;
         try {
-            bound = STRICT.readerFor(type).with(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
-                    .readValue(body == null || body.length == 0 ? EMPTY_OBJECT : body);
+            bound = reader(type).readValue(body == null || body.length == 0 ? EMPTY_OBJECT : body);
         } catch (JsonMappingException e) {
             throw new JsonBodies.BadBody(BindingErrors.ofBinding(e));
         } catch (JsonProcessingException e) {

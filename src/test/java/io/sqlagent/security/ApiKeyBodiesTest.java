@@ -84,9 +84,13 @@ class ApiKeyBodiesTest {
         assertRefused("{\"name\":\"s1\",\"scopes\":[]}", "invalid_scopes", "1 to 50");
         assertRefused("{\"name\":\"s1\",\"scopes\":\"sql:read\"}", "invalid_scopes", "an array");
         assertRefused("{\"name\":\"s1\",\"scopes\":[5]}", "invalid_scopes");
-        assertRefused("{\"name\":\"s1\",\"scopes\":[null]}", "invalid_scopes", "scope name");
-        assertRefused("{\"name\":\"s1\",\"scopes\":[\"sql read\"]}", "invalid_scopes", "scope name");
-        assertRefused("{\"name\":\"s1\",\"scopes\":[\"" + "s".repeat(101) + "\"]}", "invalid_scopes", "at most 100");
+        assertRefused("{\"name\":\"s1\",\"scopes\":[null]}", "invalid_scopes", "scope null is not a scope name");
+        // The one bad scope among good ones is named, as JSON, so a caller can find it in a list of 50.
+        assertRefused("{\"name\":\"s1\",\"scopes\":[\"sql:read\",\"sql read\",\"knowledge:read\"]}", "invalid_scopes",
+                "scope \"sql read\" is not a scope name");
+        assertRefused("{\"name\":\"s1\",\"scopes\":[\"a\\\"b\\u0001\"]}", "invalid_scopes", "scope \"a\\\"b\\u0001\" is not");
+        assertRefused("{\"name\":\"s1\",\"scopes\":[\"" + "s".repeat(101) + "\"]}", "invalid_scopes", "at most 100",
+                "\"" + "s".repeat(64) + "…\"");
         String fiftyOne = IntStream.rangeClosed(0, 50).mapToObj(i -> "\"s" + i + "\"").collect(Collectors.joining(","));
         assertRefused("{\"name\":\"s1\",\"scopes\":[" + fiftyOne + "]}", "invalid_scopes", "1 to 50");
     }
@@ -99,7 +103,7 @@ class ApiKeyBodiesTest {
         assertRefused(key + "{\"pg_role\":1}}", "invalid_attributes");
         assertRefused(key + "{\"pg_role\":null}}", "invalid_attributes", "a string");
         assertRefused(key + "{\"pg_role\":{\"a\":\"b\"}}}", "invalid_attributes");
-        assertRefused(key + "{\"bad name\":\"x\"}}", "invalid_attributes", "attribute name");
+        assertRefused(key + "{\"bad name\":\"x\"}}", "invalid_attributes", "attribute name \"bad name\" must be");
         assertRefused(key + "{\"pg_role\":\"" + "r".repeat(257) + "\"}}", "invalid_attributes", "at most 256");
         assertRefused(key + "{\"pg_role\":\"a\\u0000b\"}}", "invalid_attributes", "NUL");
         String many = IntStream.rangeClosed(0, 20).mapToObj(i -> "\"a" + i + "\":\"v\"").collect(Collectors.joining(","));

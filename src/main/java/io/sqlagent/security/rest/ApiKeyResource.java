@@ -87,9 +87,9 @@ public class ApiKeyResource {
     private static final String INVALID_NAME = "invalid_name: name must be 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit";
     private static final String BOOTSTRAP_NAME = "invalid_name: The name 'bootstrap' is the bootstrap key's (sqlagent.auth.bootstrap-key)";
     private static final String INVALID_SCOPES = "invalid_scopes: scopes must be an array of 1 to 50 scope names, e.g. [\"sql:read\"]";
-    private static final String INVALID_SCOPE = "invalid_scopes: every scope must be a scope name of at most 100 characters (letters, digits, ':', '.', '_', '*', '-')";
+    private static final String INVALID_SCOPE = "invalid_scopes: scope {invalid} is not a scope name of at most 100 characters (letters, digits, ':', '.', '_', '*', '-')";
     private static final String INVALID_ATTRIBUTES = "invalid_attributes: attributes must be an object of at most 20 names to strings, such as pg_role to support_rep_3";
-    private static final String INVALID_ATTRIBUTE_NAME = "invalid_attributes: an attribute name must be letters, digits, '_', '.', '-' (at most 64), starting with a letter or '_'";
+    private static final String INVALID_ATTRIBUTE_NAME = "invalid_attributes: attribute name {invalid} must be letters, digits, '_', '.', '-' (at most 64), starting with a letter or '_'";
     private static final String INVALID_ATTRIBUTE = "invalid_attributes: an attribute must be a string of at most 256 characters, without NUL";
 
     /** What {@code POST /api/keys} answers: the only time the key is shown. */

@@ -3,7 +3,7 @@ package io.sqlagent.sql.engine;
 import java.util.List;
 import java.util.function.IntFunction;
 
-import io.sqlagent.sql.result.ColumnText;
+import io.sqlagent.sql.result.ColumnKind;
 import io.sqlagent.sql.result.ResultColumn;
 import io.sqlagent.sql.result.ResultJson;
 
@@ -11,14 +11,14 @@ import io.sqlagent.sql.result.ResultJson;
  * The caps of a result, the same whatever the engine: rows are written into the answer as they arrive until
  * {@code maxRows} are kept or the next one would pass {@code maxResultChars}; the row past the limit is counted, so
  * {@code truncated} says there were more, and nothing after it is kept. An engine that renders each value as a text of
- * a {@link ColumnText} kind hands its rows here one by one ({@link #offer}) and knows from {@link #wantsMore} when it
+ * a {@link ColumnKind} kind hands its rows here one by one ({@link #offer}) and knows from {@link #wantsMore} when it
  * may stop reading.
  */
 public final class CappedRows {
 
     private final ResultReader.Caps caps;
     private final List<ResultColumn> columns;
-    private final List<ColumnText> kinds;
+    private final List<ColumnKind> kinds;
     private final ResultJson answer;
     private int kept;
     private int seen;
@@ -29,7 +29,7 @@ public final class CappedRows {
      * @param columns the result's columns
      * @param kinds how each column's texts are written (numbers as JSON numbers, strings cut, JSON as structure)
      */
-    public CappedRows(List<ResultColumn> columns, List<ColumnText> kinds, ResultReader.Caps caps) {
+    public CappedRows(List<ResultColumn> columns, List<ColumnKind> kinds, ResultReader.Caps caps) {
         this.caps = caps;
         this.columns = List.copyOf(columns);
         this.kinds = List.copyOf(kinds);

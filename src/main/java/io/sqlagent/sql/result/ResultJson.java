@@ -109,13 +109,13 @@ public final class ResultJson {
     }
 
     /**
-     * Adds a row whose values PostgreSQL sent one text per column, as {@code kinds} says ({@link ColumnText}; a
+     * Adds a row whose values PostgreSQL sent one text per column, as {@code kinds} says ({@link ColumnKind}; a
      * null is SQL NULL), when it fits in {@code room} characters (counted as for {@link #addRendered}). The bytes
      * are those {@link #addRendered} writes for the same row's {@code to_json}.
      *
      * @return the row's size; larger than {@code room} when it was not added
      */
-    public long addTexts(List<ColumnText> kinds, IntFunction<String> texts, long room) {
+    public long addTexts(List<ColumnKind> kinds, IntFunction<String> texts, long room) {
         return addTexts(kinds, texts, null, room);
     }
 
@@ -124,7 +124,7 @@ public final class ResultJson {
      * ({@link WideValues#selectList}): {@code cuts} is the row's column of string columns cut, a {@code to_json}
      * column cut starts with {@code !}.
      */
-    public long addTexts(List<ColumnText> kinds, IntFunction<String> texts, String cuts, long room) {
+    public long addTexts(List<ColumnKind> kinds, IntFunction<String> texts, String cuts, long room) {
         requireOpen();
         long[] cut = WideValues.stringCuts(cuts, kinds.size());
         int mark = out.size() + generator.getOutputBuffered();
@@ -161,7 +161,7 @@ public final class ResultJson {
      * A number as {@code to_json} writes it: the digits as PostgreSQL wrote them, or a string where JSON has no such number.
      */
     private long number(String text) throws IOException {
-        if (!ColumnText.isJsonNumber(text)) {
+        if (!ColumnKind.isJsonNumber(text)) {
             return string(text);
         }
         generator.writeNumber(text);

@@ -16,7 +16,7 @@ import java.util.List;
  * <p>
  * A statement's first run reads each row's {@code to_json} ({@code CursorReader}); a row longer than
  * {@link #ROW_JSON_BOUND} comes as NULL instead, and the statement is read again the way later runs read it, each column
- * as text ({@link ColumnText}), where the cut happens: a string column comes as its first characters, and one more
+ * as text ({@link ColumnKind}), where the cut happens: a string column comes as its first characters, and one more
  * column after the row's lists {@code <column number>:<length>} of the string columns cut, comma-separated; a
  * {@code to_json} column that was cut comes as {@code !<length>:<first characters>} (JSON text never starts with
  * {@code !}).
@@ -49,10 +49,10 @@ public final class WideValues {
     }
 
     /**
-     * The select list that reads the columns of a subquery aliased {@code alias(c1, …, cN)} as {@link ColumnText}
+     * The select list that reads the columns of a subquery aliased {@code alias(c1, …, cN)} as {@link ColumnKind}
      * says, wide values cut, then the column of the string columns cut.
      */
-    public static String selectList(List<ColumnText> kinds, String alias, int cap) {
+    public static String selectList(List<ColumnKind> kinds, String alias, int cap) {
         StringBuilder list = new StringBuilder();
         StringBuilder cuts = new StringBuilder();
         for (int i = 0; i < kinds.size(); i++) {

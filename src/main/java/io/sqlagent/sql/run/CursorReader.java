@@ -13,7 +13,7 @@ import io.smallrye.mutiny.Uni;
 import io.sqlagent.sql.SqlConfig;
 import io.sqlagent.sql.engine.postgres.PgStatementCache;
 import io.sqlagent.sql.guard.SqlGuard;
-import io.sqlagent.sql.result.ColumnText;
+import io.sqlagent.sql.result.ColumnKind;
 import io.sqlagent.sql.result.DriverTypes;
 import io.sqlagent.sql.result.ResultColumn;
 import io.sqlagent.sql.result.ResultJson;
@@ -68,7 +68,7 @@ class CursorReader {
      * {@code WHERE false}; {@code pg_typeof} for types the driver does not know), sent with it; see
      * {@link ResultValues} for why the driver's own decoding is not used. The first time a statement is
      * seen, PostgreSQL writes each row as JSON ({@code to_json}); once its columns are known
-     * ({@link ResultShapes}), each column as text or JSON by its type ({@link ColumnText}), which costs
+     * ({@link ResultShapes}), each column as text or JSON by its type ({@link ColumnKind}), which costs
      * PostgreSQL a third as much for the same answer. An EXPLAIN (its plan is text or JSON already) and a
      * statement that writes (it cannot be a subquery) are read through the driver's values.
      */
@@ -84,14 +84,14 @@ class CursorReader {
         }
         // The column names, the rows statement's preparation and its first read go to PostgreSQL together (the client
         // pipelines them on the connection): one round trip.
-        List<ColumnText> known = shapes.known(body.get());
+        List<ColumnKind> known = shapes.known(body.get());
         // Wide values are cut by PostgreSQL, to what the answer keeps (WideValues).
         int cap = config.maxCellChars();
         // OFFSET 0: the statement's own expressions are computed once, however often the select list names them.
         String prefix = (known == null ? PgStatementCache.ROWS_PREFIX + WideValues.rowJson()
                 : PgStatementCache.COLUMNS_PREFIX + WideValues.selectList(known, "q", cap))
                 + " FROM (SELECT * FROM (";
-        String suffix = "\n) AS b OFFSET 0) AS q" + (known == null ? "" : "(" + ColumnText.aliases(known.size()) + ")");
+        String suffix = "\n) AS b OFFSET 0) AS q" + (known == null ? "" : "(" + ColumnKind.aliases(known.size()) + ")");
         int shift = -prefix.length();
         Uni<List<ResultColumn>> described = describe(connection, sql, body.get(), params)
                 .invoke(columns -> shapes.learn(body.get(), known, columns));
@@ -146,7 +146,7 @@ class CursorReader {
         }
         prefix.append("]::text[] FROM (SELECT 1) AS o LEFT JOIN (SELECT * FROM (");
         int shift = -prefix.length();
-        String query = prefix + body + "\n) AS s WHERE false) AS q(" + ColumnText.aliases(names.size()) + ") ON true";
+        String query = prefix + body + "\n) AS s WHERE false) AS q(" + ColumnKind.aliases(names.size()) + ") ON true";
         return connection.preparedQuery(query).execute(params)
                 .onFailure(PgException.class)
                 .transform(failure -> PgErrorTranslator.translate((PgException) failure, sql, shift))
@@ -174,7 +174,7 @@ class CursorReader {
         /** Whether the rows are PostgreSQL's JSON of them (else the driver's values). */
         private boolean rendered;
         /** How each column's value comes, when it comes as a column of its own (else null). */
-        private List<ColumnText> kinds;
+        private List<ColumnKind> kinds;
         /** The statement the rows come from, once it is prepared. */
         private PreparedStatement statement;
         /** Its cursor, once it is open. */

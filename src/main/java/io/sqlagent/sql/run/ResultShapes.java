@@ -9,12 +9,12 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 
 import io.smallrye.mutiny.Uni;
-import io.sqlagent.sql.result.ColumnText;
+import io.sqlagent.sql.result.ColumnKind;
 import io.sqlagent.sql.result.ResultColumn;
 import io.sqlagent.sql.result.WideValues;
 
 /**
- * The kinds of the columns of the statements run lately ({@link ColumnText}), by statement text: a statement seen
+ * The kinds of the columns of the statements run lately ({@link ColumnKind}), by statement text: a statement seen
  * before has its rows statement built for them and sent with the statement that describes its columns, which checks
  * them ({@link #learn}); a statement whose columns changed is run once more ({@link #againIfChanged}). Bounded by the
  * characters of the texts kept.
@@ -25,13 +25,13 @@ class ResultShapes {
     /** About how many characters of statement text {@link #shapes} keeps. */
     private static final long SHAPE_CACHE_CHARS = 4_000_000;
 
-    private final Cache<String, List<ColumnText>> shapes = Caffeine.newBuilder()
+    private final Cache<String, List<ColumnKind>> shapes = Caffeine.newBuilder()
             .maximumWeight(SHAPE_CACHE_CHARS)
-            .weigher((String body, List<ColumnText> kinds) -> body.length() + 16 + kinds.size())
+            .weigher((String body, List<ColumnKind> kinds) -> body.length() + 16 + kinds.size())
             .build();
 
     /** The kinds of {@code body}'s columns when its last run learned them, else null. */
-    List<ColumnText> known(String body) {
+    List<ColumnKind> known(String body) {
         return shapes.getIfPresent(body);
     }
 
@@ -40,8 +40,8 @@ class ResultShapes {
      * {@link Changed} when this run's rows statement was built for other kinds (the tables changed since
      * the last run), whose rows could not be read as they are.
      */
-    void learn(String body, List<ColumnText> known, List<ResultColumn> columns) {
-        List<ColumnText> kinds = ColumnText.of(columns);
+    void learn(String body, List<ColumnKind> known, List<ResultColumn> columns) {
+        List<ColumnKind> kinds = ColumnKind.of(columns);
         if (known != null && !known.equals(kinds)) {
             shapes.invalidate(body);
             throw new Changed();

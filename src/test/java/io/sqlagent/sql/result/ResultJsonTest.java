@@ -132,7 +132,7 @@ class ResultJsonTest {
     }
 
     /**
-     * Values sent one text per column ({@link ColumnText}) give the answer, byte for byte and size for size, that
+     * Values sent one text per column ({@link ColumnKind}) give the answer, byte for byte and size for size, that
      * PostgreSQL's {@code to_json} of the same rows gives: numbers with their digits (a string where JSON has no
      * such number, as {@code to_json} quotes NaN and Infinity), booleans, strings with escapes and cut, and every
      * other type as its own {@code to_json} (structures, ISO dates, quoted text), nulls included; and a row that
@@ -156,11 +156,11 @@ class ResultJsonTest {
             StringBuilder json = new StringBuilder("{");
             for (int i = 0; i < row.length; i++) {
                 json.append(i > 0 ? "," : "").append(TextNode.valueOf(columns.get(i).name())).append(':')
-                        .append(toJson(ColumnText.of(columns.get(i).type()), row[i]));
+                        .append(toJson(ColumnKind.of(columns.get(i).type()), row[i]));
             }
             rows.add(json.append('}').toString());
         }
-        List<ColumnText> kinds = ColumnText.of(columns);
+        List<ColumnKind> kinds = ColumnKind.of(columns);
         for (long cap : new long[] { Long.MAX_VALUE, 400 }) {
             ResultJson rendered = new ResultJson(columns, 12);
             ResultJson perColumn = new ResultJson(columns, 12);
@@ -182,7 +182,7 @@ class ResultJsonTest {
     }
 
     /** What {@code to_json} writes for a value whose text {@code text} is, by kind (a JSON kind's text is that already). */
-    private static String toJson(ColumnText kind, String text) {
+    private static String toJson(ColumnKind kind, String text) {
         if (text == null) {
             return "null";
         }

@@ -8,7 +8,7 @@ import java.time.LocalDateTime;
 import java.util.HexFormat;
 import java.util.Locale;
 
-import io.sqlagent.sql.result.ColumnText;
+import io.sqlagent.sql.result.ColumnKind;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.Json;
 import io.vertx.mysqlclient.data.spatial.Geometry;
@@ -34,7 +34,7 @@ import io.vertx.sqlclient.desc.ColumnDescriptor;
  * @param kind how {@link io.sqlagent.sql.result.ResultJson} writes the texts of {@link #render}
  * @param bits whether the column is {@code BIT}, whose values the driver hands over as {@code Long}
  */
-record MySqlColumn(String type, ColumnText kind, boolean bits) {
+record MySqlColumn(String type, ColumnKind kind, boolean bits) {
 
     /** MySQL's column flags (the protocol's {@code ColumnDefinition41}). */
     private static final int UNSIGNED = 0x20;
@@ -46,7 +46,7 @@ record MySqlColumn(String type, ColumnText kind, boolean bits) {
     /** The column the driver describes as {@code descriptor}. */
     static MySqlColumn of(ColumnDescriptor descriptor) {
         if (!(descriptor instanceof ColumnDefinition definition)) {
-            return new MySqlColumn("unknown", ColumnText.STRING, false);
+            return new MySqlColumn("unknown", ColumnKind.STRING, false);
         }
         boolean unsigned = (definition.flags() & UNSIGNED) != 0;
         DataType type = definition.type();
@@ -60,8 +60,8 @@ record MySqlColumn(String type, ColumnText kind, boolean bits) {
             case FLOAT -> number("float", unsigned);
             case DOUBLE -> number("double", unsigned);
             case YEAR -> number("year", false);
-            case BIT -> new MySqlColumn("bit", ColumnText.STRING, true);
-            case JSON -> new MySqlColumn("json", ColumnText.JSON, false);
+            case BIT -> new MySqlColumn("bit", ColumnKind.STRING, true);
+            case JSON -> new MySqlColumn("json", ColumnKind.JSON, false);
             case STRING -> string((definition.flags() & ENUM) != 0 ? "enum" : (definition.flags() & SET) != 0 ? "set" : "char");
             case VARSTRING -> string("varchar");
             case TINY_TEXT, TEXT, MEDIUM_TEXT, LONG_TEXT, TINY_BLOB, BLOB, MEDIUM_BLOB, LONG_BLOB, BINARY, VARBINARY,
@@ -72,11 +72,11 @@ record MySqlColumn(String type, ColumnText kind, boolean bits) {
     }
 
     private static MySqlColumn number(String name, boolean unsigned) {
-        return new MySqlColumn(unsigned ? name + " unsigned" : name, ColumnText.NUMBER, false);
+        return new MySqlColumn(unsigned ? name + " unsigned" : name, ColumnKind.NUMBER, false);
     }
 
     private static MySqlColumn string(String name) {
-        return new MySqlColumn(name, ColumnText.STRING, false);
+        return new MySqlColumn(name, ColumnKind.STRING, false);
     }
 
     /** The text {@link #kind} writes for {@code value} as the driver decoded it; null for SQL NULL. */
@@ -84,7 +84,7 @@ record MySqlColumn(String type, ColumnText kind, boolean bits) {
         if (value == null) {
             return null;
         }
-        if (kind == ColumnText.JSON) {
+        if (kind == ColumnKind.JSON) {
             // MySQL's JSON type, decoded by the driver into objects, arrays and scalars: written back as JSON.
             return Json.encode(value);
         }

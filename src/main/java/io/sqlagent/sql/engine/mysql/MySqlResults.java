@@ -9,7 +9,7 @@ import java.util.stream.Collector;
 import io.smallrye.mutiny.Uni;
 import io.sqlagent.sql.engine.CappedRows;
 import io.sqlagent.sql.engine.ResultReader;
-import io.sqlagent.sql.result.ColumnText;
+import io.sqlagent.sql.result.ColumnKind;
 import io.sqlagent.sql.result.ResultColumn;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mysqlclient.impl.MySQLRowDesc;
@@ -76,7 +76,7 @@ final class MySqlResults implements ResultReader {
         private void start(List<String> names, List<ColumnDescriptor> descriptors) {
             columns = new ArrayList<>(descriptors.size());
             List<String> types = new ArrayList<>(descriptors.size());
-            List<ColumnText> kinds = new ArrayList<>(descriptors.size());
+            List<ColumnKind> kinds = new ArrayList<>(descriptors.size());
             for (ColumnDescriptor descriptor : descriptors) {
                 MySqlColumn column = MySqlColumn.of(descriptor);
                 columns.add(column);

@@ -14,7 +14,7 @@ public final class PgStatementCache {
     public static final String ROWS_PREFIX = "SELECT /* sqlagent: rows */ ";
 
     /**
-     * Starts the statement that reads a query's columns as {@code ColumnText} says: q.c1, … are the aliases of its
+     * Starts the statement that reads a query's columns as {@code ColumnKind} says: q.c1, … are the aliases of its
      * columns, whatever their names (several may share one, or be named q).
      */
     public static final String COLUMNS_PREFIX = "SELECT /* sqlagent: columns */ ";

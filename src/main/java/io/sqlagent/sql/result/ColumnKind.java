@@ -11,7 +11,7 @@ import java.util.List;
  * (see {@link ResultValues}); the text costs PostgreSQL about a third as much (PostgreSQL 15, 1,000
  * rows of nine columns: {@code to_json} of the row looks each value's type up again, for every row).
  */
-public enum ColumnText {
+public enum ColumnKind {
     /** {@code smallint}, {@code integer}, {@code bigint}, {@code numeric}, {@code real}, {@code double precision}. */
     NUMBER,
     /** {@code boolean}: its text cast is {@code true} or {@code false}. */
@@ -22,7 +22,7 @@ public enum ColumnText {
     JSON;
 
     /** The kind of a column of type {@code type}, as {@link DriverTypes} or {@code pg_typeof} names it. */
-    public static ColumnText of(String type) {
+    public static ColumnKind of(String type) {
         return switch (type) {
             case "smallint", "integer", "bigint", "numeric", "real", "double precision" -> NUMBER;
             case "boolean" -> BOOLEAN;
@@ -32,8 +32,8 @@ public enum ColumnText {
     }
 
     /** The kinds of {@code columns}, in order. */
-    public static List<ColumnText> of(List<ResultColumn> columns) {
-        List<ColumnText> kinds = new ArrayList<>(columns.size());
+    public static List<ColumnKind> of(List<ResultColumn> columns) {
+        List<ColumnKind> kinds = new ArrayList<>(columns.size());
         for (ResultColumn column : columns) {
             kinds.add(of(column.type()));
         }
@@ -44,7 +44,7 @@ public enum ColumnText {
      * The select list that reads the columns of a subquery aliased {@code alias(c1, …, cN)} this way, one
      * text column per column.
      */
-    public static String selectList(List<ColumnText> kinds, String alias) {
+    public static String selectList(List<ColumnKind> kinds, String alias) {
         StringBuilder list = new StringBuilder();
         for (int i = 0; i < kinds.size(); i++) {
             String column = alias + ".c" + (i + 1);
