@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 import jakarta.inject.Singleton;
 
@@ -77,7 +78,7 @@ public class IntrospectSchemaTool extends TypedTool<IntrospectSchemaTool.Argumen
     protected Uni<?> run(Arguments arguments, ToolCallContext context) {
         Source source = sources.choose(arguments.source(), context.identity());
         return introspector.relations(source)
-                .map(all -> all.stream().filter(relation -> tables.permits(relation.schema() + "." + relation.name())).toList())
+                .map(all -> all.stream().filter(relation -> tables.permitsNames(relation.policyNames())).toList())
                 .flatMap(relations -> arguments.tableName().filter(name -> !name.isBlank())
                         .map(name -> describe(source, relations, name, arguments.includeSampleData().orElse(false), context)
                                 .map(Object.class::cast))
@@ -125,9 +126,11 @@ public class IntrospectSchemaTool extends TypedTool<IntrospectSchemaTool.Argumen
                         + String.join(", ",
                                 relations.stream().map(SchemaIntrospector.Relation::displayName).limit(100).toList())));
         return introspector.columns(source, relation).flatMap(all -> {
-            Set<String> hidden = hiddenColumns.hidden(List.of(relation.schema() + "." + relation.name()),
+            Set<String> hidden = hiddenColumns.hidden(relation.policyNames(),
                     all.stream().map(column -> (String) column.get("name")).toList());
-            List<Map<String, Object>> columns = all.stream().filter(column -> !hidden.contains(column.get("name"))).toList();
+            Set<String> shownTables = relations.stream().map(SchemaIntrospector.Relation::name).collect(Collectors.toSet());
+            List<Map<String, Object>> columns = all.stream().filter(column -> !hidden.contains(column.get("name")))
+                    .map(column -> withoutRefusedReference(column, shownTables)).toList();
             Uni<ArrayNode> sampleRows = sample && !columns.isEmpty()
                     // Sample rows are the caller's rows: its role and the source's row-level security apply.
                     ? runner.run(source, sampleQuery(source, relation, columns), context).map(QueryResult::rowObjects)
@@ -140,13 +143,28 @@ public class IntrospectSchemaTool extends TypedTool<IntrospectSchemaTool.Argumen
                         described.put("description", relation.description());
                         described.put("columns", columns);
                         described.put("relationships",
-                                relationships.stream().filter(r -> !hidden.contains(localColumn(r))).toList());
+                                relationships.stream().filter(r -> !hidden.contains(localColumn(r))
+                                        && shownTables.contains(r.get("related_table"))).toList());
                         // The rows are set as they are: a round trip through valueToTree would re-read their numbers.
                         ObjectNode tree = SnakeCaseJson.MAPPER.valueToTree(described);
                         tree.set("sample_data", rows);
                         return tree;
                     }));
         });
+    }
+
+    /**
+     * {@code column} without the table its foreign key references when that table is not listed (the table policy refuses
+     * it), so a description never names a table the listing leaves out.
+     */
+    private static Map<String, Object> withoutRefusedReference(Map<String, Object> column, Set<String> shownTables) {
+        Object references = column.get("references");
+        if (references instanceof String target && !shownTables.contains(target.substring(0, target.lastIndexOf('.')))) {
+            Map<String, Object> shown = new LinkedHashMap<>(column);
+            shown.put("references", null);
+            return shown;
+        }
+        return column;
     }
 
     /** The described table's own column in a relationship. */

@@ -95,6 +95,22 @@ public class SchemaIntrospector {
         public String displayName() {
             return own ? name : schema + "." + name;
         }
+
+        /** The names the table policy and hidden columns know it by ({@link #policyNames(String, String, boolean)}). */
+        public List<String> policyNames() {
+            return policyNames(schema, name, own);
+        }
+
+        /**
+         * The names the table policy and hidden columns know a relation by: {@code schema.name}, and {@code public.name}
+         * when it is in the source's own schema that is not {@code public} (a MySQL URL's database), since an unqualified
+         * policy entry ({@code customer}, {@code customer.email}) means a table there on every engine, as {@code run_sql}
+         * reads it there ({@code run.EngineReadCheck}).
+         */
+        public static List<String> policyNames(String schema, String name, boolean own) {
+            return own && !schema.equals("public") ? List.of(schema + "." + name, "public." + name)
+                    : List.of(schema + "." + name);
+        }
     }
 
     /** The readable relations, the source's own schema ({@code public}) first. */
