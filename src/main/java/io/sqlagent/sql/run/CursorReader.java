@@ -49,9 +49,8 @@ class CursorReader {
     private static final long BATCH_CHARS = 4_000_000;
 
     /**
-     * About the longest a number, a boolean, a cut string's marker or a cut JSON value's length prefix is, in
-     * characters, for {@link #small}: a {@code numeric} may be longer, as a cursor read's rows may be longer than
-     * their average.
+     * About the longest a number of fixed width, a boolean, a cut string's marker or a cut JSON value's length prefix
+     * is, in characters, for {@link #small}.
      */
     private static final int SHORT_VALUE_CHARS = 40;
 
@@ -121,11 +120,15 @@ class CursorReader {
      * {@code max-rows + 1} rows: when that many rows, each value at its longest as PostgreSQL sends it (strings and
      * JSON cut to {@code max-cell-chars}, a number or a boolean a few characters), stay within what one cursor read
      * brings ({@link #BATCH_CHARS}). With the defaults, a result of one string column and a few numbers is; a
-     * {@code SELECT *} of a table with two text columns is not.
+     * {@code SELECT *} of a table with two text columns is not, nor a result with a {@code numeric} column, whose
+     * values are sent whole at any length: a cursor reads those in batches sized by what the rows brought.
      */
     private boolean small(List<ColumnKind> kinds, Reading reading) {
         long row = 0;
         for (ColumnKind kind : kinds) {
+            if (kind == ColumnKind.DECIMAL) {
+                return false;
+            }
             row += kind == ColumnKind.STRING || kind == ColumnKind.JSON ? config.maxCellChars() + SHORT_VALUE_CHARS
                     : SHORT_VALUE_CHARS;
         }

@@ -144,6 +144,24 @@ class QueryRunnerTest {
         assertThat(most).isGreaterThanOrEqualTo(2);
     }
 
+    @Test
+    void aResultOfNumericValuesIsNeverReadInOneGo() {
+        // Given a result with a numeric column, whose values PostgreSQL sends whole at any length (a thousand rows
+        // of 100,000 digits would be 100 MB in one read), asked again and again: it counts its own plans
+        String sql = "SELECT (generic_plans + custom_plans)::numeric AS plans FROM pg_prepared_statements"
+                + " WHERE statement LIKE '%plans of a numeric statement%'";
+
+        // When it runs more often than the pool has connections
+        long most = 0;
+        for (int i = 0; i < 12; i++) {
+            QueryResult result = run(sql);
+            most = Math.max(most, result.rowCount() == 0 ? 0 : result.rows().get(0).get(0).asLong());
+        }
+
+        // Then every call read it through a cursor, by a statement prepared for that call alone
+        assertThat(most).isLessThanOrEqualTo(1);
+    }
+
     private void execute(String sql) {
         chinook().executeWriting(sql).await().atMost(WAIT);
     }
