@@ -133,12 +133,7 @@ class QueryRunnerTest {
                 + " WHERE statement LIKE '%plans of a kept statement%'";
 
         // When it runs more often than the pool has connections
-        long most = 0;
-        for (int i = 0; i < 12; i++) {
-            QueryResult result = run(sql);
-            assertThat(result.rowCount()).isLessThanOrEqualTo(1);
-            most = Math.max(most, result.rowCount() == 0 ? 0 : result.rows().get(0).get(0).asLong());
-        }
+        long most = mostPlans(sql);
 
         // Then a connection ran it from the statement it prepared before: PostgreSQL parsed it once, not once a call
         assertThat(most).isGreaterThanOrEqualTo(2);
@@ -152,14 +147,21 @@ class QueryRunnerTest {
                 + " WHERE statement LIKE '%plans of a numeric statement%'";
 
         // When it runs more often than the pool has connections
-        long most = 0;
-        for (int i = 0; i < 12; i++) {
-            QueryResult result = run(sql);
-            most = Math.max(most, result.rowCount() == 0 ? 0 : result.rows().get(0).get(0).asLong());
-        }
+        long most = mostPlans(sql);
 
         // Then every call read it through a cursor, by a statement prepared for that call alone
         assertThat(most).isLessThanOrEqualTo(1);
+    }
+
+    /** The most plans {@code sql} (which counts its own plans, in at most one row) saw in 12 runs. */
+    private long mostPlans(String sql) {
+        long most = 0;
+        for (int i = 0; i < 12; i++) {
+            QueryResult result = run(sql);
+            assertThat(result.rowCount()).isLessThanOrEqualTo(1);
+            most = Math.max(most, result.rowCount() == 0 ? 0 : result.rows().get(0).get(0).asLong());
+        }
+        return most;
     }
 
     private void execute(String sql) {
