@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 
 import io.quarkus.logging.Log;
 import io.smallrye.mutiny.Uni;
@@ -30,7 +31,8 @@ import io.vertx.mutiny.sqlclient.SqlConnection;
  * its time limit ({@link SessionPlan#timed}), always rolled back; the server's refusal as the engine translates it.
  * The engine reads the result ({@link Engine#results()}): each value rendered exactly, and the row limit, the size cap
  * and the cell cap applied as the rows arrive, the same caps as a PostgreSQL source's, so a wide or long result is
- * not held whole. The statement passed the engine's statement check before it came here; with a table policy or
+ * not held whole; once they are reached, the statement is stopped on the server ({@code KILL QUERY}), so the rest is
+ * not sent. The statement passed the engine's statement check before it came here; with a table policy or
  * hidden columns configured, what it reads is checked before it runs ({@link EngineReadCheck}).
  * <p>
  * A caller's role ({@code role-claim}) lasts for the connection on these engines, not the transaction: it is taken on
@@ -64,9 +66,10 @@ final class EngineStatements {
         Engine engine = source.engine();
         OwnConnection connections = new OwnConnection(engine.cancellation(),
                 (failure, text) -> translate(engine, failure, text));
-        return named(engine, sql).flatMap(verdict -> connections.run(source, sql, caller, timeout,
-                (connection, limit) -> inTransaction(connection, engine, sql, limit, reading, verdict,
-                        new Role(source, caller, role))));
+        return named(engine, sql).flatMap(verdict -> connections.runIdentified(source, sql, caller, timeout,
+                (connection, limit, id) -> inTransaction(connection, engine, sql, limit, reading, verdict,
+                        new Role(source, caller, role),
+                        () -> engine.cancellation().cancel(source.pool().orElse(null), connection, id))));
     }
 
     /** The statement check's verdict, for the tables it names, when reads are checked (parsed on a worker thread). */
@@ -80,13 +83,13 @@ final class EngineStatements {
     }
 
     private Uni<QueryResult> inTransaction(SqlConnection connection, Engine engine, String sql, Duration timeout,
-            Reading reading, SqlVerdict verdict, Role role) {
+            Reading reading, SqlVerdict verdict, Role role, Supplier<Uni<Void>> stop) {
         SessionPlan session = engine.session();
         ResultReader.Caps caps = new ResultReader.Caps(reading.maxRows(), reading.maxResultChars(), maxCellChars);
         return open(connection, session.open(reading.readOnly(), timeout), 0)
                 .flatMap(opened -> role.take(connection, session, sql))
                 .flatMap(taken -> reads.check(connection, engine, sql, verdict))
-                .flatMap(checked -> engine.results().read(connection, session.timed(sql, timeout), caps))
+                .flatMap(checked -> engine.results().read(connection, session.timed(sql, timeout), caps, stop))
                 .map(read -> new QueryResult(read.columns(), read.written(), read.rowCount(), read.totalRows(),
                         read.truncated()))
                 .eventually(() -> connection.query(session.rollback()).execute().replaceWithVoid().onFailure()
@@ -125,8 +128,13 @@ final class EngineStatements {
                     .recoverWithUni(failure -> {
                         Log.warnf("Source '%s': the role of caller '%s' could not be dropped (%s); the connection is closed",
                                 source.name(), caller.name(), failure.toString());
-                        return connection.query(session.discard()).execute().replaceWithVoid().onFailure()
-                                .recoverWithNull();
+                        // Released only once the client saw the socket close: before that the pool could hand it out.
+                        return Uni.createFrom().<Void> emitter(closed -> {
+                            connection.closeHandler(() -> closed.complete(null));
+                            connection.query(session.discard()).execute().subscribe().with(done -> {
+                            }, killed -> {
+                            });
+                        }).ifNoItem().after(Duration.ofSeconds(5)).recoverWithNull();
                     });
         }
     }
