@@ -134,7 +134,7 @@ final class EngineStatements {
                             connection.query(session.discard()).execute().subscribe().with(done -> {
                             }, killed -> {
                             });
-                        }).ifNoItem().after(Duration.ofSeconds(5)).recoverWithNull();
+                        }).ifNoItem().after(Duration.ofSeconds(5)).recoverWithItem((Void) null);
                     });
         }
     }
