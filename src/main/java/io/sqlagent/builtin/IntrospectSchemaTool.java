@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 import jakarta.inject.Singleton;
 
@@ -33,7 +34,8 @@ import io.sqlagent.tool.TypedTool;
  * keys, relationships, comments, up to three sample rows). Names, descriptions and shapes follow
  * the SQL-agent tool contract. Hidden columns are left out of the columns, the relationships and
  * the sample rows. On a large database the listing is paged and points at {@code search_schema}; low-cardinality text
- * columns carry their values ({@link ValueHints}).
+ * columns carry their values ({@link ValueHints}). The same answer on every engine: a MySQL or MariaDB source's schema
+ * is read through its engine ({@link SchemaIntrospector}), its samples in its dialect.
  */
 @Singleton
 @ToolDefinition(name = "introspect_schema", title = "Introspect schema", namespace = "sql", tags = { "sql", "schema",
@@ -74,10 +76,9 @@ public class IntrospectSchemaTool extends TypedTool<IntrospectSchemaTool.Argumen
 
     @Override
     protected Uni<?> run(Arguments arguments, ToolCallContext context) {
-        Source source = SourceChoice.introspectable(sources.choose(arguments.source(), context.identity()),
-                "introspect_schema");
+        Source source = sources.choose(arguments.source(), context.identity());
         return introspector.relations(source)
-                .map(all -> all.stream().filter(relation -> tables.permits(relation.schema() + "." + relation.name())).toList())
+                .map(all -> all.stream().filter(relation -> tables.permitsNames(relation.policyNames())).toList())
                 .flatMap(relations -> arguments.tableName().filter(name -> !name.isBlank())
                         .map(name -> describe(source, relations, name, arguments.includeSampleData().orElse(false), context)
                                 .map(Object.class::cast))
@@ -125,12 +126,14 @@ public class IntrospectSchemaTool extends TypedTool<IntrospectSchemaTool.Argumen
                         + String.join(", ",
                                 relations.stream().map(SchemaIntrospector.Relation::displayName).limit(100).toList())));
         return introspector.columns(source, relation).flatMap(all -> {
-            Set<String> hidden = hiddenColumns.hidden(List.of(relation.schema() + "." + relation.name()),
+            Set<String> hidden = hiddenColumns.hidden(relation.policyNames(),
                     all.stream().map(column -> (String) column.get("name")).toList());
-            List<Map<String, Object>> columns = all.stream().filter(column -> !hidden.contains(column.get("name"))).toList();
+            Set<String> shownTables = relations.stream().map(SchemaIntrospector.Relation::name).collect(Collectors.toSet());
+            List<Map<String, Object>> columns = all.stream().filter(column -> !hidden.contains(column.get("name")))
+                    .map(column -> withoutRefusedReference(column, shownTables)).toList();
             Uni<ArrayNode> sampleRows = sample && !columns.isEmpty()
                     // Sample rows are the caller's rows: its role and the source's row-level security apply.
-                    ? runner.run(source, sampleQuery(relation, columns), context).map(QueryResult::rowObjects)
+                    ? runner.run(source, sampleQuery(source, relation, columns), context).map(QueryResult::rowObjects)
                     : Uni.createFrom().item(SnakeCaseJson.MAPPER.createArrayNode());
             Uni<Void> hinted = hints.add(source, relation, columns, context.identity());
             return introspector.relationships(source, relation)
@@ -140,7 +143,8 @@ public class IntrospectSchemaTool extends TypedTool<IntrospectSchemaTool.Argumen
                         described.put("description", relation.description());
                         described.put("columns", columns);
                         described.put("relationships",
-                                relationships.stream().filter(r -> !hidden.contains(localColumn(r))).toList());
+                                relationships.stream().filter(r -> !hidden.contains(localColumn(r))
+                                        && shownTables.contains(r.get("related_table"))).toList());
                         // The rows are set as they are: a round trip through valueToTree would re-read their numbers.
                         ObjectNode tree = SnakeCaseJson.MAPPER.valueToTree(described);
                         tree.set("sample_data", rows);
@@ -149,13 +153,35 @@ public class IntrospectSchemaTool extends TypedTool<IntrospectSchemaTool.Argumen
         });
     }
 
+    /**
+     * {@code column} without the table its foreign key references when that table is not listed (the table policy refuses
+     * it), so a description never names a table the listing leaves out.
+     */
+    private static Map<String, Object> withoutRefusedReference(Map<String, Object> column, Set<String> shownTables) {
+        Object references = column.get("references");
+        if (references instanceof String target && !shownTables.contains(target.substring(0, target.lastIndexOf('.')))) {
+            Map<String, Object> shown = new LinkedHashMap<>(column);
+            shown.put("references", null);
+            return shown;
+        }
+        return column;
+    }
+
     /** The described table's own column in a relationship. */
     private static Object localColumn(Map<String, Object> relationship) {
         return "belongsTo".equals(relationship.get("type")) ? relationship.get("foreign_key") : relationship.get("local_key");
     }
 
-    /** Names every shown column rather than {@code *}, so hidden columns are never read. */
-    private static String sampleQuery(SchemaIntrospector.Relation relation, List<Map<String, Object>> columns) {
+    /**
+     * Names every shown column rather than {@code *}, so hidden columns are never read; in the dialect of the source's
+     * engine.
+     */
+    private static String sampleQuery(Source source, SchemaIntrospector.Relation relation,
+            List<Map<String, Object>> columns) {
+        if (!source.isPostgres()) {
+            return source.engine().schema().sampleStatement(SchemaIntrospector.table(relation),
+                    columns.stream().map(column -> (String) column.get("name")).toList(), SAMPLE_ROWS);
+        }
         String names = String.join(", ", columns.stream().map(column -> identifier((String) column.get("name"))).toList());
         return "SELECT " + names + " FROM " + quoted(relation) + " LIMIT " + SAMPLE_ROWS;
     }

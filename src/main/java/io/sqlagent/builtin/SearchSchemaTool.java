@@ -49,8 +49,7 @@ public class SearchSchemaTool extends TypedTool<SearchSchemaTool.Arguments> {
     @Override
     protected Uni<?> run(Arguments arguments, ToolCallContext context) {
         int limit = arguments.limit() == null ? DEFAULT_LIMIT : arguments.limit();
-        Source source = SourceChoice.introspectable(sources.choose(arguments.source(), context.identity()),
-                "search_schema");
+        Source source = sources.choose(arguments.source(), context.identity());
         return search.of(source.name()).search(arguments.query(), limit).map(hits -> Map.of("tables", hits));
     }
 }

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -22,7 +23,8 @@ import io.sqlagent.sql.source.Source;
  * table reads the first {@code sample-rows} rows as the caller (its role and row-level security apply), only
  * the shown columns, each value cut to {@code max-length}; a column with more than {@code max-values}
  * distinct values gets none. Past {@code timeout} the statement is cancelled and the table is described
- * without hints: hints are a help, never a reason for the description to fail.
+ * without hints: hints are a help, never a reason for the description to fail. On another engine than PostgreSQL
+ * the statement is its engine's ({@code SchemaReader.valueHintsStatement}), run the same way.
  */
 final class ValueHints {
 
@@ -40,7 +42,7 @@ final class ValueHints {
     /** Adds {@code values} to the low-cardinality text columns among {@code columns} (the shown ones). */
     Uni<Void> add(Source source, SchemaIntrospector.Relation relation, List<Map<String, Object>> columns, Caller caller) {
         List<Map<String, Object>> candidates = columns.stream()
-                .filter(column -> TEXT.matcher(String.valueOf(column.get("type"))).matches())
+                .filter(column -> hintable(source, String.valueOf(column.get("type"))))
                 .filter(column -> !Boolean.TRUE.equals(column.get("primary_key"))
                         && !Boolean.TRUE.equals(column.get("foreign_key")))
                 .toList();
@@ -48,19 +50,29 @@ final class ValueHints {
             return Uni.createFrom().voidItem();
         }
         Duration timeout = config.timeout();
-        return runner.run(source, statement(relation, candidates), caller)
+        return runner.run(source, statement(source, relation, candidates), caller)
                 .ifNoItem().after(timeout).fail()
                 .map(result -> {
+                    // PostgreSQL's statement answers a row per column (its values an array), another engine's a row
+                    // per value.
+                    Map<Integer, List<String>> found = new TreeMap<>();
                     for (JsonNode row : result.rowObjects()) {
                         JsonNode values = row.path("v");
                         int index = row.path("i").asInt(-1);
-                        if (values.isArray() && !values.isEmpty() && values.size() <= config.maxValues() && index >= 0
-                                && index < candidates.size()) {
-                            List<String> hinted = new ArrayList<>();
-                            values.forEach(value -> hinted.add(value.asText()));
-                            candidates.get(index).put("values", hinted);
+                        if (index >= 0 && index < candidates.size() && !values.isNull() && !values.isMissingNode()) {
+                            List<String> hinted = found.computeIfAbsent(index, ignored -> new ArrayList<>());
+                            if (values.isArray()) {
+                                values.forEach(value -> hinted.add(value.asText()));
+                            } else {
+                                hinted.add(values.asText());
+                            }
                         }
                     }
+                    found.forEach((index, hinted) -> {
+                        if (!hinted.isEmpty() && hinted.size() <= config.maxValues()) {
+                            candidates.get(index).put("values", hinted);
+                        }
+                    });
                     return (Void) null;
                 })
                 .onFailure().recoverWithItem(failure -> {
@@ -69,11 +81,21 @@ final class ValueHints {
                 });
     }
 
+    /** Whether a column of {@code type} is text worth hinting, as the source's engine names its types. */
+    private static boolean hintable(Source source, String type) {
+        return source.isPostgres() ? TEXT.matcher(type).matches() : source.engine().schema().hintable(type);
+    }
+
     /**
      * One row per candidate column: its position and up to {@code max-values + 1} distinct values (one more, to tell a
      * column that has too many). Names come from the catalog, quoted; nothing of the model's text is in it.
      */
-    private String statement(SchemaIntrospector.Relation relation, List<Map<String, Object>> candidates) {
+    private String statement(Source source, SchemaIntrospector.Relation relation, List<Map<String, Object>> candidates) {
+        if (!source.isPostgres()) {
+            return source.engine().schema().valueHintsStatement(SchemaIntrospector.table(relation),
+                    candidates.stream().map(column -> (String) column.get("name")).toList(), config.sampleRows(),
+                    config.maxValues(), config.maxLength());
+        }
         List<String> names = candidates.stream().map(column -> IntrospectSchemaTool.identifier((String) column.get("name")))
                 .toList();
         StringBuilder sql = new StringBuilder("WITH sample AS (SELECT ").append(String.join(", ", names)).append(" FROM ")

@@ -54,6 +54,11 @@ class TablePolicyToolsTest {
         call("introspect_schema", "{\"table_name\":\"customer\"}").statusCode(422)
                 .body("message",
                         startsWith("Table 'customer' does not exist or cannot be read. Tables: album, artist, genre, track"));
+        // A permitted table's keys into refused tables (media_type, invoice_line, playlist_track) name none of them.
+        call("introspect_schema", "{\"table_name\":\"track\"}").statusCode(200)
+                .body("result.relationships.related_table", is(List.of("album", "genre")))
+                .body("result.columns.find { it.name == 'media_type_id' }.references", is((Object) null))
+                .body("result.columns.find { it.name == 'album_id' }.references", is("album.album_id"));
     }
 
     @Test

@@ -129,10 +129,80 @@ class TwoEnginesTest {
         runSql("SELECT cost FROM `shop`.`GADGET_COST`", "gadgets").statusCode(403).body("error", is("blocked"))
                 .body("message", containsString("Table gadget_cost is not available to the agent"));
         runSql("SELECT b.* FROM gadget_buyer b", "gadgets").statusCode(403).body("error", is("blocked"))
-                .body("message", containsString("Column gadget_buyer.email is hidden"));
+                .body("message", containsString("Columns gadget_buyer.Phone, gadget_buyer.email are hidden"));
+        runSql("SELECT `PHONE` FROM shop.GADGET_BUYER", "gadgets").statusCode(403)
+                .body("message", containsString("Column gadget_buyer.Phone is hidden"));
+        runSql("SELECT code FROM gadget_secret", "gadgets").statusCode(403)
+                .body("message", containsString("is not available to the agent"));
         runSql("SELECT id FROM gadget_buyer WHERE email LIKE 'ann%'", "gadgets").statusCode(403)
                 .body("message", containsString("gadget_buyer.email"));
         runSql("SELECT id, name FROM gadget_buyer", "gadgets").statusCode(200).body("result.rows[0].name", is("Ann"));
+    }
+
+    private static ValidatableResponse introspect(String table, boolean sample) {
+        return given().contentType(ContentType.JSON)
+                .body(SnakeCaseJson.MAPPER.createObjectNode().put("source", "gadgets").put("table_name", table)
+                        .put("include_sample_data", sample).toString())
+                .when().post("/api/tools/introspect_schema").then();
+    }
+
+    private static final List<String> HIDDEN_VALUES = List.of(ExternalPostgresResource.BUYER_EMAIL,
+            ExternalPostgresResource.BUYER_PHONE, ExternalPostgresResource.SUPPLIER, ExternalPostgresResource.SECRET_CODE);
+
+    @Test
+    void theSchemaToolsShowNoDeniedTableNorHiddenColumnOfTheMariaDbSource() {
+        // Denied: gadget_cost (unqualified entry: the source's database), Gadget_Secret (SHOP.gadget_secret, another case).
+        List<String> listed = given().contentType(ContentType.JSON).body("{\"source\":\"gadgets\"}")
+                .when().post("/api/tools/introspect_schema").then().statusCode(200).extract().jsonPath()
+                .getList("result.tables", String.class);
+        assertThat(listed).contains("gadget", "gadget_buyer", "gadget_supply", "buyer_contact")
+                .noneMatch(name -> name.toLowerCase(java.util.Locale.ROOT).contains("gadget_cost")
+                        || name.toLowerCase(java.util.Locale.ROOT).contains("secret"));
+        for (String denied : List.of("gadget_cost", "GADGET_COST", "shop.gadget_cost", "Gadget_Secret", "shop.gadget_secret")) {
+            String body = introspect(denied, true).statusCode(422)
+                    .body("message", containsString("does not exist or cannot be read")).extract().asString();
+            String tables = body.substring(body.indexOf("Tables:"));
+            assertThat(tables).as(denied).doesNotContainIgnoringCase("gadget_cost").doesNotContainIgnoringCase("secret");
+            assertThat(body).doesNotContain(HIDDEN_VALUES);
+        }
+
+        // Hidden: gadget_buyer.email (unqualified) and Phone (Shop.Gadget_Buyer.PHONE): not described, not sampled,
+        // no values hinted; its other columns are, with their values.
+        String buyer = introspect("gadget_buyer", true).statusCode(200)
+                .body("result.columns.name", is(List.of("id", "name", "gadget_id")))
+                .body("result.columns[1].values", is(List.of("Ann")))
+                .body("result.sample_data[0].name", is("Ann"))
+                .extract().asString();
+        assertThat(buyer).doesNotContainIgnoringCase("email").doesNotContainIgnoringCase("phone")
+                .doesNotContain(HIDDEN_VALUES);
+
+        // gadget's relationships and references name no denied table: gadget_cost's key into gadget is left out.
+        JsonPath gadget = introspect("gadget", false).statusCode(200).extract().jsonPath();
+        assertThat(gadget.getList("result.relationships.related_table")).containsExactly("gadget_buyer");
+        assertThat(introspect("gadget_buyer", false).extract().jsonPath().getString("result.columns[2].references"))
+                .isEqualTo("gadget.id");
+
+        // A view over a denied table and one over a hidden column are listed (as on PostgreSQL), but what they read
+        // is not: no value hint of theirs, and their sample is refused as run_sql refuses it.
+        for (String view : List.of("gadget_supply", "buyer_contact")) {
+            String described = introspect(view, false).statusCode(200).extract().asString();
+            assertThat(described).as(view).doesNotContain("\"values\"").doesNotContain(HIDDEN_VALUES);
+            String sampled = introspect(view, true).statusCode(403).body("error", is("blocked")).extract().asString();
+            assertThat(sampled).as(view).doesNotContain(HIDDEN_VALUES);
+        }
+
+        // search_schema finds neither denied table, whatever the question, and shows no hidden column.
+        for (String question : List.of("purchase cost of gadgets and their supplier", "secret codes",
+                "buyers email and phone")) {
+            String found = given().contentType(ContentType.JSON)
+                    .body(SnakeCaseJson.MAPPER.createObjectNode().put("source", "gadgets").put("query", question)
+                            .put("limit", 50).toString())
+                    .when().post("/api/tools/search_schema").then().statusCode(200).extract().asString();
+            assertThat(JsonPath.from(found).getList("result.tables.table", String.class)).as(question)
+                    .doesNotContain("shop.gadget_cost", "shop.Gadget_Secret");
+            assertThat(found).as(question).doesNotContainIgnoringCase("secret").doesNotContainIgnoringCase("phone")
+                    .doesNotContain(HIDDEN_VALUES);
+        }
     }
 
     @Test
@@ -145,12 +215,28 @@ class TwoEnginesTest {
     }
 
     @Test
-    void theSchemaToolsSayTheyCannotReadMariaDbYetAndPointAtRunSql() {
+    void theSchemaToolsReadTheMariaDbCatalogInPostgresShapes() {
         given().contentType(ContentType.JSON).body("{\"source\":\"gadgets\"}")
                 .when().post("/api/tools/introspect_schema").then()
-                .statusCode(422)
-                .body("message", containsString("cannot read the schema of source 'gadgets' (MariaDB) yet"));
-        runSql("SHOW TABLES", "gadgets").statusCode(200).body("result.row_count", is(3));
+                .statusCode(200)
+                .body("result.tables", org.hamcrest.Matchers.hasItem("gadget"));
+        JsonPath described = given().contentType(ContentType.JSON)
+                .body("{\"source\":\"gadgets\",\"table_name\":\"gadget\",\"include_sample_data\":true}")
+                .when().post("/api/tools/introspect_schema").then().statusCode(200).extract().jsonPath();
+        assertThat(described.getString("result.table")).isEqualTo("gadget");
+        assertThat(described.getString("result.description")).isEqualTo("Gadgets on sale");
+        assertThat(described.getList("result.columns.name")).containsExactly("id", "name", "price");
+        assertThat(described.getList("result.columns.type")).containsExactly("int(11)", "varchar(40)", "decimal(10,2)");
+        assertThat(described.getList("result.columns.primary_key")).containsExactly(true, false, false);
+        // The sample is read in MariaDB's dialect (backticks), as the caller; the text column's values are hinted.
+        assertThat(described.getList("result.sample_data.name")).containsExactly("lamp", "kettle", "radio");
+        assertThat(described.getList("result.columns[1].values")).containsExactly("fan", "kettle", "lamp", "radio");
+        given().contentType(ContentType.JSON).body("{\"source\":\"gadgets\",\"query\":\"gadgets on sale with a price\"}")
+                .when().post("/api/tools/search_schema").then()
+                .statusCode(200)
+                .body("result.tables[0].table", is("shop.gadget"));
+        // SHOW TABLES lists every table, the denied ones too, as PostgreSQL's catalog does.
+        runSql("SHOW TABLES", "gadgets").statusCode(200).body("result.row_count", is(6));
     }
 
     @Test

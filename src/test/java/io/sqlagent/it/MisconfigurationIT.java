@@ -81,13 +81,6 @@ class MisconfigurationIT {
                         Map.of("SQLAGENT_SQL_HIDDEN_COLUMNS", "customer.email,phone"),
                         List.of("sqlagent.sql.hidden-columns: 'phone' is not table.column, schema.table.column, *.column"),
                         List.of()),
-                // SET ROLE outlives the transaction on MySQL and MariaDB: a pooled connection would carry it on.
-                new Refusal("a role mapping on a MariaDB source, naming the source and the setting, password hidden",
-                        Map.of("SQLAGENT_SOURCES_SHOP_URL", "mariadb://agent:maria-pw-not-shown@127.0.0.1:1/shop",
-                                "SQLAGENT_SOURCES_SHOP_ROLE_CLAIM", "db_role"),
-                        List.of("source 'shop' is MariaDB, which cannot take on a caller's role for one transaction only: "
-                                + "unset sqlagent.sources.shop.role-claim"),
-                        List.of("maria-pw-not-shown")),
                 new Refusal("a bad workspace policy, every problem by line", Map.of("SQLAGENT_POLICY_PATH", policy.toString()),
                         List.of("The workspace policy has 2 problems (sqlagent.policy.path)",
                                 policy + ":4: policy.data.filesystem.allow_reed: is not a known field; known fields: "

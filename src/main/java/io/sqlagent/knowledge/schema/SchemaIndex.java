@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 import org.apache.lucene.analysis.standard.StandardAnalyzer;
@@ -115,26 +116,41 @@ public final class SchemaIndex {
             Map<String, Map<String, List<String>>> values,
             TablePolicy tables, ColumnPolicy columns, int maxTables) {
         List<Entry> entries = new ArrayList<>();
+        // The source's own schema (public, a MySQL URL's database), where an unqualified policy entry names a table.
+        Optional<String> own = catalog.stream().map(SchemaIntrospector.CatalogTable::relation)
+                .filter(SchemaIntrospector.Relation::own).map(SchemaIntrospector.Relation::schema).findFirst();
         for (SchemaIntrospector.CatalogTable table : catalog) {
             SchemaIntrospector.Relation relation = table.relation();
             String qualified = relation.schema() + "." + relation.name();
-            if (!tables.permits(qualified)) {
+            if (!tables.permitsNames(relation.policyNames())) {
                 continue;
             }
             if (entries.size() == maxTables) {
                 break;
             }
-            Set<String> hidden = columns.hidden(List.of(qualified),
+            Set<String> hidden = columns.hidden(relation.policyNames(),
                     table.columns().stream().map(SchemaIntrospector.CatalogColumn::name).toList());
             List<SchemaIntrospector.CatalogColumn> shown = table.columns().stream()
                     .filter(column -> !hidden.contains(column.name())).toList();
-            List<String> references = table.references().stream().filter(tables::permits).toList();
+            List<String> references = table.references().stream()
+                    .filter(reference -> tables.permitsNames(policyNames(reference, own))).toList();
             Map<String, List<String>> columnValues = values.getOrDefault(qualified, Map.of());
             List<String> shownValues = shown.stream()
                     .flatMap(column -> columnValues.getOrDefault(column.name(), List.of()).stream()).distinct().toList();
             entries.add(entry(qualified, relation, shown, references, shownValues));
         }
         return lexical(entries);
+    }
+
+    /** The policy names of a referenced {@code schema.table}, in the source's {@code own} schema or not. */
+    private static List<String> policyNames(String reference, Optional<String> own) {
+        int dot = reference.indexOf('.');
+        if (dot < 0) {
+            return List.of("public." + reference);
+        }
+        String schema = reference.substring(0, dot);
+        return SchemaIntrospector.Relation.policyNames(schema, reference.substring(dot + 1),
+                own.filter(schema::equals).isPresent());
     }
 
     /** The one-line summary of a table comment; empty without one. */

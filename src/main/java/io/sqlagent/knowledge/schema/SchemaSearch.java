@@ -176,7 +176,7 @@ public class SchemaSearch {
         state = "building";
         long began = System.nanoTime();
         Uni.createFrom().deferred(() -> introspector.catalog(source()))
-                .flatMap(catalog -> columnValues()
+                .flatMap(catalog -> columnValues(catalog)
                         .map(values -> Map.entry(catalog, values)))
                 .emitOn(Infrastructure.getDefaultWorkerPool())
                 .map(read -> SchemaIndex.build(read.getKey(), read.getValue(), tables, columns, config.index().maxTables()))
@@ -239,15 +239,17 @@ public class SchemaSearch {
 
     /**
      * The values of the source's low-cardinality text columns from its statistics; none when they are turned off or
-     * cannot be read (a source without {@code pg_stats}), so the index is still built, by names.
+     * cannot be read (a source without {@code pg_stats}), so the index is still built, by names. A MySQL or MariaDB
+     * source offers no such statistics to every account: its values are those its {@code enum} and {@code set}
+     * columns declare (in {@code catalog}), nothing read from its rows.
      */
-    private Uni<Map<String, Map<String, List<String>>>> columnValues() {
+    private Uni<Map<String, Map<String, List<String>>>> columnValues(List<SchemaIntrospector.CatalogTable> catalog) {
         if (!config.index().columnValues()) {
             return Uni.createFrom().item(Map.of());
         }
         return Uni.createFrom().deferred(() -> source().isPostgres()
                 ? ColumnValues.read(source(), config.index().columnValuesMaxDistinct())
-                : Uni.createFrom().<Map<String, Map<String, List<String>>>> item(Map.of()))
+                : Uni.createFrom().item(SchemaIntrospector.declaredValues(catalog)))
                 .onFailure().recoverWithItem(failure -> {
                     Log.warnf("Schema index of source '%s': column values could not be read from the statistics (%s); "
                             + "indexing names only", sourceName, failure.getMessage());

@@ -80,6 +80,14 @@ public class TablePolicy {
         return names.stream().anyMatch(this::permits);
     }
 
+    /**
+     * Whether a relation known by every one of {@code names} ({@code schema.name}; a table of a MySQL source's own
+     * database is also {@code public.name}) may be used: none of them denied, one of them permitted.
+     */
+    public boolean permitsNames(List<String> names) {
+        return permitsRelation(names.get(0), names.subList(1, names.size()));
+    }
+
     /** Whether a table, named as in SQL ({@code t} or {@code schema.t}), may be used. */
     public boolean permits(String table) {
         String name = qualified(table);

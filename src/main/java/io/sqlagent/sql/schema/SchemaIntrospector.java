@@ -9,6 +9,7 @@ import java.util.Optional;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import io.smallrye.mutiny.Uni;
+import io.sqlagent.sql.engine.SchemaReader;
 import io.sqlagent.sql.source.Source;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -17,7 +18,9 @@ import io.vertx.mutiny.sqlclient.Tuple;
 /**
  * Reads a source's schema from the PostgreSQL catalog: the tables, views, materialized views and
  * partitioned tables the connected role may read, and for one of them its columns, keys,
- * relationships (both directions) and comments.
+ * relationships (both directions) and comments. Another engine's source is read through its engine's
+ * {@link io.sqlagent.sql.engine.SchemaReader} ({@link EngineCatalog}) into the same shapes, so the schema tools
+ * answer alike on every engine.
  */
 @ApplicationScoped
 public class SchemaIntrospector {
@@ -75,16 +78,46 @@ public class SchemaIntrospector {
             WHERE con.contype = 'f' AND (con.conrelid = $1::int8::oid OR con.confrelid = $1::int8::oid)
             ORDER BY fromc.relname, fa.attname""";
 
-    /** A readable relation. */
-    public record Relation(String schema, String name, String kind, long oid, String description) {
-        /** The name the model should use: bare in {@code public}, schema-qualified elsewhere. */
+    /**
+     * A readable relation.
+     *
+     * @param oid PostgreSQL's oid; for another engine's source, the relation's position in its catalog (from 1)
+     * @param own whether it is in the source's own schema ({@code public}, a MySQL URL's database), named bare there
+     */
+    public record Relation(String schema, String name, String kind, long oid, String description, boolean own) {
+
+        /** A PostgreSQL relation: its own schema is {@code public}. */
+        public Relation(String schema, String name, String kind, long oid, String description) {
+            this(schema, name, kind, oid, description, schema.equals("public"));
+        }
+
+        /** The name the model should use: bare in the source's own schema, schema-qualified elsewhere. */
         public String displayName() {
-            return schema.equals("public") ? name : schema + "." + name;
+            return own ? name : schema + "." + name;
+        }
+
+        /** The names the table policy and hidden columns know it by ({@link #policyNames(String, String, boolean)}). */
+        public List<String> policyNames() {
+            return policyNames(schema, name, own);
+        }
+
+        /**
+         * The names the table policy and hidden columns know a relation by: {@code schema.name}, and {@code public.name}
+         * when it is in the source's own schema that is not {@code public} (a MySQL URL's database), since an unqualified
+         * policy entry ({@code customer}, {@code customer.email}) means a table there on every engine, as {@code run_sql}
+         * reads it there ({@code run.EngineReadCheck}).
+         */
+        public static List<String> policyNames(String schema, String name, boolean own) {
+            return own && !schema.equals("public") ? List.of(schema + "." + name, "public." + name)
+                    : List.of(schema + "." + name);
         }
     }
 
-    /** The readable relations, {@code public} first. */
+    /** The readable relations, the source's own schema ({@code public}) first. */
     public Uni<List<Relation>> relations(Source source) {
+        if (!source.isPostgres()) {
+            return EngineCatalog.read(source).map(EngineCatalog::relations);
+        }
         return source.requirePool().query(RELATIONS).execute().map(rows -> {
             List<Relation> relations = new ArrayList<>();
             for (Row row : rows) {
@@ -107,6 +140,9 @@ public class SchemaIntrospector {
 
     /** Every readable relation with its columns, {@code public} first, read in one statement. */
     public Uni<List<CatalogTable>> catalog(Source source) {
+        if (!source.isPostgres()) {
+            return EngineCatalog.read(source).map(EngineCatalog::catalog);
+        }
         return source.requirePool().query(CATALOG).execute().map(rows -> {
             List<CatalogTable> tables = new ArrayList<>();
             for (Row row : rows) {
@@ -147,6 +183,9 @@ public class SchemaIntrospector {
 
     /** Columns of one relation in order, as the {@code introspect_schema} contract describes them. */
     public Uni<List<Map<String, Object>>> columns(Source source, Relation relation) {
+        if (!source.isPostgres()) {
+            return EngineCatalog.read(source).map(tables -> EngineCatalog.columns(tables, relation));
+        }
         Pool pool = source.requirePool();
         Uni<List<ForeignKey>> keys = foreignKeys(pool, relation);
         return pool.preparedQuery(COLUMNS).execute(Tuple.of(relation.oid())).flatMap(rows -> keys.map(foreignKeys -> {
@@ -175,6 +214,9 @@ public class SchemaIntrospector {
      * it.
      */
     public Uni<List<Map<String, Object>>> relationships(Source source, Relation relation) {
+        if (!source.isPostgres()) {
+            return EngineCatalog.read(source).map(tables -> EngineCatalog.relationships(tables, relation));
+        }
         return foreignKeys(source.requirePool(), relation).map(keys -> {
             List<Map<String, Object>> relationships = new ArrayList<>();
             for (ForeignKey key : keys) {
@@ -194,6 +236,20 @@ public class SchemaIntrospector {
             }
             return relationships;
         });
+    }
+
+    /**
+     * The values the columns of {@code catalog} declare ({@code enum} and {@code set} definitions of a MySQL or MariaDB
+     * source), by {@code schema.table} then column; PostgreSQL's come from its statistics instead.
+     */
+    public static Map<String, Map<String, List<String>>> declaredValues(List<CatalogTable> catalog) {
+        return EngineCatalog.declaredValues(catalog);
+    }
+
+    /** {@code relation} as its engine's {@link SchemaReader} names a table, for the statements it writes. */
+    public static SchemaReader.Table table(Relation relation) {
+        return new SchemaReader.Table(relation.schema(), relation.name(), relation.kind(), relation.own(),
+                Optional.ofNullable(relation.description()), List.of(), List.of());
     }
 
     private record ForeignKey(long fromOid, String fromTable, String fromColumn, long toOid, String toTable, String toColumn) {

@@ -160,20 +160,6 @@ public class SourceChoice {
         return source;
     }
 
-    /**
-     * {@code source}, when the schema tools can read its catalog: PostgreSQL's today.
-     *
-     * @throws ToolException naming the source and its engine otherwise
-     */
-    public static Source introspectable(Source source, String tool) {
-        if (!source.isPostgres()) {
-            throw new ToolException(tool + " cannot read the schema of source '" + source.name() + "' ("
-                    + Engines.displayName(source.engine()) + ") yet: use run_sql there with SHOW TABLES, SHOW COLUMNS FROM "
-                    + "<table> or DESCRIBE <table>");
-        }
-        return source;
-    }
-
     private static String cut(String text) {
         return text.length() <= 64 ? text : text.substring(0, 64) + "…";
     }

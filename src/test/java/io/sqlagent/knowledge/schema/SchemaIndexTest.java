@@ -222,4 +222,35 @@ class SchemaIndexTest {
         assertThat(index.search("marblefin", null, List.of(), 5)).isEmpty();
         assertThat(index.search("sturgeonite", null, List.of(), 5)).isEmpty();
     }
+
+    @Test
+    void onAMariaDbSourceUnqualifiedPolicyEntriesNameTheTablesOfItsOwnDatabase() {
+        // A MySQL URL's database plays PostgreSQL's public: "gadget_cost" and "gadget_buyer.email" name tables of
+        // shop; db-qualified entries in another case work too; another database's table of the same name is not hit.
+        List<CatalogTable> catalog = new ArrayList<>();
+        catalog.add(new CatalogTable(new Relation("shop", "gadget", "table", 1, "Gadgets on sale", true),
+                List.of(new CatalogColumn("name", "varchar(40)", "")), List.of("shop.gadget_cost", "shop.Gadget_Secret")));
+        catalog.add(new CatalogTable(new Relation("shop", "gadget_cost", "table", 2, "Purchase cost", true),
+                List.of(new CatalogColumn("cost", "decimal(10,2)", "")), List.of("shop.gadget")));
+        catalog.add(new CatalogTable(new Relation("shop", "gadget_buyer", "table", 3, "Buyers", true),
+                List.of(new CatalogColumn("buyer_name", "varchar(40)", ""), new CatalogColumn("Email", "varchar(80)", "")),
+                List.of()));
+        catalog.add(new CatalogTable(new Relation("shop", "Gadget_Secret", "table", 4, "Secret codes", true),
+                List.of(new CatalogColumn("code", "varchar(8)", "")), List.of()));
+        catalog.add(new CatalogTable(new Relation("other", "gadget_cost", "table", 5, "Cost elsewhere", false),
+                List.of(new CatalogColumn("cost", "decimal(10,2)", "")), List.of()));
+        Map<String, Map<String, List<String>>> values = Map.of("shop.gadget_buyer",
+                Map.of("Email", List.of("Quillmail"), "buyer_name", List.of("Annabeth")));
+        SchemaIndex index = SchemaIndex.build(catalog, values,
+                new TablePolicy(Optional.empty(), Optional.of(List.of("GADGET_COST", "SHOP.gadget_secret"))),
+                new ColumnPolicy(Optional.of(List.of("gadget_buyer.EMAIL"))), 1000);
+
+        assertThat(index.entries()).extracting(SchemaIndex.Entry::table)
+                .containsExactly("shop.gadget", "shop.gadget_buyer", "other.gadget_cost");
+        assertThat(index.entries().get(0).references()).isEmpty();
+        assertThat(index.entries()).flatExtracting(SchemaIndex.Entry::values).containsExactly("Annabeth");
+        assertThat(tables(index.search("purchase cost secret codes", null, List.of(), 5)))
+                .containsExactly("other.gadget_cost");
+        assertThat(index.search("email quillmail", null, List.of(), 5)).isEmpty();
+    }
 }

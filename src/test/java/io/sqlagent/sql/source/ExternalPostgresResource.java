@@ -16,8 +16,8 @@ import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
  * {@code stock_clerk} is allowed), so the SQL tools' {@code source} argument is tried with two sources and a role
  * mapping that admits some callers and not others. Where MariaDB can be had ({@link MariaDbServer}), source
  * {@code gadgets} is its {@code shop} database, whose {@code gadget} table has {@value #GADGETS} rows, read as the
- * account {@code agent}: the two engines side by side, with a denied table ({@code gadget_cost}) and a hidden column
- * ({@code gadget_buyer.email}) there.
+ * account {@code agent}: the two engines side by side, with denied tables ({@code gadget_cost}, {@code Gadget_Secret}),
+ * hidden columns ({@code gadget_buyer.email}, {@code gadget_buyer.Phone}) and views over them there.
  */
 public class ExternalPostgresResource implements QuarkusTestResourceLifecycleManager {
 
@@ -25,6 +25,12 @@ public class ExternalPostgresResource implements QuarkusTestResourceLifecycleMan
 
     /** The rows of the MariaDB source's {@code gadget} table. */
     public static final int GADGETS = 4;
+
+    /** Values of the MariaDB source that the policy hides: a hidden column's, a denied table's. */
+    public static final String BUYER_EMAIL = "ann@example.com";
+    public static final String BUYER_PHONE = "555-0199";
+    public static final String SUPPLIER = "Acme Hidden Supply";
+    public static final String SECRET_CODE = "XK-1001";
 
     /** The rows of {@code stock}'s {@code part} table. */
     public static final int PARTS = 3;
@@ -68,19 +74,30 @@ public class ExternalPostgresResource implements QuarkusTestResourceLifecycleMan
                 "sqlagent.sources.stock.allowed-roles", "stock_clerk"));
         if (MariaDbServer.available()) {
             MariaDbServer mariaDb = MariaDbServer.get();
-            mariaDb.root("DROP TABLE IF EXISTS shop.gadget; CREATE TABLE shop.gadget (id INT PRIMARY KEY, "
+            mariaDb.root("DROP VIEW IF EXISTS shop.gadget_supply, shop.buyer_contact; "
+                    + "DROP TABLE IF EXISTS shop.gadget_buyer, shop.gadget_cost, shop.Gadget_Secret, shop.gadget; CREATE TABLE shop.gadget (id INT PRIMARY KEY, "
                     + "name VARCHAR(40) NOT NULL, price DECIMAL(10,2) NOT NULL) COMMENT 'Gadgets on sale'; "
                     + "INSERT INTO shop.gadget VALUES (1, 'lamp', 19.90), (2, 'kettle', 34.50), (3, 'radio', 99.00), "
                     + "(4, 'fan', 24.00); "
-                    + "CREATE OR REPLACE TABLE shop.gadget_buyer (id INT PRIMARY KEY, name VARCHAR(40), email VARCHAR(80)); "
-                    + "INSERT INTO shop.gadget_buyer VALUES (1, 'Ann', 'ann@example.com'); "
-                    + "CREATE OR REPLACE TABLE shop.gadget_cost (id INT PRIMARY KEY, cost DECIMAL(10,2)); "
-                    + "INSERT INTO shop.gadget_cost VALUES (1, 3.10)");
+                    + "CREATE TABLE shop.gadget_buyer (id INT PRIMARY KEY, name VARCHAR(40), email VARCHAR(80), "
+                    + "Phone VARCHAR(20), gadget_id INT, FOREIGN KEY (gadget_id) REFERENCES shop.gadget (id)); "
+                    + "INSERT INTO shop.gadget_buyer VALUES (1, 'Ann', '" + BUYER_EMAIL + "', '" + BUYER_PHONE + "', 1); "
+                    + "CREATE TABLE shop.gadget_cost (id INT PRIMARY KEY, cost DECIMAL(10,2), "
+                    + "supplier VARCHAR(40), FOREIGN KEY (id) REFERENCES shop.gadget (id)) COMMENT 'Purchase cost'; "
+                    + "INSERT INTO shop.gadget_cost VALUES (1, 3.10, '" + SUPPLIER + "'); "
+                    + "CREATE TABLE shop.Gadget_Secret (id INT PRIMARY KEY, code VARCHAR(12)) "
+                    + "COMMENT 'Secret codes'; "
+                    + "INSERT INTO shop.Gadget_Secret VALUES (1, '" + SECRET_CODE + "'); "
+                    + "CREATE VIEW shop.gadget_supply AS SELECT g.name, c.supplier FROM shop.gadget g "
+                    + "JOIN shop.gadget_cost c ON c.id = g.id; "
+                    + "CREATE VIEW shop.buyer_contact AS SELECT id, name, email FROM shop.gadget_buyer");
             settings.put("sqlagent.sources.gadgets.url", mariaDb.agentUrl());
             // The table policy and hidden columns hold on the MariaDB source too (its tables only: PostgreSQL's have
             // no such names).
-            settings.put("sqlagent.sql.denied-tables", "gadget_cost");
-            settings.put("sqlagent.sql.hidden-columns", "gadget_buyer.email");
+            // Unqualified entries name tables of the source's database, as they name PostgreSQL's public; db-qualified
+            // ones in another case name them too.
+            settings.put("sqlagent.sql.denied-tables", "gadget_cost,SHOP.gadget_secret");
+            settings.put("sqlagent.sql.hidden-columns", "gadget_buyer.email,Shop.Gadget_Buyer.PHONE");
         }
         return settings;
     }

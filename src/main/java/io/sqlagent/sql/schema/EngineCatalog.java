@@ -1,0 +1,164 @@
+package io.sqlagent.sql.schema;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import io.smallrye.mutiny.Uni;
+import io.sqlagent.sql.engine.SchemaReader;
+import io.sqlagent.sql.schema.SchemaIntrospector.CatalogColumn;
+import io.sqlagent.sql.schema.SchemaIntrospector.CatalogTable;
+import io.sqlagent.sql.schema.SchemaIntrospector.Relation;
+import io.sqlagent.sql.source.Source;
+
+/**
+ * The schema of a source whose engine is not PostgreSQL, read through its {@link SchemaReader} (one catalog read: a few
+ * statements whatever the number of tables) and put in {@link SchemaIntrospector}'s shapes: relations, the columns of
+ * one as {@code introspect_schema} describes them, its relationships both ways, and the catalog the schema index is
+ * built from. A relation's {@code oid} is its position in the catalog, which is all {@code introspect_schema} and the
+ * index use it for.
+ */
+final class EngineCatalog {
+
+    /** One value of an {@code enum(...)} or {@code set(...)} definition: quoted, a quote in it doubled. */
+    private static final Pattern DECLARED_VALUE = Pattern.compile("'((?:[^']|'')*)'");
+
+    private static final Pattern DECLARED_VALUES = Pattern.compile("(?i)(enum|set)\\((.*)\\)");
+
+    private EngineCatalog() {
+    }
+
+    static Uni<List<SchemaReader.Table>> read(Source source) {
+        return source.engine().schema().catalog(source.requirePool());
+    }
+
+    static List<Relation> relations(List<SchemaReader.Table> tables) {
+        List<Relation> relations = new ArrayList<>(tables.size());
+        for (int i = 0; i < tables.size(); i++) {
+            relations.add(relation(tables.get(i), i + 1));
+        }
+        return relations;
+    }
+
+    private static Relation relation(SchemaReader.Table table, long position) {
+        return new Relation(table.schema(), table.name(), table.kind(), position, table.description().orElse(null),
+                table.own());
+    }
+
+    static List<CatalogTable> catalog(List<SchemaReader.Table> tables) {
+        List<CatalogTable> catalog = new ArrayList<>(tables.size());
+        for (int i = 0; i < tables.size(); i++) {
+            SchemaReader.Table table = tables.get(i);
+            List<CatalogColumn> columns = table.columns().stream()
+                    .map(column -> new CatalogColumn(column.name(), column.type(), column.description().orElse("")))
+                    .toList();
+            List<String> references = table.foreignKeys().stream().map(key -> key.toSchema() + "." + key.toTable())
+                    .distinct().toList();
+            catalog.add(new CatalogTable(relation(table, i + 1), columns, references));
+        }
+        return catalog;
+    }
+
+    /** The columns of {@code relation}, in the shape PostgreSQL's are described in; none when it is gone. */
+    static List<Map<String, Object>> columns(List<SchemaReader.Table> tables, Relation relation) {
+        Optional<SchemaReader.Table> found = find(tables, relation.schema(), relation.name());
+        if (found.isEmpty()) {
+            return List.of();
+        }
+        SchemaReader.Table table = found.get();
+        List<Map<String, Object>> columns = new ArrayList<>();
+        for (SchemaReader.Column column : table.columns()) {
+            Optional<SchemaReader.ForeignKey> outgoing = table.foreignKeys().stream()
+                    .filter(key -> key.column().equals(column.name())).findFirst();
+            Map<String, Object> described = new LinkedHashMap<>();
+            described.put("name", column.name());
+            described.put("type", column.type());
+            described.put("nullable", column.nullable());
+            described.put("primary_key", column.primaryKey());
+            described.put("foreign_key", outgoing.isPresent());
+            described.put("references", outgoing.map(key -> key.toTable() + "." + key.toColumn()).orElse(null));
+            described.put("default", column.defaultValue().orElse(null));
+            described.put("description", column.description().orElse(null));
+            columns.add(described);
+        }
+        return columns;
+    }
+
+    /**
+     * {@code belongsTo} for the foreign keys of {@code relation}, {@code hasMany} for those pointing at it, ordered by the
+     * referencing table and column as PostgreSQL's are; a key into its own table is listed once, as PostgreSQL lists it.
+     */
+    static List<Map<String, Object>> relationships(List<SchemaReader.Table> tables, Relation relation) {
+        record Key(SchemaReader.Table from, SchemaReader.ForeignKey key) {
+        }
+        List<Key> keys = new ArrayList<>();
+        for (SchemaReader.Table table : tables) {
+            boolean self = table.schema().equals(relation.schema()) && table.name().equals(relation.name());
+            for (SchemaReader.ForeignKey key : table.foreignKeys()) {
+                boolean into = key.toSchema().equals(relation.schema()) && key.toTable().equals(relation.name());
+                if (self || into) {
+                    keys.add(new Key(table, key));
+                }
+            }
+        }
+        keys.sort(Comparator.comparing((Key key) -> key.from().name()).thenComparing(key -> key.key().column()));
+        List<Map<String, Object>> relationships = new ArrayList<>();
+        for (Key key : keys) {
+            boolean outgoing = key.from().schema().equals(relation.schema()) && key.from().name().equals(relation.name());
+            Map<String, Object> described = new LinkedHashMap<>();
+            described.put("type", outgoing ? "belongsTo" : "hasMany");
+            described.put("related_table", outgoing ? key.key().toTable() : key.from().name());
+            described.put("foreign_key", key.key().column());
+            described.put("local_key", key.key().toColumn());
+            relationships.add(described);
+        }
+        return relationships;
+    }
+
+    /**
+     * The values an {@code enum(...)} or {@code set(...)} column declares, by {@code schema.table} then column: what a
+     * MySQL or MariaDB source offers without reading a row.
+     */
+    static Map<String, Map<String, List<String>>> declaredValues(List<CatalogTable> catalog) {
+        Map<String, Map<String, List<String>>> values = new HashMap<>();
+        for (CatalogTable table : catalog) {
+            for (CatalogColumn column : table.columns()) {
+                List<String> declared = declaredValues(column.type());
+                if (!declared.isEmpty()) {
+                    values.computeIfAbsent(table.relation().schema() + "." + table.relation().name(),
+                            ignored -> new HashMap<>()).put(column.name(), declared);
+                }
+            }
+        }
+        return values;
+    }
+
+    /** The values of {@code enum('a','b')} or {@code set('a','b')}; none for another type. */
+    static List<String> declaredValues(String type) {
+        Matcher definition = DECLARED_VALUES.matcher(type.strip());
+        if (!definition.matches()) {
+            return List.of();
+        }
+        Set<String> values = new LinkedHashSet<>();
+        Matcher value = DECLARED_VALUE.matcher(definition.group(2));
+        while (value.find()) {
+            String text = value.group(1).replace("''", "'");
+            if (!text.isBlank()) {
+                values.add(text);
+            }
+        }
+        return List.copyOf(values);
+    }
+
+    private static Optional<SchemaReader.Table> find(List<SchemaReader.Table> tables, String schema, String name) {
+        return tables.stream().filter(table -> table.schema().equals(schema) && table.name().equals(name)).findFirst();
+    }
+}
