@@ -34,10 +34,11 @@ public class LearningEmbeddings {
 
     private final StoreSessions sessions;
     /** The in-process model of the vector tools (langchain4j stays behind workspace.vector), loaded on first use. */
-    private final Embeddings model = Embeddings.inProcess();
+    private final Embeddings model;
 
-    LearningEmbeddings(StoreSessions sessions) {
+    LearningEmbeddings(StoreSessions sessions, Embeddings embeddings) {
         this.sessions = sessions;
+        this.model = embeddings.local();
     }
 
     /** A stored learning close in meaning to a new one. */

@@ -1,5 +1,6 @@
 package io.sqlagent.bench;
 
+import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,6 +25,7 @@ import io.sqlagent.sql.policy.TablePolicy;
 import io.sqlagent.sql.schema.SchemaIntrospector;
 import io.sqlagent.sql.source.Source;
 import io.sqlagent.workspace.vector.Embeddings;
+import io.sqlagent.workspace.vector.InProcessModel;
 import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.pgclient.PgBuilder;
@@ -210,6 +212,16 @@ public final class SchemaSearchBench {
         return sorted[Math.min(sorted.length - 1, (int) Math.ceil(p * sorted.length) - 1)];
     }
 
+    /** This process's resident set, MB (Linux); -1 where {@code /proc} does not tell. */
+    static long residentMegabytes() {
+        try {
+            return Files.readAllLines(Path.of("/proc/self/status")).stream().filter(line -> line.startsWith("VmRSS:"))
+                    .mapToLong(line -> Long.parseLong(line.replaceAll("\\D", "")) / 1024).findFirst().orElse(-1);
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+    }
+
     public static void main(String[] args) throws Exception {
         SchemaSet set = SchemaSet.named(args.length > 0 ? args[0] : "generated");
         int tables = args.length > 1 ? Integer.parseInt(args[1]) : set.fullSize();
@@ -221,11 +233,19 @@ public final class SchemaSearchBench {
         long generatedMillis = (System.nanoTime() - started) / 1_000_000;
         Vertx vertx = Vertx.vertx();
         Source source = source(vertx, server.url(database));
-        Embeddings embeddings = Embeddings.inProcess();
+        String model = System.getProperty("bench.model", InProcessModel.QUANTIZED);
+        Embeddings embeddings = Embeddings.inProcess(model);
+        long rssBefore = residentMegabytes();
         embeddings.embed("load the model");
+        long rssLoaded = residentMegabytes();
         Result result = evaluate(source, embeddings, set.questions());
+        long rssAfter = residentMegabytes();
         Map<String, Object> report = new LinkedHashMap<>();
         report.put("set", set.name());
+        report.put("model", model);
+        report.put("rss_before_model_mb", rssBefore);
+        report.put("rss_model_loaded_mb", rssLoaded);
+        report.put("rss_after_build_and_searches_mb", rssAfter);
         report.put("held_out", set.name().equals(SchemaSet.HELD_OUT));
         report.put("tables", result.tables());
         report.put("questions", result.questions());

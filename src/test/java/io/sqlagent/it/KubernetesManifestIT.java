@@ -52,7 +52,7 @@ class KubernetesManifestIT {
     void resourcesHaveRequestsAndLimits() {
         JsonNode resources = container.path("resources");
         assertEquals("250m", resources.at("/requests/cpu").asText());
-        assertEquals("384Mi", resources.at("/requests/memory").asText());
+        assertEquals("512Mi", resources.at("/requests/memory").asText());
         assertEquals("2", resources.at("/limits/cpu").asText());
         assertEquals("1Gi", resources.at("/limits/memory").asText());
     }

@@ -7,20 +7,57 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** Settings the service cannot work with stop it at start with a message that says what to change. */
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+
+/**
+ * Settings the service cannot work with stop it at start with a message that says what to change.
+ * <p>
+ * The refusals that are not about the embedded PostgreSQL or its demo (whose shipped tools are declared only on it) run against
+ * one server started for the class, each in a
+ * database of its own, two at a time: what they check is read before any query, and a fresh embedded server (initdb
+ * and the Chinook load) per refused start was most of this class's time.
+ */
 class MisconfigurationIT {
 
     private static final Duration EXIT_WITHIN = Duration.ofSeconds(60);
+
+    /** A refused start ends before the JIT's second tier would pay for itself. */
+    private static final List<String> SHORT_LIVED = List.of("-XX:TieredStopAtLevel=1");
+
+    private static final AtomicInteger DATABASES = new AtomicInteger();
+
+    private static EmbeddedPostgres server;
+
+    @BeforeAll
+    static void startServer() throws Exception {
+        server = EmbeddedPostgres.builder().start();
+    }
+
+    @AfterAll
+    static void stopServer() throws Exception {
+        if (server != null) {
+            server.close();
+        }
+    }
 
     @TempDir
     Path workDir;
@@ -38,8 +75,15 @@ class MisconfigurationIT {
         }
     }
 
-    /** A setting the service cannot work with, what the log must say about it, and what it must not show. */
-    record Refusal(String name, Map<String, String> env, List<String> logSays, List<String> logHides) {
+    /**
+     * A setting the service cannot work with, what the log must say about it, and what it must not show;
+     * {@code embedded} when the refusal comes from the embedded server or the demo it loads.
+     */
+    record Refusal(String name, Map<String, String> env, List<String> logSays, List<String> logHides, boolean embedded) {
+
+        Refusal(String name, Map<String, String> env, List<String> logSays, List<String> logHides) {
+            this(name, env, logSays, logHides, false);
+        }
 
         @Override
         public String toString() {
@@ -74,20 +118,14 @@ class MisconfigurationIT {
                         List.of("tools.sales_by_country_and_month.statement: the statement reads what the table policy "
                                 + "refuses: Table invoice is not available",
                                 "Set sqlagent.tools.shipped=false (SQLAGENT_TOOLS_SHIPPED=false) to start without them"),
-                        List.of()),
+                        List.of(), true),
                 new Refusal("an invalid embedded setting", Map.of("SQLAGENT_EMBEDDED_STARTUP_TIMEOUT", "soon"),
-                        List.of("Invalid embedded PostgreSQL setting", "sqlagent.embedded.startup-timeout=soon"), List.of()),
+                        List.of("Invalid embedded PostgreSQL setting", "sqlagent.embedded.startup-timeout=soon"), List.of(),
+                        true),
                 new Refusal("a malformed hidden column, with the forms that work",
                         Map.of("SQLAGENT_SQL_HIDDEN_COLUMNS", "customer.email,phone"),
                         List.of("sqlagent.sql.hidden-columns: 'phone' is not table.column, schema.table.column, *.column"),
                         List.of()),
-                // SET ROLE outlives the transaction on MySQL and MariaDB: a pooled connection would carry it on.
-                new Refusal("a role mapping on a MariaDB source, naming the source and the setting, password hidden",
-                        Map.of("SQLAGENT_SOURCES_SHOP_URL", "mariadb://agent:maria-pw-not-shown@127.0.0.1:1/shop",
-                                "SQLAGENT_SOURCES_SHOP_ROLE_CLAIM", "db_role"),
-                        List.of("source 'shop' is MariaDB, which cannot take on a caller's role for one transaction only: "
-                                + "unset sqlagent.sources.shop.role-claim"),
-                        List.of("maria-pw-not-shown")),
                 new Refusal("a bad workspace policy, every problem by line", Map.of("SQLAGENT_POLICY_PATH", policy.toString()),
                         List.of("The workspace policy has 2 problems (sqlagent.policy.path)",
                                 policy + ":4: policy.data.filesystem.allow_reed: is not a known field; known fields: "
@@ -110,8 +148,9 @@ class MisconfigurationIT {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("refusals")
+    @Execution(ExecutionMode.CONCURRENT)
     void aSettingTheServiceCannotWorkWithStopsTheStartSayingWhatToChange(Refusal refusal) throws Exception {
-        try (ServiceProcess service = ServiceProcess.start(workDir, refusal.env())) {
+        try (ServiceProcess service = ServiceProcess.startWithJvmOptions(workDir, environment(refusal), SHORT_LIVED)) {
             int exit = service.awaitExit(EXIT_WITHIN);
 
             String log = service.logText();
@@ -121,6 +160,26 @@ class MisconfigurationIT {
                 assertThat(log).doesNotContain(hidden);
             }
         }
+    }
+
+    /** The refusal's settings, on a database of its own in the class's server unless it needs the embedded one. */
+    private static Map<String, String> environment(Refusal refusal) throws SQLException {
+        return refusal.embedded() ? refusal.env() : onOwnDatabase(refusal.env());
+    }
+
+    /**
+     * {@code settings} on a new database of the class's server. One at a time: PostgreSQL refuses to copy its template
+     * while another copy of it is being made.
+     */
+    private static synchronized Map<String, String> onOwnDatabase(Map<String, String> settings) throws SQLException {
+        String database = "refusal_" + DATABASES.incrementAndGet();
+        try (Connection connection = server.getPostgresDatabase().getConnection();
+                Statement statement = connection.createStatement()) {
+            statement.execute("CREATE DATABASE " + database);
+        }
+        Map<String, String> env = ServiceProcess.onExternalDatabase(server.getPort(), database);
+        env.putAll(settings);
+        return env;
     }
 
     @Test
@@ -147,7 +206,8 @@ class MisconfigurationIT {
 
     @Test
     void oidcModeWithoutAProviderIsRefusedNamingTheSetting() throws Exception {
-        try (ServiceProcess service = ServiceProcess.start(workDir, Map.of("SQLAGENT_AUTH_MODE", "oidc"))) {
+        try (ServiceProcess service = ServiceProcess.startWithJvmOptions(workDir,
+                onOwnDatabase(Map.of("SQLAGENT_AUTH_MODE", "oidc")), SHORT_LIVED)) {
             int exit = service.awaitExit(EXIT_WITHIN);
 
             assertNotEquals(0, exit);
@@ -160,14 +220,17 @@ class MisconfigurationIT {
 
     @Test
     void noAuthenticationOnEveryInterfaceStartsWithAWarningNamingTheSetting() throws Exception {
-        try (ServiceProcess service = ServiceProcess.start(workDir, Map.of("QUARKUS_HTTP_HOST", "0.0.0.0"))) {
+        Map<String, String> database = onOwnDatabase(Map.of());
+        Map<String, String> onEveryInterface = new HashMap<>(database);
+        onEveryInterface.put("QUARKUS_HTTP_HOST", "0.0.0.0");
+        try (ServiceProcess service = ServiceProcess.start(workDir, onEveryInterface)) {
             service.awaitStatus("/q/health/ready", 200, EXIT_WITHIN);
 
             String log = service.logText();
             assertTrue(log.contains("Authentication is off (sqlagent.auth.mode=none) and the service listens on 0.0.0.0"), log);
             service.stop();
         }
-        try (ServiceProcess onLoopback = ServiceProcess.start(workDir, Map.of())) {
+        try (ServiceProcess onLoopback = ServiceProcess.start(workDir, database)) {
             onLoopback.awaitStatus("/q/health/ready", 200, EXIT_WITHIN);
             assertFalse(onLoopback.logText().contains("Authentication is off"), onLoopback.logText());
             onLoopback.stop();

@@ -7,6 +7,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -18,6 +19,12 @@ import java.util.concurrent.TimeUnit;
 /**
  * The packaged service run the way the README runs it ({@code java -jar target/quarkus-app/quarkus-run.jar}),
  * in its own working directory, as a separate process. Public for the load driver in {@code io.sqlagent.bench}.
+ * <p>
+ * The working directory gets links to the application's files, so the service runs as
+ * {@code java -XX:SharedArchiveFile=app-cds.jsa -jar quarkus-run.jar} does in the container image: the class-data
+ * archive names its class path relative to the directory it was written in, and the JVM refuses it from anywhere
+ * else. With it each start maps its classes instead of loading and verifying them, which is most of what a refused
+ * start costs.
  */
 public final class ServiceProcess implements AutoCloseable {
 
@@ -53,18 +60,26 @@ public final class ServiceProcess implements AutoCloseable {
      * {@code more} (name, value, name, value, …).
      */
     static Map<String, String> onExternalDatabase(int port, String modelUrl, String... more) {
-        Map<String, String> env = new LinkedHashMap<>(Map.of(
-                "QUARKUS_LANGCHAIN4J_OPENAI_BASE_URL", modelUrl,
-                "QUARKUS_DATASOURCE_REACTIVE_URL", "postgresql://localhost:" + port + "/postgres",
-                "QUARKUS_DATASOURCE_USERNAME", "postgres",
-                "QUARKUS_DATASOURCE_PASSWORD", "postgres",
-                "SQLAGENT_EMBEDDED_ENABLED", "false",
-                "SQLAGENT_SOURCES_DEFAULT_URL", "jdbc:postgresql://localhost:" + port + "/postgres",
-                "SQLAGENT_SOURCES_DEFAULT_USERNAME", "postgres"));
+        Map<String, String> env = onExternalDatabase(port, "postgres");
+        env.put("QUARKUS_LANGCHAIN4J_OPENAI_BASE_URL", modelUrl);
         for (int i = 0; i + 1 < more.length; i += 2) {
             env.put(more[i], more[i + 1]);
         }
         return env;
+    }
+
+    /**
+     * The environment of a service whose store and source are both {@code database} of the test's PostgreSQL on
+     * {@code port}, and nothing else.
+     */
+    static Map<String, String> onExternalDatabase(int port, String database) {
+        return new LinkedHashMap<>(Map.of(
+                "QUARKUS_DATASOURCE_REACTIVE_URL", "postgresql://localhost:" + port + "/" + database,
+                "QUARKUS_DATASOURCE_USERNAME", "postgres",
+                "QUARKUS_DATASOURCE_PASSWORD", "postgres",
+                "SQLAGENT_EMBEDDED_ENABLED", "false",
+                "SQLAGENT_SOURCES_DEFAULT_URL", "jdbc:postgresql://localhost:" + port + "/" + database,
+                "SQLAGENT_SOURCES_DEFAULT_USERNAME", "postgres"));
     }
 
     static Path appDir() {
@@ -81,18 +96,22 @@ public final class ServiceProcess implements AutoCloseable {
 
     private static ServiceProcess start(Path workDir, Map<String, String> env, List<String> runAs, List<String> jvmOptions,
             Path appDir) throws IOException {
-        Path jar = appDir.resolve("quarkus-run.jar");
+        String jar = linkApplication(workDir, appDir);
         int httpPort = freePort();
         int postgresPort = freePort();
         Path log = workDir.resolve("service-" + System.nanoTime() + ".log");
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> command = new java.util.ArrayList<>(runAs);
         command.add(java);
+        Path archive = appDir.resolve("app-cds.jsa");
+        if (Files.exists(archive)) {
+            command.add("-XX:SharedArchiveFile=" + archive);
+        }
         command.addAll(jvmOptions);
         command.addAll(List.of(
                 "-Dquarkus.http.port=" + httpPort,
                 "-Dsqlagent.embedded.port=" + postgresPort,
-                "-jar", jar.toString()));
+                "-jar", jar));
         ProcessBuilder builder = new ProcessBuilder(command)
                 .directory(workDir.toFile())
                 .redirectErrorStream(true)
@@ -100,6 +119,23 @@ public final class ServiceProcess implements AutoCloseable {
         builder.environment().keySet().removeIf(name -> name.startsWith("QUARKUS_") || name.startsWith("SQLAGENT_"));
         builder.environment().putAll(env);
         return new ServiceProcess(workDir, httpPort, postgresPort, log, builder.start());
+    }
+
+    /**
+     * Links the application's files into {@code workDir} (once; a second service in the same directory finds them)
+     * and returns the jar to run, relative to it.
+     */
+    private static String linkApplication(Path workDir, Path appDir) throws IOException {
+        if (workDir.toAbsolutePath().equals(appDir.toAbsolutePath())) {
+            return "quarkus-run.jar";
+        }
+        for (String name : List.of("quarkus-run.jar", "lib", "app", "quarkus")) {
+            Path link = workDir.resolve(name);
+            if (!Files.exists(link, LinkOption.NOFOLLOW_LINKS)) {
+                Files.createSymbolicLink(link, appDir.resolve(name).toAbsolutePath());
+            }
+        }
+        return "quarkus-run.jar";
     }
 
     /** Waits until {@code path} answers {@code status}; returns how long it took. */

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import io.smallrye.config.WithDefault;
+import io.sqlagent.workspace.vector.Embeddings;
 
 /**
  * Near-duplicate detection measured on labelled pairs ({@code knowledge/near-duplicates.tsv}): learnings, query
@@ -32,7 +33,8 @@ class NearDuplicatePairsTest {
 
     @BeforeAll
     static void embedThePairs() throws IOException {
-        LearningEmbeddings embeddings = new LearningEmbeddings(null);
+        LearningEmbeddings embeddings = new LearningEmbeddings(null,
+                Embeddings.inProcess());
         pairs = new ArrayList<>();
         for (String line : lines()) {
             String[] fields = line.split("\t");

@@ -264,7 +264,7 @@ public class SchemaSearch {
         }
         Embeddings chosen = embeddings;
         if (chosen == null) {
-            chosen = configuredEmbeddings.name().equals(Embeddings.LOCAL) ? configuredEmbeddings : Embeddings.inProcess();
+            chosen = configuredEmbeddings.local();
             embeddings = chosen;
         }
         return chosen;

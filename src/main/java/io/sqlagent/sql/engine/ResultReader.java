@@ -24,6 +24,16 @@ public interface ResultReader {
     Uni<Result> read(SqlConnection connection, String sql, Caps caps);
 
     /**
+     * {@link #read(SqlConnection, String, Caps)}, and once the caps are reached, {@code stop} asks the server to stop
+     * sending the rest (MySQL's {@code KILL QUERY}); the result is what was kept, answered after {@code stop}
+     * completed, so the stop never reaches a statement sent after it. Engines whose reading stops the server itself
+     * (PostgreSQL's cursor) ignore it.
+     */
+    default Uni<Result> read(SqlConnection connection, String sql, Caps caps, java.util.function.Supplier<Uni<Void>> stop) {
+        return read(connection, sql, caps);
+    }
+
+    /**
      * The limits of one result, the service's settings.
      *
      * @param maxRows rows kept at most; one more is read to know there were more

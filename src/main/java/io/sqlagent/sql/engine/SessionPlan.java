@@ -35,4 +35,30 @@ public interface SessionPlan {
 
     /** The statement that ends a read-only transaction, whatever happened in it. */
     String rollback();
+
+    /**
+     * For engines whose role lasts for the connection, not the transaction (MySQL's and MariaDB's {@code SET ROLE}):
+     * the statement that takes on {@code role}, spliced in as a quoted name, since such servers bind no names. The
+     * role is one of the source's {@code allowed-roles}, compared exactly, never the caller's free text. Empty where
+     * {@link #identity()} sets the role for the transaction.
+     */
+    default Optional<String> takeRole(String role) {
+        return Optional.empty();
+    }
+
+    /**
+     * The statement that drops what {@link #takeRole} took, sent after the {@link #rollback()} and before the
+     * connection goes back to the pool, whatever happened; when it fails, {@link #discard()} follows.
+     */
+    default String dropRole() {
+        throw new UnsupportedOperationException("roles last for the transaction on this engine");
+    }
+
+    /**
+     * The statement a connection sends to have the server close it: one whose role could not be dropped must never
+     * serve another caller, and the pool drops a connection the server closed.
+     */
+    default String discard() {
+        throw new UnsupportedOperationException("roles last for the transaction on this engine");
+    }
 }

@@ -12,8 +12,13 @@ import java.util.List;
  * rows of nine columns: {@code to_json} of the row looks each value's type up again, for every row).
  */
 public enum ColumnKind {
-    /** {@code smallint}, {@code integer}, {@code bigint}, {@code numeric}, {@code real}, {@code double precision}. */
+    /** {@code smallint}, {@code integer}, {@code bigint}, {@code real}, {@code double precision}: a few characters. */
     NUMBER,
+    /**
+     * {@code numeric}: its text, as a {@link #NUMBER}'s, but of any length (up to 131,072 digits before the point),
+     * never cut, so a row of them has no bound a reader could plan for.
+     */
+    DECIMAL,
     /** {@code boolean}: its text cast is {@code true} or {@code false}. */
     BOOLEAN,
     /** {@code text}, {@code character varying}, {@code name}: the string itself. */
@@ -24,7 +29,8 @@ public enum ColumnKind {
     /** The kind of a column of type {@code type}, as {@link DriverTypes} or {@code pg_typeof} names it. */
     public static ColumnKind of(String type) {
         return switch (type) {
-            case "smallint", "integer", "bigint", "numeric", "real", "double precision" -> NUMBER;
+            case "smallint", "integer", "bigint", "real", "double precision" -> NUMBER;
+            case "numeric" -> DECIMAL;
             case "boolean" -> BOOLEAN;
             case "text", "character varying", "name" -> STRING;
             default -> JSON;

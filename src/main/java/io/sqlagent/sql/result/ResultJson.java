@@ -135,7 +135,7 @@ public final class ResultJson {
                 size += key(column) + 4;
                 String text = column < kinds.size() ? texts.apply(column) : null;
                 size += text == null ? nullValue() : switch (kinds.get(column)) {
-                    case NUMBER -> number(text);
+                    case NUMBER, DECIMAL -> number(text);
                     case BOOLEAN -> bool(text);
                     case STRING -> cut != null && cut[column] > 0 ? string(ResultValues.cutPrefix(text, cut[column], maxChars))
                             : text.length() > maxChars ? string(ResultValues.cut(text, maxChars)) : string(text);

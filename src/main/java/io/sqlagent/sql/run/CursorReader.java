@@ -32,7 +32,8 @@ import io.vertx.sqlclient.desc.ColumnDescriptor;
  * Reads a statement's result through a cursor, at most {@code max-rows + 1} rows however many the query would
  * produce, each value made JSON-friendly and capped as it arrives, so a result never holds more than one batch of
  * whole rows. A read-only query's values are rendered by PostgreSQL, by the kinds of its columns once
- * {@link ResultShapes} knows them.
+ * {@link ResultShapes} knows them; then a result that is small whatever the rows hold ({@link #small}) is read
+ * without a cursor, by a statement the connection keeps prepared.
  */
 @ApplicationScoped
 class CursorReader {
@@ -46,6 +47,12 @@ class CursorReader {
     private static final int FIRST_BATCH = 10;
     /** About how many characters of rows one read may bring, once their size is known. */
     private static final long BATCH_CHARS = 4_000_000;
+
+    /**
+     * About the longest a number of fixed width, a boolean, a cut string's marker or a cut JSON value's length prefix
+     * is, in characters, for {@link #small}.
+     */
+    private static final int SHORT_VALUE_CHARS = 40;
 
     private static final String NAMES_PREFIX = "SELECT * FROM (";
     // WHERE false, not LIMIT 0: both return no rows and the statement's own columns, but PostgreSQL plans
@@ -95,12 +102,37 @@ class CursorReader {
         int shift = -prefix.length();
         Uni<List<ResultColumn>> described = describe(connection, sql, body.get(), params)
                 .invoke(columns -> shapes.learn(body.get(), known, columns));
-        Uni<RowSet<Row>> first = connection.prepare(prefix + body.get() + suffix)
-                .onFailure(PgException.class)
-                .transform(failure -> PgErrorTranslator.translate((PgException) failure, sql, shift))
-                .flatMap(statement -> firstRead(statement, params, reading, progress));
+        Uni<RowSet<Row>> first = known != null && small(known, reading)
+                // The client keeps this statement prepared on the connection (PgStatementCache): PostgreSQL parses and
+                // plans it once per connection, not once per call, and a single execute brings every row.
+                ? connection.preparedQuery(prefix + body.get() + suffix + "\nLIMIT " + (reading.maxRows() + 1))
+                        .execute(params)
+                : connection.prepare(prefix + body.get() + suffix)
+                        .onFailure(PgException.class)
+                        .transform(failure -> PgErrorTranslator.translate((PgException) failure, sql, shift))
+                        .flatMap(statement -> firstRead(statement, params, reading, progress));
         progress.kinds = known;
         return readRows(first, described, reading, progress, sql, shift);
+    }
+
+    /**
+     * Whether a result of {@code kinds} is small enough to be read without a cursor, in one execute of at most
+     * {@code max-rows + 1} rows: when that many rows, each value at its longest as PostgreSQL sends it (strings and
+     * JSON cut to {@code max-cell-chars}, a number or a boolean a few characters), stay within what one cursor read
+     * brings ({@link #BATCH_CHARS}). With the defaults, a result of one string column and a few numbers is; a
+     * {@code SELECT *} of a table with two text columns is not, nor a result with a {@code numeric} column, whose
+     * values are sent whole at any length: a cursor reads those in batches sized by what the rows brought.
+     */
+    private boolean small(List<ColumnKind> kinds, Reading reading) {
+        long row = 0;
+        for (ColumnKind kind : kinds) {
+            if (kind == ColumnKind.DECIMAL) {
+                return false;
+            }
+            row += kind == ColumnKind.STRING || kind == ColumnKind.JSON ? config.maxCellChars() + SHORT_VALUE_CHARS
+                    : SHORT_VALUE_CHARS;
+        }
+        return (reading.maxRows() + 1L) * row <= BATCH_CHARS;
     }
 
     /**
@@ -235,7 +267,8 @@ class CursorReader {
     /** Keeps what {@code rowSet} brought, then reads on or ends the result. */
     private Uni<QueryResult> afterRead(RowSet<Row> rowSet, Reading reading, ReadProgress progress) {
         keep(rowSet, reading, progress);
-        if (!progress.full && progress.seen <= reading.maxRows() && progress.cursor.hasMore()) {
+        if (!progress.full && progress.seen <= reading.maxRows() && progress.cursor != null
+                && progress.cursor.hasMore()) {
             return readBatch(reading, progress);
         }
         boolean truncated = progress.full || progress.seen > reading.maxRows();

@@ -7,7 +7,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 
+import io.quarkus.logging.Log;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
 import io.sqlagent.Caller;
@@ -29,8 +31,15 @@ import io.vertx.mutiny.sqlclient.SqlConnection;
  * its time limit ({@link SessionPlan#timed}), always rolled back; the server's refusal as the engine translates it.
  * The engine reads the result ({@link Engine#results()}): each value rendered exactly, and the row limit, the size cap
  * and the cell cap applied as the rows arrive, the same caps as a PostgreSQL source's, so a wide or long result is
- * not held whole. The statement passed the engine's statement check before it came here; with a table policy or
+ * not held whole; once they are reached, the statement is stopped on the server ({@code KILL QUERY}), so the rest is
+ * not sent. The statement passed the engine's statement check before it came here; with a table policy or
  * hidden columns configured, what it reads is checked before it runs ({@link EngineReadCheck}).
+ * <p>
+ * A caller's role ({@code role-claim}) lasts for the connection on these engines, not the transaction: it is taken on
+ * after the opening ({@link SessionPlan#takeRole}) and dropped after the rollback ({@link SessionPlan#dropRole}) on
+ * every path (success, the server's error, the time limit, the caller gone: {@link OwnConnection} runs the work to its
+ * end), before the connection goes back to the pool; when dropping fails, the server closes the connection
+ * ({@link SessionPlan#discard}), so the next caller never gets it with someone else's role.
  */
 final class EngineStatements {
 
@@ -48,12 +57,19 @@ final class EngineStatements {
         this.reads = reads;
     }
 
-    Uni<QueryResult> run(Source source, String sql, Caller caller, Duration timeout, Reading reading) {
+    /**
+     * {@code sql} on {@code source} as {@code caller}, with {@code role} taken on for the call when there is one (already
+     * checked against the source's {@code allowed-roles}).
+     */
+    Uni<QueryResult> run(Source source, String sql, Caller caller, Duration timeout, Reading reading,
+            Optional<String> role) {
         Engine engine = source.engine();
         OwnConnection connections = new OwnConnection(engine.cancellation(),
                 (failure, text) -> translate(engine, failure, text));
-        return named(engine, sql).flatMap(verdict -> connections.run(source, sql, caller, timeout,
-                (connection, limit) -> inTransaction(connection, engine, sql, limit, reading, verdict)));
+        return named(engine, sql).flatMap(verdict -> connections.runIdentified(source, sql, caller, timeout,
+                (connection, limit, id) -> inTransaction(connection, engine, sql, limit, reading, verdict,
+                        new Role(source, caller, role),
+                        () -> engine.cancellation().cancel(source.pool().orElse(null), connection, id))));
     }
 
     /** The statement check's verdict, for the tables it names, when reads are checked (parsed on a worker thread). */
@@ -67,16 +83,60 @@ final class EngineStatements {
     }
 
     private Uni<QueryResult> inTransaction(SqlConnection connection, Engine engine, String sql, Duration timeout,
-            Reading reading, SqlVerdict verdict) {
+            Reading reading, SqlVerdict verdict, Role role, Supplier<Uni<Void>> stop) {
         SessionPlan session = engine.session();
         ResultReader.Caps caps = new ResultReader.Caps(reading.maxRows(), reading.maxResultChars(), maxCellChars);
         return open(connection, session.open(reading.readOnly(), timeout), 0)
-                .flatMap(opened -> reads.check(connection, engine, sql, verdict))
-                .flatMap(checked -> engine.results().read(connection, session.timed(sql, timeout), caps))
+                .flatMap(opened -> role.take(connection, session, sql))
+                .flatMap(taken -> reads.check(connection, engine, sql, verdict))
+                .flatMap(checked -> engine.results().read(connection, session.timed(sql, timeout), caps, stop))
                 .map(read -> new QueryResult(read.columns(), read.written(), read.rowCount(), read.totalRows(),
                         read.truncated()))
-                .eventually(
-                        () -> connection.query(session.rollback()).execute().replaceWithVoid().onFailure().recoverWithNull());
+                .eventually(() -> connection.query(session.rollback()).execute().replaceWithVoid().onFailure()
+                        .recoverWithNull().flatMap(rolledBack -> role.drop(connection, session)));
+    }
+
+    /**
+     * The caller's role on a connection, taken on and dropped.
+     *
+     * @param name the role, empty for a caller without one: nothing is taken on and nothing dropped (every connection
+     *        went back to the pool without a role)
+     */
+    private record Role(Source source, Caller caller, Optional<String> name) {
+
+        /** Takes the role on; a role the server refuses (missing, or not granted) fails the call before anything ran. */
+        Uni<Void> take(SqlConnection connection, SessionPlan session, String sql) {
+            if (name.isEmpty()) {
+                return Uni.createFrom().voidItem();
+            }
+            String statement = session.takeRole(name.get()).orElseThrow(
+                    () -> new IllegalStateException("the engine sets roles per transaction (SessionPlan.identity)"));
+            return connection.query(statement).execute().replaceWithVoid()
+                    .onFailure(failure -> !(failure instanceof SqlExecutionException))
+                    .transform(failure -> new SqlExecutionException("Source '" + source.name() + "' could not take on the "
+                            + "role '" + name.get() + "' that caller '" + caller.name() + "' names (" + failure.getMessage()
+                            + "): the role must exist on the server and be granted to the source's account; nothing was run",
+                            "42501", Optional.empty(), sql));
+        }
+
+        /** Drops the role; a connection that cannot is closed by the server, never handed to the next caller. */
+        Uni<Void> drop(SqlConnection connection, SessionPlan session) {
+            if (name.isEmpty()) {
+                return Uni.createFrom().voidItem();
+            }
+            return connection.query(session.dropRole()).execute().replaceWithVoid().onFailure()
+                    .recoverWithUni(failure -> {
+                        Log.warnf("Source '%s': the role of caller '%s' could not be dropped (%s); the connection is closed",
+                                source.name(), caller.name(), failure.toString());
+                        // Released only once the client saw the socket close: before that the pool could hand it out.
+                        return Uni.createFrom().<Void> emitter(closed -> {
+                            connection.closeHandler(() -> closed.complete(null));
+                            connection.query(session.discard()).execute().subscribe().with(done -> {
+                            }, killed -> {
+                            });
+                        }).ifNoItem().after(Duration.ofSeconds(5)).recoverWithItem((Void) null);
+                    });
+        }
     }
 
     /** The opening statements one after the other: nothing is sent before the one ahead of it succeeded. */

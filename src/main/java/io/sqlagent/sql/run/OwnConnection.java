@@ -49,6 +49,17 @@ final class OwnConnection {
      */
     <T> Uni<T> run(Source source, String sql, Caller caller, Duration timeout,
             BiFunction<SqlConnection, Duration, Uni<T>> work) {
+        return runIdentified(source, sql, caller, timeout, (connection, limit, id) -> work.apply(connection, limit));
+    }
+
+    /** Work on a connection that also knows the connection's id on the server ({@link Cancellation#identify}). */
+    @FunctionalInterface
+    interface Identified<T> {
+        Uni<T> apply(SqlConnection connection, Duration timeout, long id);
+    }
+
+    /** {@link #run}, for work that stops its own statement on the server (MySQL's {@code KILL QUERY} at the caps). */
+    <T> Uni<T> runIdentified(Source source, String sql, Caller caller, Duration timeout, Identified<T> work) {
         // The connection is handed over on an event loop while a cancel may come from elsewhere.
         return CancelSafe.<SqlConnection, T> then(source.connection(caller), connection -> {
             AtomicBoolean released = new AtomicBoolean();
@@ -57,7 +68,7 @@ final class OwnConnection {
             AtomicLong id = new AtomicLong(-1);
             Uni<T> running = cancellation.identify(connection)
                     .invoke(id::set)
-                    .flatMap(known -> work.apply(connection, timeout))
+                    .flatMap(known -> work.apply(connection, timeout, known))
                     .ifNoItem().after(timeout.plusSeconds(5)).failWith(() -> new SqlExecutionException(
                             "The statement did not finish within " + timeout.toSeconds() + " s and was cancelled", "57014",
                             Optional.empty(), sql))

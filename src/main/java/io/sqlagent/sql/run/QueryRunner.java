@@ -160,7 +160,8 @@ public class QueryRunner {
             Optional<SessionIdentity.Settings> identity = sessions.of(source.name(), caller);
             if (!source.isPostgres()) {
                 return spans.traced(source, sql, parent,
-                        metrics.timed(source, otherEngines.run(source, sql, caller, config.timeout(), reading)));
+                        metrics.timed(source, otherEngines.run(source, sql, caller, config.timeout(), reading,
+                                identity.flatMap(SessionIdentity.Settings::role))));
             }
             return spans.traced(source, sql, parent, metrics.timed(source, ResultShapes.againIfChanged(
                     () -> connections.run(source, sql, caller, config.timeout(),

@@ -17,8 +17,8 @@ import io.sqlagent.sql.policy.TablePolicy;
 /**
  * Refuses at start a configuration that needs a guarantee a source's engine cannot give
  * ({@link Guarantee.Support#REFUSED_AT_START}), and says at start which guarantees it gives otherwise than
- * PostgreSQL, so no source runs silently weaker: today a role mapping ({@code sqlagent.sources.<name>.role-claim}) on a
- * MySQL or MariaDB source ({@code SET ROLE} outlives the transaction there). An engine that cannot check what a
+ * PostgreSQL, so no source runs silently weaker. No engine refuses anything today (MySQL and MariaDB take a caller's
+ * role per call and drop it before the connection is reused, {@code run.EngineStatements}). An engine that cannot check what a
  * statement reads would refuse a table policy ({@code sqlagent.sql.allowed-tables}, {@code denied-tables}) or hidden
  * columns ({@code hidden-columns}) here too; MySQL and MariaDB check them ({@code run.EngineReadCheck}).
  * The table in docs/engines.md lists each engine's guarantees.

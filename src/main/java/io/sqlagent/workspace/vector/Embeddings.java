@@ -11,45 +11,62 @@ import dev.langchain4j.data.embedding.Embedding;
 import dev.langchain4j.data.segment.TextSegment;
 import dev.langchain4j.model.embedding.EmbeddingModel;
 import dev.langchain4j.model.embedding.onnx.AbstractInProcessEmbeddingModel;
-import dev.langchain4j.model.embedding.onnx.allminilml6v2.AllMiniLmL6V2EmbeddingModel;
-import io.quarkus.logging.Log;
 
 /**
  * Turns text into vectors for the vector tools: by default all-MiniLM-L6-v2 running in-process
- * from its Maven artifact (ONNX; works offline), loaded on first use; or the OpenAI-compatible
- * endpoint configured for quarkus-langchain4j. Blocking: call it from a worker thread.
+ * from its Maven artifact (ONNX, quantized unless {@code sqlagent.vector.local-model} says otherwise;
+ * works offline), loaded on first use; or the OpenAI-compatible endpoint configured for
+ * quarkus-langchain4j. Blocking: call it from a worker thread.
  */
 @Singleton
 public class Embeddings {
 
-    /** The name collections record for the in-process model. */
-    public static final String LOCAL = "all-minilm-l6-v2";
-
     private final String kind;
+    /** The in-process model's name ({@link InProcessModel}), whatever {@code kind} is. */
+    private final String localModel;
     private final Instance<EmbeddingModel> configured;
     private volatile EmbeddingModel model;
 
     @Inject
     Embeddings(VectorConfig config, Instance<EmbeddingModel> configured) {
-        this(config.embedding(), configured);
+        this(config.embedding(), config.localModel(), configured);
     }
 
-    private Embeddings(String kind, Instance<EmbeddingModel> configured) {
+    private Embeddings(String kind, String localModel, Instance<EmbeddingModel> configured) {
         this.kind = kind.trim().toLowerCase(java.util.Locale.ROOT);
         if (!this.kind.equals("local") && !this.kind.equals("openai")) {
             throw new IllegalArgumentException("sqlagent.vector.embedding must be local or openai, was '" + kind + "'");
         }
+        this.localModel = InProcessModel.checked(localModel);
         this.configured = configured;
     }
 
-    /** The in-process model alone, outside CDI (tests, benchmarks). */
+    /** The default in-process model alone, outside CDI (tests, benchmarks). */
     public static Embeddings inProcess() {
-        return new Embeddings("local", null);
+        return inProcess(InProcessModel.QUANTIZED);
+    }
+
+    /** The in-process model {@code model} ({@link InProcessModel#QUANTIZED} or {@link InProcessModel#FLOAT}) alone. */
+    public static Embeddings inProcess(String model) {
+        return new Embeddings("local", model, null);
+    }
+
+    /**
+     * The configured in-process model, whatever {@code sqlagent.vector.embedding} says: schema search and learnings
+     * embed in-process, their vectors never leave the service.
+     */
+    public Embeddings local() {
+        return isLocal() ? this : inProcess(localModel);
+    }
+
+    /** Whether the vectors come from the in-process model. */
+    public boolean isLocal() {
+        return kind.equals("local");
     }
 
     /** What the vectors come from, recorded with each collection: a collection is searched with the model that filled it. */
     public String name() {
-        return kind.equals("local") ? LOCAL : "openai";
+        return isLocal() ? localModel : "openai";
     }
 
     public float[] embed(String text) {
@@ -86,9 +103,7 @@ public class Embeddings {
             synchronized (this) {
                 current = model;
                 if (current == null) {
-                    long started = System.nanoTime();
-                    current = kind.equals("local") ? new AllMiniLmL6V2EmbeddingModel() : remote();
-                    Log.infof("Embedding model %s ready in %d ms", name(), (System.nanoTime() - started) / 1_000_000);
+                    current = isLocal() ? InProcessModel.get(localModel) : remote();
                     model = current;
                 }
             }

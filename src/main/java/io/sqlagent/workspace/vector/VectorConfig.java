@@ -25,6 +25,15 @@ public interface VectorConfig {
     String embedding();
 
     /**
+     * The in-process model of {@code local}, also the one of schema search and of learnings' duplicate check:
+     * {@code all-minilm-l6-v2-q} (8-bit quantized: a quarter of the weights, the same recall) or {@code all-minilm-l6-v2}
+     * (float,
+     * for collections and learnings embedded with it before).
+     */
+    @WithDefault(InProcessModel.QUANTIZED)
+    String localModel();
+
+    /**
      * How often a replica looks for changes other replicas wrote to the store: a document written
      * on one is searchable on every other within about this long.
      */

@@ -25,7 +25,8 @@ class ColumnKindTest {
 
     @Test
     void numbersBooleansAndPlainStringsComeAsTextEverythingElseAsItsJson() {
-        assertEquals(ColumnKind.NUMBER, ColumnKind.of("numeric"));
+        assertEquals(ColumnKind.NUMBER, ColumnKind.of("bigint"));
+        assertEquals(ColumnKind.DECIMAL, ColumnKind.of("numeric"));
         assertEquals(ColumnKind.BOOLEAN, ColumnKind.of("boolean"));
         assertEquals(ColumnKind.STRING, ColumnKind.of("character varying"));
         // character(n): a cast to text would drop its padding, which to_json keeps

@@ -187,7 +187,7 @@ class ResultJsonTest {
             return "null";
         }
         return switch (kind) {
-            case NUMBER -> text.matches("-?[0-9.e+]+") ? text : TextNode.valueOf(text).toString();
+            case NUMBER, DECIMAL -> text.matches("-?[0-9.e+]+") ? text : TextNode.valueOf(text).toString();
             case BOOLEAN, JSON -> text;
             case STRING -> TextNode.valueOf(text).toString();
         };

@@ -1,5 +1,6 @@
 package io.sqlagent.sql.run;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -18,11 +19,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.quarkus.test.junit.QuarkusTest;
 import io.smallrye.mutiny.subscription.Cancellable;
 import io.sqlagent.SnakeCaseJson;
+import io.sqlagent.sql.engine.postgres.PgStatementCache;
+import io.sqlagent.sql.engine.postgres.PostgresEngine;
 import io.sqlagent.sql.result.ResultColumn;
 import io.sqlagent.sql.source.Source;
 import io.sqlagent.sql.source.SourceRegistry;
 import io.vertx.mutiny.sqlclient.Pool;
-import io.vertx.mutiny.sqlclient.Row;
 
 /** The second safety layer and the result shaping, against the real Chinook database. */
 @QuarkusTest
@@ -103,22 +105,63 @@ class QueryRunnerTest {
     }
 
     @Test
-    void aCallLeavesNoPreparedStatementOnItsConnection() {
-        // Given calls of every kind that reads rows through a cursor: first and later runs of a query, an EXPLAIN
+    void aCallLeavesOnItsConnectionOnlyTheStatementsOfSmallResultsABoundedNumberOfThem() {
+        // Given calls of every kind: first and later runs of small results, of a result too wide to be read without a
+        // cursor, an EXPLAIN
         for (int i = 0; i < 30; i++) {
-            run("SELECT count(*) FROM track WHERE track_id > " + (i % 3));
+            run("SELECT count(*) FROM track WHERE track_id > " + i);
+            run("SELECT t.*, t.name AS again, t.composer AS composer_again FROM track t WHERE track_id < " + (i % 3 + 2));
         }
         run("EXPLAIN SELECT * FROM track");
 
-        // Then no connection of the pool keeps the statements they prepared: PostgreSQL would hold each for as long
-        // as the connection lives
+        // Then a connection keeps only the statements of small results, a bounded number: PostgreSQL holds each for as
+        // long as the connection lives; none of a cursor's
         Pool pool = chinook().requirePool();
         for (int i = 0; i < 4; i++) {
-            Row left = pool.withConnection(connection -> connection.query("""
-                    SELECT count(*), string_agg(left(statement, 50), ' | ') FROM pg_prepared_statements
-                    WHERE statement LIKE '%track%'""").execute()).await().atMost(WAIT).iterator().next();
-            assertEquals(0L, left.getLong(0), "statements kept: " + left.getString(1));
+            List<String> kept = pool.withConnection(connection -> connection.query("""
+                    SELECT statement FROM pg_prepared_statements WHERE statement LIKE '%track%'""").execute())
+                    .await().atMost(WAIT).stream().map(row -> row.getString(0)).toList();
+            assertThat(kept).hasSizeLessThanOrEqualTo(PostgresEngine.PREPARED_STATEMENTS_PER_CONNECTION)
+                    .allMatch(statement -> statement.startsWith(PgStatementCache.COLUMNS_PREFIX), "columns statements");
         }
+    }
+
+    @Test
+    void aSmallResultIsReadByAStatementItsConnectionKeptPrepared() {
+        // Given a small result asked again and again: the statement counts its own plans, as PostgreSQL keeps it
+        String sql = "SELECT generic_plans + custom_plans AS plans FROM pg_prepared_statements"
+                + " WHERE statement LIKE '%plans of a kept statement%'";
+
+        // When it runs more often than the pool has connections
+        long most = mostPlans(sql);
+
+        // Then a connection ran it from the statement it prepared before: PostgreSQL parsed it once, not once a call
+        assertThat(most).isGreaterThanOrEqualTo(2);
+    }
+
+    @Test
+    void aResultOfNumericValuesIsNeverReadInOneGo() {
+        // Given a result with a numeric column, whose values PostgreSQL sends whole at any length (a thousand rows
+        // of 100,000 digits would be 100 MB in one read), asked again and again: it counts its own plans
+        String sql = "SELECT (generic_plans + custom_plans)::numeric AS plans FROM pg_prepared_statements"
+                + " WHERE statement LIKE '%plans of a numeric statement%'";
+
+        // When it runs more often than the pool has connections
+        long most = mostPlans(sql);
+
+        // Then every call read it through a cursor, by a statement prepared for that call alone
+        assertThat(most).isLessThanOrEqualTo(1);
+    }
+
+    /** The most plans {@code sql} (which counts its own plans, in at most one row) saw in 12 runs. */
+    private long mostPlans(String sql) {
+        long most = 0;
+        for (int i = 0; i < 12; i++) {
+            QueryResult result = run(sql);
+            assertThat(result.rowCount()).isLessThanOrEqualTo(1);
+            most = Math.max(most, result.rowCount() == 0 ? 0 : result.rows().get(0).get(0).asLong());
+        }
+        return most;
     }
 
     private void execute(String sql) {

@@ -12,6 +12,11 @@ record TestVectorConfig(Path path, String embedding, Duration syncInterval, Dura
     }
 
     @Override
+    public String localModel() {
+        return InProcessModel.QUANTIZED;
+    }
+
+    @Override
     public Metadata metadata() {
         return MetadataLimits.DEFAULTS;
     }

@@ -5,7 +5,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
-import io.smallrye.mutiny.Uni;
 import io.sqlagent.sql.engine.Cancellation;
 import io.sqlagent.sql.engine.Engine;
 import io.sqlagent.sql.engine.EngineFailure;
@@ -17,7 +16,6 @@ import io.sqlagent.sql.engine.StatementCheck;
 import io.sqlagent.sql.engine.StatementReads;
 import io.sqlagent.sql.guard.StatementKind;
 import io.vertx.core.Vertx;
-import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mysqlclient.MySQLBuilder;
 import io.vertx.mysqlclient.MySQLConnectOptions;
 import io.vertx.mysqlclient.MySQLException;
@@ -26,7 +24,7 @@ import io.vertx.sqlclient.PoolOptions;
 
 /**
  * MySQL and MariaDB sources ({@code mysql://}, {@code mariadb://}): the Vert.x MySQL client, the
- * {@link MySqlGuard}, the session of {@link MySqlSession}, {@code KILL QUERY} for cancellation. The two
+ * {@link MySqlGuard}, the session of {@link MySqlSession}, {@code KILL QUERY} for cancellation ({@link MySqlKill}). The two
  * servers differ where {@link MySqlSession} says (the time limit); everything else is shared.
  */
 public final class MySqlEngine implements Engine {
@@ -41,6 +39,7 @@ public final class MySqlEngine implements Engine {
     private final MySqlResults results = new MySqlResults();
     private final MySqlSchema schema = new MySqlSchema();
     private final MySqlReads reads = new MySqlReads();
+    private final MySqlKill kill = new MySqlKill();
 
     private MySqlEngine(boolean mariaDb) {
         this.mariaDb = mariaDb;
@@ -81,7 +80,7 @@ public final class MySqlEngine implements Engine {
         connect.setConnectTimeout((int) source.connectTimeout().toMillis());
         // Server-side prepared statements are not cached across calls: each call's statement is new text.
         connect.setCachePreparedStatements(false);
-        return MySQLBuilder.pool().with(options).connectingTo(connect).using(vertx).build();
+        return kill.remember(MySQLBuilder.pool().with(options).connectingTo(connect).using(vertx).build(), vertx, connect);
     }
 
     @Override
@@ -96,19 +95,7 @@ public final class MySqlEngine implements Engine {
 
     @Override
     public Cancellation cancellation() {
-        return new Cancellation() {
-            @Override
-            public Uni<Long> identify(SqlConnection connection) {
-                return connection.query("SELECT CONNECTION_ID()").execute()
-                        .map(rows -> rows.iterator().next().getLong(0));
-            }
-
-            @Override
-            public Uni<Void> cancel(io.vertx.mutiny.sqlclient.Pool pool, SqlConnection connection, long id) {
-                // KILL QUERY stops the statement and leaves the connection open; it needs no privilege for one's own.
-                return pool.query("KILL QUERY " + id).execute().replaceWithVoid();
-            }
-        };
+        return kill;
     }
 
     @Override
@@ -146,8 +133,8 @@ public final class MySqlEngine implements Engine {
         // What a statement reads comes from its names and the views' stored definitions (MySqlReads), not a plan.
         support.put(Guarantee.TABLE_POLICY_ON_PLAN, Guarantee.Support.HOLDS);
         support.put(Guarantee.HIDDEN_COLUMNS, Guarantee.Support.HOLDS);
-        // SET ROLE lasts for the session; a pooled connection would carry one caller's role to the next.
-        support.put(Guarantee.CALLER_ROLE, Guarantee.Support.REFUSED_AT_START);
+        // SET ROLE lasts for the session: taken on per call and dropped before release (MySqlSession, EngineStatements).
+        support.put(Guarantee.CALLER_ROLE, Guarantee.Support.HOLDS);
         // run_sql reads through MySqlResults, which renders every value exactly (MariaDbResultFidelityTest, TwoEnginesTest).
         support.put(Guarantee.EXACT_VALUES, Guarantee.Support.HOLDS);
         return Map.copyOf(support);

@@ -4,6 +4,8 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 import java.util.stream.Collector;
 
 import io.smallrye.mutiny.Uni;
@@ -12,6 +14,7 @@ import io.sqlagent.sql.engine.ResultReader;
 import io.sqlagent.sql.result.ColumnKind;
 import io.sqlagent.sql.result.ResultColumn;
 import io.vertx.mutiny.sqlclient.SqlConnection;
+import io.vertx.mysqlclient.MySQLException;
 import io.vertx.mysqlclient.impl.MySQLRowDesc;
 import io.vertx.mysqlclient.impl.MySQLRowImpl;
 import io.vertx.sqlclient.Row;
@@ -22,7 +25,9 @@ import io.vertx.sqlclient.desc.ColumnDescriptor;
  * protocol runs every statement the check allows, {@code EXPLAIN} and {@code SHOW} included, which its prepared
  * statements and cursors do not all do), and each row is rendered ({@link MySqlColumn}) and handed to
  * {@link CappedRows} while the driver decodes the next one, so a result holds no more than what it keeps. Rows past the
- * caps are decoded and dropped, not kept; the statement's time limit bounds how long the server sends them.
+ * caps are decoded and dropped, not kept; given a way to stop the server ({@code KILL QUERY}), the reader uses it as
+ * soon as the caps are reached, so a huge result costs the server no more than what was read, and the statement's
+ * interruption (error 1317) ends the result with what was kept.
  */
 final class MySqlResults implements ResultReader {
 
@@ -42,25 +47,51 @@ final class MySqlResults implements ResultReader {
         }
     }
 
+    /** MySQL and MariaDB error 1317: the statement was interrupted ({@code KILL QUERY}). */
+    static final int INTERRUPTED = 1317;
+
     @Override
     public Uni<Result> read(SqlConnection connection, String sql, Caps caps) {
-        Reading reading = new Reading(caps);
+        return read(connection, sql, caps, null);
+    }
+
+    @Override
+    public Uni<Result> read(SqlConnection connection, String sql, Caps caps, Supplier<Uni<Void>> stop) {
+        Reading reading = new Reading(caps, stop);
         Collector<Row, Reading, Reading> collector = Collector.of(() -> reading, Reading::accept, (a, b) -> a);
         // The Mutiny API has no collecting query; the core client's is the same connection's.
         return Uni.createFrom()
                 .completionStage(() -> connection.getDelegate().query(sql).collecting(collector).execute().toCompletionStage())
-                .map(result -> reading.finish(result.columnsNames(), result.columnDescriptors()));
+                .onItemOrFailure().transformToUni((result, failure) -> {
+                    // Answered only once a stop sent is answered too, so it never reaches the next statement.
+                    Uni<Void> stopped = reading.stopping ? Uni.createFrom().completionStage(reading.stopped)
+                            : Uni.createFrom().voidItem();
+                    if (failure == null) {
+                        return stopped.map(done -> reading.finish(result.columnsNames(), result.columnDescriptors()));
+                    }
+                    if (reading.stopping && failure instanceof MySQLException mysql && mysql.getErrorCode() == INTERRUPTED) {
+                        // Stopped at the caps: what was kept is the result (described by the first row).
+                        return stopped.map(done -> reading.finish(null, null));
+                    }
+                    return stopped.flatMap(done -> Uni.createFrom().failure(failure));
+                });
     }
 
     /** One result being read: its columns once known, and its capped rows. */
     private static final class Reading {
 
         private final Caps caps;
+        private final Supplier<Uni<Void>> stop;
+        /** Done when the server answered the stop, if one was sent ({@link #stopping}). */
+        final CompletableFuture<Void> stopped = new CompletableFuture<>();
+        /** Whether the stop was sent: the caps were reached. Read and written on the connection's event loop. */
+        boolean stopping;
         private List<MySqlColumn> columns;
         private CappedRows rows;
 
-        Reading(Caps caps) {
+        Reading(Caps caps, Supplier<Uni<Void>> stop) {
             this.caps = caps;
+            this.stop = stop;
         }
 
         void accept(Row row) {
@@ -70,6 +101,11 @@ final class MySqlResults implements ResultReader {
             }
             if (rows.wantsMore()) {
                 rows.offer(i -> columns.get(i).render(row.getValue(i)));
+                if (!rows.wantsMore() && stop != null && !stopping) {
+                    stopping = true;
+                    // A failed stop leaves the server sending rows to be dropped until the time limit: no worse than before.
+                    stop.get().subscribe().with(done -> stopped.complete(null), failure -> stopped.complete(null));
+                }
             }
         }
 

@@ -13,7 +13,9 @@ import io.sqlagent.sql.engine.SessionPlan;
  * ({@code SET STATEMENT max_statement_time = s FOR …} on MariaDB, the session's
  * {@code max_execution_time} in milliseconds on MySQL, which applies to SELECT only). Roles
  * ({@code SET ROLE}) last for the session, not the transaction, so they are not offered per
- * transaction ({@link #identity()} is empty).
+ * transaction ({@link #identity()} is empty): the caller's role is taken on after the opening and dropped
+ * ({@code SET ROLE NONE}) after the rollback, and a connection that cannot drop it is closed by the server
+ * ({@code KILL CONNECTION_ID()}).
  */
 final class MySqlSession implements SessionPlan {
 
@@ -54,5 +56,22 @@ final class MySqlSession implements SessionPlan {
     @Override
     public String rollback() {
         return "ROLLBACK";
+    }
+
+    @Override
+    public Optional<String> takeRole(String role) {
+        // A backticked name, backticks doubled: the role is a configured name (allowed-roles), quoted all the same.
+        return Optional.of("SET ROLE `" + role.replace("`", "``") + "`");
+    }
+
+    @Override
+    public String dropRole() {
+        return "SET ROLE NONE";
+    }
+
+    @Override
+    public String discard() {
+        // The server closes its own connection; KILL takes an expression on MySQL and MariaDB alike.
+        return "KILL CONNECTION_ID()";
     }
 }

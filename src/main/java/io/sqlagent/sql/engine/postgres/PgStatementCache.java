@@ -27,8 +27,9 @@ public final class PgStatementCache {
      * {@link #ROWS_PREFIX} or {@link #COLUMNS_PREFIX}. Any other statement (the column names of a {@code SELECT *}, a
      * declared tool's own SQL) could change its result's shape with the schema, and PostgreSQL refuses to run a kept
      * statement whose shape changed ({@code cached plan must not change result type}). The SQL client keeps only
-     * statements run with {@code preparedQuery}; the rows statements are prepared for a cursor, which it never keeps,
-     * so they are parsed on every call and closed after it.
+     * statements run with {@code preparedQuery}: the columns statement of a small result ({@code CursorReader}),
+     * which PostgreSQL then parses and plans once per connection. A rows statement prepared for a cursor is never
+     * kept: it is parsed on every call and closed after it.
      */
     public static boolean keeps(String sql) {
         return sql.startsWith(ROWS_PREFIX) || sql.startsWith(COLUMNS_PREFIX);

@@ -35,7 +35,7 @@ import io.vertx.sqlclient.PoolOptions;
 public final class PostgresEngine implements Engine {
 
     /** Prepared statements one source connection keeps, least recently used dropped first. */
-    private static final int PREPARED_STATEMENTS_PER_CONNECTION = 64;
+    public static final int PREPARED_STATEMENTS_PER_CONNECTION = 64;
 
     /** PostgreSQL's SQLSTATE of a statement cancelled, by its timeout or a cancel request. */
     private static final String QUERY_CANCELED = "57014";
