@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.Map;
 
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
+import io.sqlagent.sql.engine.mysql.ChinookOnMariaDb;
 import io.sqlagent.sql.engine.mysql.MariaDbServer;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 
@@ -17,7 +18,8 @@ import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
  * mapping that admits some callers and not others. Where MariaDB can be had ({@link MariaDbServer}), source
  * {@code gadgets} is its {@code shop} database, whose {@code gadget} table has {@value #GADGETS} rows, read as the
  * account {@code agent}: the two engines side by side, with denied tables ({@code gadget_cost}, {@code Gadget_Secret}),
- * hidden columns ({@code gadget_buyer.email}, {@code gadget_buyer.Phone}) and views over them there.
+ * hidden columns ({@code gadget_buyer.email}, {@code gadget_buyer.Phone}) and views over them there; source
+ * {@code music} is Chinook in its database {@code chinook}.
  */
 public class ExternalPostgresResource implements QuarkusTestResourceLifecycleManager {
 
@@ -92,6 +94,9 @@ public class ExternalPostgresResource implements QuarkusTestResourceLifecycleMan
                     + "JOIN shop.gadget_cost c ON c.id = g.id; "
                     + "CREATE VIEW shop.buyer_contact AS SELECT id, name, email FROM shop.gadget_buyer");
             settings.put("sqlagent.sources.gadgets.url", mariaDb.agentUrl());
+            // Source music is Chinook on MariaDB, loaded as the docs tell a user to (bin/chinook-mysql.sh).
+            ChinookOnMariaDb.load(mariaDb);
+            settings.put("sqlagent.sources.music.url", ChinookOnMariaDb.agentUrl(mariaDb));
             // The table policy and hidden columns hold on the MariaDB source too (its tables only: PostgreSQL's have
             // no such names).
             // Unqualified entries name tables of the source's database, as they name PostgreSQL's public; db-qualified
