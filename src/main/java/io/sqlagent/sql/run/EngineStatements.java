@@ -69,7 +69,17 @@ final class EngineStatements {
         return named(engine, sql).flatMap(verdict -> connections.runIdentified(source, sql, caller, timeout,
                 (connection, limit, id) -> inTransaction(connection, engine, sql, limit, reading, verdict,
                         new Role(source, caller, role),
-                        () -> engine.cancellation().cancel(source.pool().orElse(null), connection, id))));
+                        () -> engine.cancellation().cancel(source.pool().orElse(null), connection, id))))
+                // A pooled connection the server closed (one whose role could not be dropped is closed on purpose, and
+                // the pool may hand it out once more before it notices): the statement is read-only, so it is asked
+                // again once, on another connection.
+                .onFailure(EngineStatements::closed).retry().atMost(1);
+    }
+
+    /** Whether {@code failure} says the connection was closed before or while the statement ran. */
+    static boolean closed(Throwable failure) {
+        return failure instanceof io.vertx.sqlclient.ClosedConnectionException
+                || String.valueOf(failure.getMessage()).startsWith("Connection is not active now");
     }
 
     /** The statement check's verdict, for the tables it names, when reads are checked (parsed on a worker thread). */
