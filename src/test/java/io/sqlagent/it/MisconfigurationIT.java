@@ -177,7 +177,7 @@ class MisconfigurationIT {
                 Statement statement = connection.createStatement()) {
             statement.execute("CREATE DATABASE " + database);
         }
-        Map<String, String> env = ServiceProcess.onExternalDatabase(server.getPort(), database);
+        Map<String, String> env = ServiceProcess.onDatabase(server.getPort(), database);
         env.putAll(settings);
         return env;
     }

@@ -60,7 +60,7 @@ public final class ServiceProcess implements AutoCloseable {
      * {@code more} (name, value, name, value, …).
      */
     static Map<String, String> onExternalDatabase(int port, String modelUrl, String... more) {
-        Map<String, String> env = onExternalDatabase(port, "postgres");
+        Map<String, String> env = onDatabase(port, "postgres");
         env.put("QUARKUS_LANGCHAIN4J_OPENAI_BASE_URL", modelUrl);
         for (int i = 0; i + 1 < more.length; i += 2) {
             env.put(more[i], more[i + 1]);
@@ -72,7 +72,7 @@ public final class ServiceProcess implements AutoCloseable {
      * The environment of a service whose store and source are both {@code database} of the test's PostgreSQL on
      * {@code port}, and nothing else.
      */
-    static Map<String, String> onExternalDatabase(int port, String database) {
+    static Map<String, String> onDatabase(int port, String database) {
         return new LinkedHashMap<>(Map.of(
                 "QUARKUS_DATASOURCE_REACTIVE_URL", "postgresql://localhost:" + port + "/" + database,
                 "QUARKUS_DATASOURCE_USERNAME", "postgres",
