@@ -164,7 +164,7 @@ class MariaDbRolesTest {
         Cancellable gone = call(source, BOB, "SELECT SLEEP(5), b FROM role_b", LIMIT).subscribe().with(done -> {
         }, failure -> {
         });
-        sleep(Duration.ofMillis(500));
+        Pause.sleep(Duration.ofMillis(500));
         gone.cancel();
         // The next call waits for the one connection, which comes back only after the KILL QUERY, the rollback and the
         // role dropped; it is answered well before the 5 s the sleep would take.
@@ -200,15 +200,6 @@ class MariaDbRolesTest {
                     .strip()).isEqualTo("0");
         } finally {
             broken.requirePool().close().await().indefinitely();
-        }
-    }
-
-    private static void sleep(Duration duration) {
-        try {
-            Thread.sleep(duration.toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
         }
     }
 

@@ -76,7 +76,7 @@ class MariaDbStopTest {
         long until = System.nanoTime() + Duration.ofSeconds(2).toNanos();
         int count = running();
         while (count > 0 && System.nanoTime() < until) {
-            sleep(Duration.ofMillis(50));
+            Pause.sleep(Duration.ofMillis(50));
             count = running();
         }
         return count;
@@ -119,19 +119,10 @@ class MariaDbStopTest {
                 LIMIT, new Reading(10, 100, 10_000, true), Optional.empty()).subscribe().with(done -> {
                 }, failure -> {
                 });
-        sleep(Duration.ofMillis(700));
+        Pause.sleep(Duration.ofMillis(700));
         assertThat(running()).as("the statement runs before its caller goes").isEqualTo(1);
         gone.cancel();
         assertThat(runningAfterAWhile()).isZero();
         assertThat(run("SELECT 1 AS n", new Reading(10, 100, 10_000, true)).rowCount()).isEqualTo(1);
-    }
-
-    private static void sleep(Duration duration) {
-        try {
-            Thread.sleep(duration.toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
     }
 }
