@@ -93,11 +93,16 @@ public class QueryRunner {
     }
 
     /**
-     * {@link #checkPolicy(Source, String)} for a statement with positional parameters ({@code $1}, ...) that are not
-     * bound yet, such as a declared tool's as it loads: PostgreSQL plans it for any values ({@code GENERIC_PLAN},
-     * PostgreSQL 16 and later; an older server fails, and the check is left to each call).
+     * {@link #checkPolicy(Source, String)} for a statement with parameters ({@code $1}, ..., or MySQL's {@code ?}) that
+     * are not bound yet, such as a declared tool's as it loads: PostgreSQL plans it for any values
+     * ({@code GENERIC_PLAN}, PostgreSQL 16 and later; an older server fails, and the check is left to each call); on
+     * another engine what it names is resolved in the server's catalog ({@link EngineReadCheck}).
      */
     public Uni<Void> checkPolicyUnbound(Source source, String sql) {
+        if (!source.isPostgres()) {
+            // What the statement reads, resolved by the server's catalog (EngineReadCheck): no plan, so no values needed.
+            return otherEngines.checkReads(source, sql, config.timeout());
+        }
         if (!SqlGuard.isSingleStatement(sql)) {
             return Uni.createFrom().failure(new IllegalArgumentException("Not a single statement; checked at each call"));
         }
@@ -139,10 +144,11 @@ public class QueryRunner {
 
     private Uni<QueryResult> run(Source source, String sql, Tuple params, FetchOptions options, Caller caller,
             Context parent) {
-        if (!source.isPostgres()) {
-            // Bound parameters are PostgreSQL's ($1, ...) and the statements were checked by its guard.
+        if (!source.isPostgres() && !options.readOnly()) {
+            // Their transaction always ends in a rollback: a statement meant to change data would change nothing.
             return Uni.createFrom().failure(new ToolException("Source '" + source.name() + "' is a "
-                    + Engines.displayName(source.engine()) + " source: declared tools run on PostgreSQL sources only for now"));
+                    + Engines.displayName(source.engine()) + " source: statements that change data run on PostgreSQL "
+                    + "sources only"));
         }
         Reading reading = new Reading(options.maxRows(), Math.min(options.pageSize(), CursorReader.MAX_BATCH),
                 Long.MAX_VALUE, options.readOnly());
@@ -160,7 +166,7 @@ public class QueryRunner {
             Optional<SessionIdentity.Settings> identity = sessions.of(source.name(), caller);
             if (!source.isPostgres()) {
                 return spans.traced(source, sql, parent,
-                        metrics.timed(source, otherEngines.run(source, sql, caller, config.timeout(), reading,
+                        metrics.timed(source, otherEngines.run(source, sql, params, caller, config.timeout(), reading,
                                 identity.flatMap(SessionIdentity.Settings::role))));
             }
             return spans.traced(source, sql, parent, metrics.timed(source, ResultShapes.againIfChanged(

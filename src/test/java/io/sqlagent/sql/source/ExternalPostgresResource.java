@@ -19,7 +19,8 @@ import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
  * {@code gadgets} is its {@code shop} database, whose {@code gadget} table has {@value #GADGETS} rows, read as the
  * account {@code agent}: the two engines side by side, with denied tables ({@code gadget_cost}, {@code Gadget_Secret}),
  * hidden columns ({@code gadget_buyer.email}, {@code gadget_buyer.Phone}) and views over them there; source
- * {@code music} is Chinook in its database {@code chinook}.
+ * {@code music} is Chinook in its database {@code chinook}. There, the declared tools of {@value #MARIADB_TOOLS} run on
+ * both engines, and tests write more to the directory {@value #RELOAD_DIRECTORY} names.
  */
 public class ExternalPostgresResource implements QuarkusTestResourceLifecycleManager {
 
@@ -37,7 +38,24 @@ public class ExternalPostgresResource implements QuarkusTestResourceLifecycleMan
     /** The rows of {@code stock}'s {@code part} table. */
     public static final int PARTS = 3;
 
+    /** The declared tools on the sources of both engines, loaded at start where MariaDB can be had. */
+    public static final String MARIADB_TOOLS = "src/test/resources/declarative/mariadb";
+
+    /** The property that names the directory tests of this resource write tool files to before a reload. */
+    public static final String RELOAD_DIRECTORY = "sqlagent.test.engine-tools-dir";
+
     private EmbeddedPostgres server;
+
+    private static String reloadDirectory() {
+        try {
+            java.nio.file.Path directory = java.nio.file.Files.createTempDirectory("sqlagent-engine-tools");
+            directory.toFile().deleteOnExit();
+            System.setProperty(RELOAD_DIRECTORY, directory.toString());
+            return directory.toString();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
 
     @Override
     public Map<String, String> start() {
@@ -103,6 +121,8 @@ public class ExternalPostgresResource implements QuarkusTestResourceLifecycleMan
             // ones in another case name them too.
             settings.put("sqlagent.sql.denied-tables", "gadget_cost,SHOP.gadget_secret");
             settings.put("sqlagent.sql.hidden-columns", "gadget_buyer.email,Shop.Gadget_Buyer.PHONE");
+            // Declared tools on both engines (DeclaredToolsOnMariaDbTest), and a directory its reloads write to.
+            settings.put("sqlagent.tools.paths", MARIADB_TOOLS + "," + reloadDirectory());
         }
         return settings;
     }
