@@ -100,8 +100,7 @@ final class EngineStatements {
                 .flatMap(opened -> role.take(connection, session, sql))
                 .flatMap(taken -> reads.check(connection, engine, sql, verdict))
                 .flatMap(checked -> engine.results().read(connection, session.timed(sql, timeout), caps, stop))
-                .map(read -> new QueryResult(read.columns(), read.written(), read.rowCount(), read.totalRows(),
-                        read.truncated()))
+                .map(QueryResult::of)
                 .eventually(() -> connection.query(session.rollback()).execute().replaceWithVoid().onFailure()
                         .recoverWithNull().flatMap(rolledBack -> role.drop(connection, session)));
     }
