@@ -28,7 +28,8 @@ import io.vertx.sqlclient.PoolOptions;
 /**
  * PostgreSQL sources ({@code postgresql://}), the contract's first engine: the Vert.x PostgreSQL client, the
  * {@link SqlGuard}, the session of {@link PgSession} (settings and the caller's role for the transaction only), the
- * cancel request ({@link PgCancellation}) and {@link PgException}'s fields. Every guarantee holds. The service's
+ * cancel request ({@link PgCancellation}), the catalog ({@link PgSchema}) and {@link PgException}'s fields. Every
+ * guarantee holds. The service's
  * query path for PostgreSQL ({@code QueryRunner}) sends these statements itself, pipelined with the caller's, and
  * checks the plan against the table policy; other engines go through the contract alone.
  */
@@ -39,6 +40,8 @@ public final class PostgresEngine implements Engine {
 
     /** PostgreSQL's SQLSTATE of a statement cancelled, by its timeout or a cancel request. */
     private static final String QUERY_CANCELED = "57014";
+
+    private static final SchemaReader SCHEMA = new PgSchema();
 
     private static final SessionPlan SESSION = new SessionPlan() {
         @Override
@@ -126,11 +129,9 @@ public final class PostgresEngine implements Engine {
         throw new UnsupportedOperationException("PostgreSQL results are read by QueryRunner, not yet through the engine");
     }
 
-    /** Not yet: PostgreSQL's schema is still read by {@code SchemaIntrospector} (docs/engines.md, status). */
     @Override
     public SchemaReader schema() {
-        throw new UnsupportedOperationException(
-                "PostgreSQL's schema is read by SchemaIntrospector, not yet through the engine");
+        return SCHEMA;
     }
 
     @Override
