@@ -178,20 +178,7 @@ public class IntrospectSchemaTool extends TypedTool<IntrospectSchemaTool.Argumen
      */
     private static String sampleQuery(Source source, SchemaIntrospector.Relation relation,
             List<Map<String, Object>> columns) {
-        if (!source.isPostgres()) {
-            return source.engine().schema().sampleStatement(SchemaIntrospector.table(relation),
-                    columns.stream().map(column -> (String) column.get("name")).toList(), SAMPLE_ROWS);
-        }
-        String names = String.join(", ", columns.stream().map(column -> identifier((String) column.get("name"))).toList());
-        return "SELECT " + names + " FROM " + quoted(relation) + " LIMIT " + SAMPLE_ROWS;
-    }
-
-    /** The relation's name quoted for SQL; it comes from the catalog, never from the model's text. */
-    static String quoted(SchemaIntrospector.Relation relation) {
-        return identifier(relation.schema()) + "." + identifier(relation.name());
-    }
-
-    static String identifier(String name) {
-        return '"' + name.replace("\"", "\"\"") + '"';
+        return source.engine().schema().sampleStatement(SchemaIntrospector.table(relation),
+                columns.stream().map(column -> (String) column.get("name")).toList(), SAMPLE_ROWS);
     }
 }

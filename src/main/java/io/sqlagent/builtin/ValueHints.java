@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
@@ -23,13 +22,11 @@ import io.sqlagent.sql.source.Source;
  * table reads the first {@code sample-rows} rows as the caller (its role and row-level security apply), only
  * the shown columns, each value cut to {@code max-length}; a column with more than {@code max-values}
  * distinct values gets none. Past {@code timeout} the statement is cancelled and the table is described
- * without hints: hints are a help, never a reason for the description to fail. On another engine than PostgreSQL
- * the statement is its engine's ({@code SchemaReader.valueHintsStatement}), run the same way.
+ * without hints: hints are a help, never a reason for the description to fail. The statement, and which types are
+ * text worth hinting (keys, numbers and dates are not), are the source's engine's
+ * ({@code SchemaReader.valueHintsStatement}, {@code hintable}).
  */
 final class ValueHints {
-
-    /** Text types whose values are worth showing; keys, numbers and dates are not hinted. */
-    private static final Pattern TEXT = Pattern.compile("text|citext|character varying.*|character\\(.*|character");
 
     private final QueryRunner runner;
     private final SchemaSearchConfig.ValueHints config;
@@ -83,32 +80,16 @@ final class ValueHints {
 
     /** Whether a column of {@code type} is text worth hinting, as the source's engine names its types. */
     private static boolean hintable(Source source, String type) {
-        return source.isPostgres() ? TEXT.matcher(type).matches() : source.engine().schema().hintable(type);
+        return source.engine().schema().hintable(type);
     }
 
     /**
-     * One row per candidate column: its position and up to {@code max-values + 1} distinct values (one more, to tell a
+     * Per candidate column: its position and up to {@code max-values + 1} distinct values (one more, to tell a
      * column that has too many). Names come from the catalog, quoted; nothing of the model's text is in it.
      */
     private String statement(Source source, SchemaIntrospector.Relation relation, List<Map<String, Object>> candidates) {
-        if (!source.isPostgres()) {
-            return source.engine().schema().valueHintsStatement(SchemaIntrospector.table(relation),
-                    candidates.stream().map(column -> (String) column.get("name")).toList(), config.sampleRows(),
-                    config.maxValues(), config.maxLength());
-        }
-        List<String> names = candidates.stream().map(column -> IntrospectSchemaTool.identifier((String) column.get("name")))
-                .toList();
-        StringBuilder sql = new StringBuilder("WITH sample AS (SELECT ").append(String.join(", ", names)).append(" FROM ")
-                .append(IntrospectSchemaTool.quoted(relation)).append(" LIMIT ").append(config.sampleRows()).append(")\n");
-        int max = config.maxLength();
-        for (int i = 0; i < names.size(); i++) {
-            String value = names.get(i) + "::text";
-            sql.append(i == 0 ? "" : "UNION ALL\n").append("SELECT ").append(i)
-                    .append(" AS i, array(SELECT DISTINCT CASE WHEN length(")
-                    .append(value).append(") > ").append(max).append(" THEN left(").append(value).append(", ").append(max)
-                    .append(") || '…' ELSE ").append(value).append(" END FROM sample WHERE ").append(names.get(i))
-                    .append(" IS NOT NULL ORDER BY 1 LIMIT ").append(config.maxValues() + 1).append(") AS v\n");
-        }
-        return sql.toString();
+        return source.engine().schema().valueHintsStatement(SchemaIntrospector.table(relation),
+                candidates.stream().map(column -> (String) column.get("name")).toList(), config.sampleRows(),
+                config.maxValues(), config.maxLength());
     }
 }

@@ -1,6 +1,7 @@
 package io.sqlagent.builtin;
 
 import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -257,6 +258,23 @@ class ResultFidelityTest {
 
         assertTrue(body.contains("\"rows\":[{\"a\":270,\"b\":100,\"c\":270.00,\"d\":0.0000001,"
                 + "\"e\":123456789012345678901234567890.000000000000000000001,\"f\":3.30}]"), body);
+    }
+
+    @Test
+    void aNumberLongerThanAJsonReadersDefaultLimitKeepsEveryDigit() {
+        // Jackson refuses numbers over 1,000 digits by default; PostgreSQL's numeric has up to 131,072 before the
+        // point. Each statement is new to the service (its shape not known yet), run twice (then it is).
+        for (int digits : new int[] { 1001, 5000, 131072 }) {
+            String sql = "SELECT repeat('9', " + digits + ")::numeric AS n, 'x" + digits + "' AS tag";
+            for (int run = 1; run <= 2; run++) {
+                String body = given().contentType(ContentType.JSON)
+                        .body(SnakeCaseJson.MAPPER.createObjectNode().put("sql", sql).toString())
+                        .when().post("/api/tools/run_sql").then().extract().asString();
+
+                assertThat(body).as("%d digits, run %d", digits, run)
+                        .contains("\"rows\":[{\"n\":" + "9".repeat(digits) + ",\"tag\":\"x" + digits + "\"}]");
+            }
+        }
     }
 
     /** The text output of every column of every row, through a plain connection (text is decoded exactly). */

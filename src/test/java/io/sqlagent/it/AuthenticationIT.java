@@ -57,7 +57,7 @@ class AuthenticationIT {
     @BeforeAll
     static void start() throws Exception {
         oidc = TestOidcServer.start();
-        service = ServiceProcess.startWithJvmOptions(workDir, Map.of(), List.of(
+        service = ServiceProcess.startShortLived(workDir, Map.of(), List.of(
                 "-Dsqlagent.auth.mode=api-key,oidc",
                 "-Dsqlagent.auth.bootstrap-key=" + BOOTSTRAP,
                 "-Dquarkus.oidc.auth-server-url=" + oidc.issuer,

@@ -40,9 +40,6 @@ class MisconfigurationIT {
 
     private static final Duration EXIT_WITHIN = Duration.ofSeconds(60);
 
-    /** A refused start ends before the JIT's second tier would pay for itself. */
-    private static final List<String> SHORT_LIVED = List.of("-XX:TieredStopAtLevel=1");
-
     private static final AtomicInteger DATABASES = new AtomicInteger();
 
     private static EmbeddedPostgres server;
@@ -150,7 +147,7 @@ class MisconfigurationIT {
     @MethodSource("refusals")
     @Execution(ExecutionMode.CONCURRENT)
     void aSettingTheServiceCannotWorkWithStopsTheStartSayingWhatToChange(Refusal refusal) throws Exception {
-        try (ServiceProcess service = ServiceProcess.startWithJvmOptions(workDir, environment(refusal), SHORT_LIVED)) {
+        try (ServiceProcess service = ServiceProcess.start(workDir, environment(refusal))) {
             int exit = service.awaitExit(EXIT_WITHIN);
 
             String log = service.logText();
@@ -206,8 +203,8 @@ class MisconfigurationIT {
 
     @Test
     void oidcModeWithoutAProviderIsRefusedNamingTheSetting() throws Exception {
-        try (ServiceProcess service = ServiceProcess.startWithJvmOptions(workDir,
-                onOwnDatabase(Map.of("SQLAGENT_AUTH_MODE", "oidc")), SHORT_LIVED)) {
+        try (ServiceProcess service = ServiceProcess.start(workDir,
+                onOwnDatabase(Map.of("SQLAGENT_AUTH_MODE", "oidc")))) {
             int exit = service.awaitExit(EXIT_WITHIN);
 
             assertNotEquals(0, exit);

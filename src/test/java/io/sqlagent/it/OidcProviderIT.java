@@ -59,7 +59,7 @@ class OidcProviderIT {
         int keycloakPort = freePort();
         String issuer = "http://127.0.0.1:" + keycloakPort + "/realms/sqlagent";
         Process keycloak = startKeycloak(keycloakPort, issuer);
-        try (ServiceProcess service = ServiceProcess.startWithJvmOptions(workDir,
+        try (ServiceProcess service = ServiceProcess.startShortLived(workDir,
                 // As the Kubernetes ConfigMap would set it (README: SQLAGENT_AUTH_OIDC_ROLE_SCOPES_<ROLE>).
                 // The MCP client's service account is in group analysts: it may run SQL, nothing more.
                 Map.of("SQLAGENT_AUTH_OIDC_ROLE_SCOPES_OPERATORS", "admin,sql:read", "SQLAGENT_AUTH_OIDC_ROLE_SCOPES_ANALYSTS",

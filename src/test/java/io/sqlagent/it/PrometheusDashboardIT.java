@@ -89,7 +89,7 @@ class PrometheusDashboardIT {
         assertPromtoolAccepts(promtool, ruleFile);
 
         try (ScriptedOpenAiServer model = ScriptedOpenAiServer.start();
-                ServiceProcess service = ServiceProcess.startWithJvmOptions(workDir, Map.of(
+                ServiceProcess service = ServiceProcess.startShortLived(workDir, Map.of(
                         "QUARKUS_LANGCHAIN4J_OPENAI_BASE_URL", model.baseUrl(),
                         "QUARKUS_LANGCHAIN4J_OPENAI_CHAT_MODEL_MODEL_NAME", "llama3.1",
                         "SQLAGENT_HEALTH_PROBE_INTERVAL", "1s"),

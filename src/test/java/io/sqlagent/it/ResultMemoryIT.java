@@ -31,7 +31,7 @@ class ResultMemoryIT {
 
     @Test
     void rowsLargerThanTheHeapAreCutWhileTheyAreRead() throws Exception {
-        try (ServiceProcess service = ServiceProcess.startWithJvmOptions(workDir,
+        try (ServiceProcess service = ServiceProcess.startShortLived(workDir,
                 // The schema index's embedding model alone needs more than this heap: not built here (it says so
                 // and searches by words when it cannot embed); this test is about results.
                 Map.of("SQLAGENT_SCHEMA_INDEX_BUILD_AT_START", "false"), List.of("-Xmx128m"))) {
@@ -66,7 +66,7 @@ class ResultMemoryIT {
      */
     @Test
     void resultsWaitingForTheAuditLogAreNotHeld() throws Exception {
-        try (ServiceProcess service = ServiceProcess.startWithJvmOptions(workDir,
+        try (ServiceProcess service = ServiceProcess.startShortLived(workDir,
                 Map.of("SQLAGENT_SCHEMA_INDEX_BUILD_AT_START", "false", "SQLAGENT_AUDIT_FLUSH_INTERVAL", "1h"),
                 List.of("-Xmx128m"))) {
             service.awaitStatus("/q/health/ready", 200, Duration.ofSeconds(90));

@@ -44,14 +44,37 @@ public final class ServiceProcess implements AutoCloseable {
         this.process = process;
     }
 
+    /**
+     * The JIT of a service a test starts, asks a few questions and stops within a minute or two: its start is most of
+     * what it does, which the JIT's first tier alone gets through sooner, and the second tier's compiler threads would
+     * take the cores the test and the other services wait for (two IT classes run at a time). The load driver in
+     * {@code io.sqlagent.bench} measures a service under load, so it keeps the JVM's default.
+     */
+    public static final List<String> SHORT_LIVED = List.of("-XX:TieredStopAtLevel=1");
+
     static ServiceProcess start(Path workDir, Map<String, String> env) throws IOException {
         return start(workDir, env, List.of(), appDir());
     }
 
-    /** Starts the service with JVM options of its own ({@code -Xmx512m}, {@code -Dname=value}, ...). */
+    /**
+     * Starts the service with JVM options of its own ({@code -Xmx512m}, {@code -Dname=value}, ...) and the JVM's own
+     * JIT, as the load driver measures it.
+     */
     public static ServiceProcess startWithJvmOptions(Path workDir, Map<String, String> env, List<String> jvmOptions)
             throws IOException {
         return start(workDir, env, List.of(), jvmOptions, appDir());
+    }
+
+    /** Starts a short-lived service ({@link #SHORT_LIVED}) with JVM options of its own. */
+    public static ServiceProcess startShortLived(Path workDir, Map<String, String> env, List<String> jvmOptions)
+            throws IOException {
+        return start(workDir, env, List.of(), shortLived(jvmOptions), appDir());
+    }
+
+    private static List<String> shortLived(List<String> jvmOptions) {
+        List<String> options = new java.util.ArrayList<>(SHORT_LIVED);
+        options.addAll(jvmOptions);
+        return options;
     }
 
     /**
@@ -91,7 +114,7 @@ public final class ServiceProcess implements AutoCloseable {
      * {@code runuser -u nobody --}).
      */
     static ServiceProcess start(Path workDir, Map<String, String> env, List<String> runAs, Path appDir) throws IOException {
-        return start(workDir, env, runAs, List.of(), appDir);
+        return start(workDir, env, runAs, SHORT_LIVED, appDir);
     }
 
     private static ServiceProcess start(Path workDir, Map<String, String> env, List<String> runAs, List<String> jvmOptions,

@@ -31,7 +31,7 @@ class ChatPageSignInIT {
     @Test
     void apiKeyModeAsksForAKeyAndUsesIt() throws Exception {
         Map<String, String> env = Map.of("SQLAGENT_AUTH_MODE", "api-key", "SQLAGENT_AUTH_BOOTSTRAP_KEY", KEY);
-        try (ServiceProcess service = ServiceProcess.startWithJvmOptions(workDir, env, List.of())) {
+        try (ServiceProcess service = ServiceProcess.startShortLived(workDir, env, List.of())) {
             service.awaitStatus("/q/health/ready", 200, Duration.ofSeconds(90));
             ChromeDriver browser = Browser.open(1280, 900, Files.createTempDirectory("sqlagent-downloads"));
             try {

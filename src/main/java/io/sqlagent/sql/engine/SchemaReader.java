@@ -1,5 +1,7 @@
 package io.sqlagent.sql.engine;
 
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 
@@ -11,12 +13,57 @@ import io.vertx.mutiny.sqlclient.Pool;
  * account may read, their columns with types, keys, defaults and comments, and the foreign keys between them; and the
  * statements, in the engine's dialect, that read a table's sample rows and the distinct values of its low-cardinality
  * text columns. Those statements are run like a caller's (checked, read-only, as the caller), so they are only
- * written here.
+ * written here. An engine whose catalog answers one table cheaply (PostgreSQL's, thousands of tables) reads the listing
+ * ({@link #tables}), one table ({@link #table}) and the keys around it ({@link #keys}) on their own; the others answer
+ * them from {@link #catalog}.
  */
 public interface SchemaReader {
 
-    /** Every readable table and view with its columns and foreign keys, the source's own schema first. */
+    /**
+     * Every readable table and view with its columns and foreign keys, the source's own schema first. An engine that
+     * reads one table on its own ({@link #table}) may leave the columns' defaults out here, where they are costly
+     * (PostgreSQL deparses each one) and the schema index does not use them.
+     */
     Uni<List<Table>> catalog(Pool pool);
+
+    /**
+     * Every readable table and view as {@link #catalog} lists them, in its order; their columns and foreign keys may be
+     * left empty (PostgreSQL reads them per table, {@link #table}).
+     */
+    default Uni<List<Table>> tables(Pool pool) {
+        return catalog(pool);
+    }
+
+    /**
+     * {@code listed} (one of {@link #tables}) with its columns and its foreign keys; with none when it is gone.
+     */
+    default Uni<Table> table(Pool pool, Table listed) {
+        return catalog(pool).map(tables -> tables.stream()
+                .filter(table -> table.schema().equals(listed.schema()) && table.name().equals(listed.name()))
+                .findFirst()
+                .orElse(new Table(listed.schema(), listed.name(), listed.kind(), listed.own(), listed.description(),
+                        List.of(), List.of())));
+    }
+
+    /**
+     * The foreign keys out of {@code listed} and into it, each with the table that holds it, ordered by that table's name
+     * then the key's column; a key of a table into itself is listed once.
+     */
+    default Uni<List<HeldKey>> keys(Pool pool, Table listed) {
+        return catalog(pool).map(tables -> {
+            List<HeldKey> keys = new ArrayList<>();
+            for (Table table : tables) {
+                boolean self = table.schema().equals(listed.schema()) && table.name().equals(listed.name());
+                for (ForeignKey key : table.foreignKeys()) {
+                    if (self || key.toSchema().equals(listed.schema()) && key.toTable().equals(listed.name())) {
+                        keys.add(new HeldKey(table.schema(), table.name(), key));
+                    }
+                }
+            }
+            keys.sort(Comparator.comparing(HeldKey::table).thenComparing(key -> key.key().column()));
+            return keys;
+        });
+    }
 
     /**
      * The statement that reads the first {@code rows} rows of {@code columns} (names from {@link #catalog}) of
@@ -26,9 +73,10 @@ public interface SchemaReader {
 
     /**
      * The statement that reads, from the first {@code sampleRows} rows of {@code table}, the distinct non-null values of
-     * each of {@code columns}, each cut to {@code maxLength} characters (then marked {@code …}): one row per value,
-     * {@code i} the column's position in {@code columns} and {@code v} the value as text, at most {@code maxValues + 1}
-     * per column (one more, to tell a column that has too many), in order.
+     * each of {@code columns}, each cut to {@code maxLength} characters (then marked {@code …}): {@code i} the column's
+     * position in {@code columns} and {@code v} the value as text, one row per value (or, as PostgreSQL answers, one row
+     * per column with {@code v} the array of its values), at most {@code maxValues + 1} per column (one more, to tell a
+     * column that has too many), in order.
      */
     String valueHintsStatement(Table table, List<String> columns, int sampleRows, int maxValues, int maxLength);
 
@@ -80,5 +128,15 @@ public interface SchemaReader {
      * @param toColumn the referenced column
      */
     record ForeignKey(String column, String toSchema, String toTable, String toColumn) {
+    }
+
+    /**
+     * A foreign key with the table that holds it.
+     *
+     * @param schema the holding table's schema
+     * @param table the holding table
+     * @param key the key
+     */
+    record HeldKey(String schema, String table, ForeignKey key) {
     }
 }

@@ -29,7 +29,7 @@ import io.vertx.sqlclient.data.Numeric;
  *
  * <p>
  * Rows of read-only statements arrive as PostgreSQL's own {@code to_json} text of the row (see
- * {@code CursorReader}): every value is then exactly what PostgreSQL means by it — numbers as JSON
+ * {@code PgResults}): every value is then exactly what PostgreSQL means by it — numbers as JSON
  * numbers with PostgreSQL's digits, booleans as booleans, {@code json}/{@code jsonb}, arrays and
  * composite values as JSON, dates and times in ISO 8601 (with the offset where PostgreSQL has one),
  * and every other type (numeric {@code NaN}/{@code Infinity}, money, interval, network types, uuid,
@@ -46,10 +46,14 @@ public final class ResultValues {
     /**
      * Reads PostgreSQL's JSON of rows and values, which the driver has already read whole into memory: Jackson's
      * default limit on a string's length (20 million characters) would only fail a row with a longer value, which
-     * the service cuts to {@code max-cell-chars} anyway. The other defaults (nesting depth, number length) stay.
+     * the service cuts to {@code max-cell-chars} anyway. Its limit on a number's length (1,000 digits) guards
+     * against parsing a long number into a {@code BigDecimal}, which takes time quadratic in its length; numbers here
+     * are never parsed, only copied as written ({@link ExactNumberNode}, {@code ResultJson}), and PostgreSQL's
+     * {@code numeric} has up to 131,072 digits before the point, so that limit is lifted too. Nesting depth stays.
      */
     private static final JsonFactory JSON = JsonFactory.builder()
-            .streamReadConstraints(StreamReadConstraints.builder().maxStringLength(Integer.MAX_VALUE).build())
+            .streamReadConstraints(StreamReadConstraints.builder().maxStringLength(Integer.MAX_VALUE)
+                    .maxNumberLength(Integer.MAX_VALUE).build())
             .build();
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 

@@ -1,7 +1,6 @@
 package io.sqlagent.sql.schema;
 
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -12,19 +11,15 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import io.smallrye.mutiny.Uni;
 import io.sqlagent.sql.engine.SchemaReader;
 import io.sqlagent.sql.schema.SchemaIntrospector.CatalogColumn;
 import io.sqlagent.sql.schema.SchemaIntrospector.CatalogTable;
 import io.sqlagent.sql.schema.SchemaIntrospector.Relation;
-import io.sqlagent.sql.source.Source;
 
 /**
- * The schema of a source whose engine is not PostgreSQL, read through its {@link SchemaReader} (one catalog read: a few
- * statements whatever the number of tables) and put in {@link SchemaIntrospector}'s shapes: relations, the columns of
- * one as {@code introspect_schema} describes them, its relationships both ways, and the catalog the schema index is
- * built from. A relation's {@code oid} is its position in the catalog, which is all {@code introspect_schema} and the
- * index use it for.
+ * A source's schema as its engine's {@link SchemaReader} reads it, put in {@link SchemaIntrospector}'s shapes: relations,
+ * the columns of one as {@code introspect_schema} describes them, its relationships both ways, and the catalog the
+ * schema index is built from.
  */
 final class EngineCatalog {
 
@@ -36,44 +31,29 @@ final class EngineCatalog {
     private EngineCatalog() {
     }
 
-    static Uni<List<SchemaReader.Table>> read(Source source) {
-        return source.engine().schema().catalog(source.requirePool());
-    }
-
     static List<Relation> relations(List<SchemaReader.Table> tables) {
-        List<Relation> relations = new ArrayList<>(tables.size());
-        for (int i = 0; i < tables.size(); i++) {
-            relations.add(relation(tables.get(i), i + 1));
-        }
-        return relations;
+        return tables.stream().map(EngineCatalog::relation).toList();
     }
 
-    private static Relation relation(SchemaReader.Table table, long position) {
-        return new Relation(table.schema(), table.name(), table.kind(), position, table.description().orElse(null),
-                table.own());
+    private static Relation relation(SchemaReader.Table table) {
+        return new Relation(table.schema(), table.name(), table.kind(), table.description().orElse(null), table.own());
     }
 
     static List<CatalogTable> catalog(List<SchemaReader.Table> tables) {
         List<CatalogTable> catalog = new ArrayList<>(tables.size());
-        for (int i = 0; i < tables.size(); i++) {
-            SchemaReader.Table table = tables.get(i);
+        for (SchemaReader.Table table : tables) {
             List<CatalogColumn> columns = table.columns().stream()
                     .map(column -> new CatalogColumn(column.name(), column.type(), column.description().orElse("")))
                     .toList();
             List<String> references = table.foreignKeys().stream().map(key -> key.toSchema() + "." + key.toTable())
                     .distinct().toList();
-            catalog.add(new CatalogTable(relation(table, i + 1), columns, references));
+            catalog.add(new CatalogTable(relation(table), columns, references));
         }
         return catalog;
     }
 
-    /** The columns of {@code relation}, in the shape PostgreSQL's are described in; none when it is gone. */
-    static List<Map<String, Object>> columns(List<SchemaReader.Table> tables, Relation relation) {
-        Optional<SchemaReader.Table> found = find(tables, relation.schema(), relation.name());
-        if (found.isEmpty()) {
-            return List.of();
-        }
-        SchemaReader.Table table = found.get();
+    /** The columns of {@code table} as {@code introspect_schema} describes them; none when it is gone. */
+    static List<Map<String, Object>> columns(SchemaReader.Table table) {
         List<Map<String, Object>> columns = new ArrayList<>();
         for (SchemaReader.Column column : table.columns()) {
             Optional<SchemaReader.ForeignKey> outgoing = table.foreignKeys().stream()
@@ -93,29 +73,16 @@ final class EngineCatalog {
     }
 
     /**
-     * {@code belongsTo} for the foreign keys of {@code relation}, {@code hasMany} for those pointing at it, ordered by the
-     * referencing table and column as PostgreSQL's are; a key into its own table is listed once, as PostgreSQL lists it.
+     * {@code belongsTo} for the foreign keys of {@code relation}, {@code hasMany} for those pointing at it, in the order
+     * of {@code keys} ({@link SchemaReader#keys}).
      */
-    static List<Map<String, Object>> relationships(List<SchemaReader.Table> tables, Relation relation) {
-        record Key(SchemaReader.Table from, SchemaReader.ForeignKey key) {
-        }
-        List<Key> keys = new ArrayList<>();
-        for (SchemaReader.Table table : tables) {
-            boolean self = table.schema().equals(relation.schema()) && table.name().equals(relation.name());
-            for (SchemaReader.ForeignKey key : table.foreignKeys()) {
-                boolean into = key.toSchema().equals(relation.schema()) && key.toTable().equals(relation.name());
-                if (self || into) {
-                    keys.add(new Key(table, key));
-                }
-            }
-        }
-        keys.sort(Comparator.comparing((Key key) -> key.from().name()).thenComparing(key -> key.key().column()));
+    static List<Map<String, Object>> relationships(List<SchemaReader.HeldKey> keys, Relation relation) {
         List<Map<String, Object>> relationships = new ArrayList<>();
-        for (Key key : keys) {
-            boolean outgoing = key.from().schema().equals(relation.schema()) && key.from().name().equals(relation.name());
+        for (SchemaReader.HeldKey key : keys) {
+            boolean outgoing = key.schema().equals(relation.schema()) && key.table().equals(relation.name());
             Map<String, Object> described = new LinkedHashMap<>();
             described.put("type", outgoing ? "belongsTo" : "hasMany");
-            described.put("related_table", outgoing ? key.key().toTable() : key.from().name());
+            described.put("related_table", outgoing ? key.key().toTable() : key.table());
             described.put("foreign_key", key.key().column());
             described.put("local_key", key.key().toColumn());
             relationships.add(described);
@@ -156,9 +123,5 @@ final class EngineCatalog {
             }
         }
         return List.copyOf(values);
-    }
-
-    private static Optional<SchemaReader.Table> find(List<SchemaReader.Table> tables, String schema, String name) {
-        return tables.stream().filter(table -> table.schema().equals(schema) && table.name().equals(name)).findFirst();
     }
 }

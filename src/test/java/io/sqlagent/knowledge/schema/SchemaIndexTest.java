@@ -27,7 +27,7 @@ class SchemaIndexTest {
         for (String column : columns) {
             shown.add(new CatalogColumn(column, "text", ""));
         }
-        return new CatalogTable(new Relation(schema, qualified.substring(schema.length() + 1), "r", 0, comment), shown,
+        return new CatalogTable(new Relation(schema, qualified.substring(schema.length() + 1), "r", comment), shown,
                 references);
     }
 
@@ -76,7 +76,7 @@ class SchemaIndexTest {
     void aViewFollowsTheBaseTablesItsWordsMatchAsWell() {
         List<CatalogTable> catalog = new ArrayList<>();
         catalog.add(table("public.customer", null, List.of(), "customer_id", "first_name", "last_name", "email"));
-        catalog.add(new CatalogTable(new Relation("public", "customer_list", "view", 0, null),
+        catalog.add(new CatalogTable(new Relation("public", "customer_list", "view", null),
                 List.of(new CatalogColumn("customer_id", "int", ""), new CatalogColumn("name", "text", ""),
                         new CatalogColumn("email", "text", ""), new CatalogColumn("customer_list_note", "text", "")),
                 List.of()));
@@ -132,6 +132,23 @@ class SchemaIndexTest {
         assertEquals("fin.gl_acct", tables(index.search("ledger accounts", null, List.of(), 4)).get(0));
         // Two letters abbreviate too many words to count.
         assertTrue(index.search("gleaming", null, List.of(), 4).isEmpty());
+    }
+
+    @Test
+    void aQuestionsVerbFindsTheNounANameMakesOfIt() {
+        List<CatalogTable> catalog = new ArrayList<>();
+        catalog.add(table("public.rental", null, List.of(), "rental_date", "return_date"));
+        catalog.add(table("public.payment", null, List.of(), "amount", "payment_date"));
+        catalog.add(table("public.film", null, List.of(), "title", "rating"));
+        catalog.add(table("public.renewal", null, List.of(), "renewed_on"));
+        SchemaIndex index = index(catalog);
+
+        // rented -> rent -> rental; pay -> payment.
+        assertThat(tables(index.search("films nobody rented", null, List.of(), 4))).containsExactlyInAnyOrder("public.film",
+                "public.rental");
+        assertThat(tables(index.search("what did they pay", null, List.of(), 4))).containsExactly("public.payment");
+        // renewal does not start with rent.
+        assertThat(tables(index.search("who rents", null, List.of(), 4))).containsExactly("public.rental");
     }
 
     @Test
@@ -228,16 +245,16 @@ class SchemaIndexTest {
         // A MySQL URL's database plays PostgreSQL's public: "gadget_cost" and "gadget_buyer.email" name tables of
         // shop; db-qualified entries in another case work too; another database's table of the same name is not hit.
         List<CatalogTable> catalog = new ArrayList<>();
-        catalog.add(new CatalogTable(new Relation("shop", "gadget", "table", 1, "Gadgets on sale", true),
+        catalog.add(new CatalogTable(new Relation("shop", "gadget", "table", "Gadgets on sale", true),
                 List.of(new CatalogColumn("name", "varchar(40)", "")), List.of("shop.gadget_cost", "shop.Gadget_Secret")));
-        catalog.add(new CatalogTable(new Relation("shop", "gadget_cost", "table", 2, "Purchase cost", true),
+        catalog.add(new CatalogTable(new Relation("shop", "gadget_cost", "table", "Purchase cost", true),
                 List.of(new CatalogColumn("cost", "decimal(10,2)", "")), List.of("shop.gadget")));
-        catalog.add(new CatalogTable(new Relation("shop", "gadget_buyer", "table", 3, "Buyers", true),
+        catalog.add(new CatalogTable(new Relation("shop", "gadget_buyer", "table", "Buyers", true),
                 List.of(new CatalogColumn("buyer_name", "varchar(40)", ""), new CatalogColumn("Email", "varchar(80)", "")),
                 List.of()));
-        catalog.add(new CatalogTable(new Relation("shop", "Gadget_Secret", "table", 4, "Secret codes", true),
+        catalog.add(new CatalogTable(new Relation("shop", "Gadget_Secret", "table", "Secret codes", true),
                 List.of(new CatalogColumn("code", "varchar(8)", "")), List.of()));
-        catalog.add(new CatalogTable(new Relation("other", "gadget_cost", "table", 5, "Cost elsewhere", false),
+        catalog.add(new CatalogTable(new Relation("other", "gadget_cost", "table", "Cost elsewhere", false),
                 List.of(new CatalogColumn("cost", "decimal(10,2)", "")), List.of()));
         Map<String, Map<String, List<String>>> values = Map.of("shop.gadget_buyer",
                 Map.of("Email", List.of("Quillmail"), "buyer_name", List.of("Annabeth")));
