@@ -101,8 +101,22 @@ final class EngineStatements {
                 .flatMap(taken -> reads.check(connection, engine, sql, verdict))
                 .flatMap(checked -> engine.results().read(connection, session.timed(sql, timeout), caps, stop))
                 .map(QueryResult::of)
-                .eventually(() -> connection.query(session.rollback()).execute().replaceWithVoid().onFailure()
-                        .recoverWithNull().flatMap(rolledBack -> role.drop(connection, session)));
+                .onItemOrFailure().transformToUni((result, failure) -> afterwards(connection, session, role, failure)
+                        .onItemOrFailure().transformToUni((done, ignored) -> failure == null ? Uni.createFrom().item(result)
+                                : Uni.createFrom().<QueryResult> failure(failure)));
+    }
+
+    /**
+     * The rollback and the role dropped, on every path, before the connection goes back to the pool. Not when the
+     * connection is gone (the server killed, stopped or restarted): the server ended its transaction and its role with
+     * it, and a statement sent on a dead connection is never answered, so the caller would wait for the time limit.
+     */
+    private static Uni<Void> afterwards(SqlConnection connection, SessionPlan session, Role role, Throwable failure) {
+        if (failure != null && closed(failure)) {
+            return Uni.createFrom().voidItem();
+        }
+        return connection.query(session.rollback()).execute().replaceWithVoid().onFailure().recoverWithNull()
+                .flatMap(rolledBack -> role.drop(connection, session));
     }
 
     /**

@@ -158,6 +158,14 @@ public class QueryRunner {
      */
     private Uni<QueryResult> traced(Source source, String sql, Caller caller, Context parent, Reading reading,
             Tuple params) {
+        return attempt(source, sql, caller, parent, reading, params)
+                // A server out of reach is no fault of the call: the caller is told to try again (SourceOutage).
+                .onFailure(SourceOutage::is)
+                .transform(failure -> SourceOutage.of(source, failure));
+    }
+
+    private Uni<QueryResult> attempt(Source source, String sql, Caller caller, Context parent, Reading reading,
+            Tuple params) {
         return Uni.createFrom().deferred(() -> {
             Optional<SessionIdentity.Settings> identity = sessions.of(source.name(), caller);
             if (!source.isPostgres()) {

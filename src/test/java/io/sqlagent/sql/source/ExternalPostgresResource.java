@@ -7,6 +7,7 @@ import java.util.Map;
 
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import io.sqlagent.sql.engine.mysql.ChinookOnMariaDb;
+import io.sqlagent.sql.engine.mysql.MariaDbRoles;
 import io.sqlagent.sql.engine.mysql.MariaDbServer;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 
@@ -19,7 +20,9 @@ import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
  * {@code gadgets} is its {@code shop} database, whose {@code gadget} table has {@value #GADGETS} rows, read as the
  * account {@code agent}: the two engines side by side, with denied tables ({@code gadget_cost}, {@code Gadget_Secret}),
  * hidden columns ({@code gadget_buyer.email}, {@code gadget_buyer.Phone}) and views over them there; source
- * {@code music} is Chinook in its database {@code chinook}.
+ * {@code music} is Chinook in its database {@code chinook}; source {@code roles} reads it as the account
+ * {@code role_agent}, each caller as the MariaDB role its {@code db_role} names ({@link MariaDbRoles}); source
+ * {@code flaky} is a MariaDB server of its own ({@link #flaky()}), for the test that kills it.
  */
 public class ExternalPostgresResource implements QuarkusTestResourceLifecycleManager {
 
@@ -38,6 +41,14 @@ public class ExternalPostgresResource implements QuarkusTestResourceLifecycleMan
     public static final int PARTS = 3;
 
     private EmbeddedPostgres server;
+
+    /** The MariaDB of source {@code flaky}, which no other source uses; null where MariaDB cannot be had. */
+    private static MariaDbServer flaky;
+
+    /** The server of source {@code flaky}, for the test that kills it and starts it again. */
+    public static MariaDbServer flaky() {
+        return flaky;
+    }
 
     @Override
     public Map<String, String> start() {
@@ -103,6 +114,16 @@ public class ExternalPostgresResource implements QuarkusTestResourceLifecycleMan
             // ones in another case name them too.
             settings.put("sqlagent.sql.denied-tables", "gadget_cost,SHOP.gadget_secret");
             settings.put("sqlagent.sql.hidden-columns", "gadget_buyer.email,Shop.Gadget_Buyer.PHONE");
+            // Source roles: the account role_agent, each caller as the MariaDB role its db_role names.
+            MariaDbRoles.create(mariaDb);
+            settings.put("sqlagent.sources.roles.url", MariaDbRoles.url(mariaDb));
+            settings.put("sqlagent.sources.roles.role-claim", "db_role");
+            settings.put("sqlagent.sources.roles.allowed-roles", "clerk_a,clerk_b,stranger");
+            // One connection: each call takes over the very connection the call before it gave back.
+            settings.put("sqlagent.sources.roles.max-pool-size", "1");
+            // Source flaky: a MariaDB of its own, which the chaos test kills and starts again.
+            flaky = MariaDbServer.another();
+            settings.put("sqlagent.sources.flaky.url", flaky.agentUrl());
         }
         return settings;
     }
@@ -112,6 +133,10 @@ public class ExternalPostgresResource implements QuarkusTestResourceLifecycleMan
         try {
             if (server != null) {
                 server.close();
+            }
+            if (flaky != null) {
+                flaky.stop();
+                flaky = null;
             }
         } catch (Exception e) {
             throw new IllegalStateException(e);
