@@ -48,7 +48,7 @@ class SchemaSearchRecallTest {
     }
 
     @Test
-    void findsTheTablesOfPagilaTheHeldOutSet() throws Exception {
+    void findsTheTablesOfThePublicPagilaSchema() throws Exception {
         // 84.0 % with the column values of its lookup tables.
         assertRecall(SchemaSet.pagila(), 23, 100, 0.82);
     }
