@@ -5,10 +5,10 @@
 # target/schema-search-<set>.json. See docs/schema-search.md and docs/benchmarks.md, "Schema search".
 #
 #   bench/schema-search.sh                    # every set at its full size
-#   bench/schema-search.sh generated          # the generated warehouse, 2,000 tables
+#   bench/schema-search.sh generated          # the generated warehouse, 2,000 tables (held out while the ranking was tuned)
 #   bench/schema-search.sh generated 300      # at the size ./mvnw verify checks (SchemaSearchRecallTest)
 #   bench/schema-search.sh abbreviated        # the abbreviated, multilingual warehouse, 1,118 tables
-#   bench/schema-search.sh pagila             # Pagila (held out while the ranking was tuned)
+#   bench/schema-search.sh pagila             # Pagila, the public schema
 #   BENCH_JAVA_OPTS=-Dbench.column-values=false bench/schema-search.sh pagila   # without the column values
 #   BENCH_JAVA_OPTS=-Dbench.model=all-minilm-l6-v2 bench/schema-search.sh    # the float model (default: the quantized one)
 #

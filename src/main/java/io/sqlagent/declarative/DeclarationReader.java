@@ -1,6 +1,7 @@
 package io.sqlagent.declarative;
 
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -8,13 +9,17 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
 import io.sqlagent.jsonschema.CompiledSchema;
+import io.sqlagent.sql.engine.Engine;
 import io.sqlagent.sql.guard.SqlGuard;
+import io.sqlagent.sql.guard.StatementKind;
+import io.sqlagent.sql.source.Engines;
 import io.sqlagent.tool.Toolset;
 import io.sqlagent.yaml.YamlProblem;
 import io.sqlagent.yaml.YamlTree;
@@ -40,12 +45,23 @@ public final class DeclarationReader {
      *
      * @param configuredSources names of the sources configured outside the files
      * @param reservedTools names of the tools that are not declared in files (the built-in ones)
-     * @param guard the guard {@code run_sql} uses
+     * @param guard the guard {@code run_sql} uses on PostgreSQL sources
      * @param environment looks up {@code ${ENV_VAR}} references
      * @param policy checks each statement against the table policy and hidden columns
+     * @param engines the engine of each configured source (a source declared in a file has its URL's)
+     * @param allowed the statement kinds {@code run_sql} allows ({@code sqlagent.sql.allowed-statements}), for the
+     *        statement check of another engine than PostgreSQL
      */
     public record Context(Set<String> configuredSources, Set<String> reservedTools, SqlGuard guard,
-            UnaryOperator<String> environment, StatementPolicy policy) {
+            UnaryOperator<String> environment, StatementPolicy policy, Function<String, Engine> engines,
+            Set<StatementKind> allowed) {
+
+        /** A context whose sources are all PostgreSQL. */
+        public Context(Set<String> configuredSources, Set<String> reservedTools, SqlGuard guard,
+                UnaryOperator<String> environment, StatementPolicy policy) {
+            this(configuredSources, reservedTools, guard, environment, policy, name -> Engines.POSTGRESQL,
+                    EnumSet.of(StatementKind.SELECT));
+        }
 
         /** A context whose statements are not checked against a table policy as they load. */
         public Context(Set<String> configuredSources, Set<String> reservedTools, SqlGuard guard,
@@ -88,8 +104,9 @@ public final class DeclarationReader {
             file.root().path("sources").properties().forEach(entry -> readSource(file, entry.getKey(), entry.getValue(),
                     broken.get(file)));
         }
-        Set<String> knownSources = new HashSet<>(context.configuredSources());
-        knownSources.addAll(sources.keySet());
+        Map<String, Engine> knownSources = new HashMap<>();
+        context.configuredSources().forEach(name -> knownSources.put(name, context.engines().apply(name)));
+        sources.values().forEach(source -> knownSources.put(source.name(), Engines.forUrl(source.url())));
         List<DeclaredTool> tools = new ArrayList<>();
         Set<String> declaredNames = new HashSet<>();
         for (YamlTree file : files) {

@@ -17,9 +17,12 @@ import io.quarkus.logging.Log;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
 import io.sqlagent.sql.SqlConfig;
+import io.sqlagent.sql.engine.Engine;
 import io.sqlagent.sql.guard.SqlGuard;
+import io.sqlagent.sql.guard.StatementKind;
 import io.sqlagent.sql.policy.TablePolicy;
 import io.sqlagent.sql.run.QueryRunner;
+import io.sqlagent.sql.source.Engines;
 import io.sqlagent.sql.source.Source;
 import io.sqlagent.sql.source.SourceRegistry;
 import io.sqlagent.sql.source.SourceSettings;
@@ -63,6 +66,8 @@ public class DeclarativeTools {
     /** How long the plan check of one declared statement may take as it loads. */
     private static final Duration POLICY_CHECK_TIMEOUT = Duration.ofSeconds(10);
     private final SqlConfig sqlConfig;
+    /** The statement kinds {@code run_sql} allows, for the statement check of sources of other engines. */
+    private final Set<StatementKind> allowed;
     private final TablePolicy tables;
     private final Vertx vertx;
     private volatile Set<String> current = Set.of();
@@ -79,6 +84,7 @@ public class DeclarativeTools {
         // The files are the operator's and are checked once per load: a budget for a cold parser on a busy start.
         this.guard = guard.withParseTimeout(FILE_PARSE_TIMEOUT);
         this.sqlConfig = sqlConfig;
+        this.allowed = StatementKind.parseAll(sqlConfig.allowedStatements());
         this.vertx = vertx;
     }
 
@@ -134,7 +140,7 @@ public class DeclarativeTools {
                 .filter(name -> !current.contains(name)).collect(Collectors.toSet());
         DeclarationReader.Result result = DeclarationReader.read(files,
                 new DeclarationReader.Context(sources.configuredNames(), reserved, guard, System::getenv,
-                        this::policyRefusal));
+                        this::policyRefusal, this::engineOf, allowed));
         fingerprint = seen;
         if (!result.ok()) {
             Log.errorf("The tool files have %d problem(s); the tools in effect are unchanged:%n  %s",
@@ -147,11 +153,17 @@ public class DeclarativeTools {
         return new Reload(true, current, List.of());
     }
 
+    /** The engine of a configured source (PostgreSQL's for a name not configured: the reader reports it). */
+    private Engine engineOf(String sourceName) {
+        return sources.find(sourceName).filter(source -> !source.isPostgres()).map(Source::engine)
+                .orElse(Engines.POSTGRESQL);
+    }
+
     /**
      * Why a declared statement may not load under the table policy: a table it names, else what its plan reads (a
-     * generic plan, for any parameter values). A statement that cannot be planned now (its source is down or
-     * declared in the files, its tables not there yet, a server older than PostgreSQL 16) loads, and each call is
-     * checked by its plan.
+     * generic plan, for any parameter values). On a MySQL or MariaDB source, what the statement names, resolved by
+     * the server ({@code EngineReadCheck}). A statement that cannot be checked now (its source is down or declared in
+     * the files, its tables not there yet, a server older than PostgreSQL 16) loads, and each call is checked.
      */
     private Optional<String> policyRefusal(String sourceName, String sql, Set<String> named) {
         Optional<String> byName = tables.refusal(named);

@@ -7,7 +7,7 @@ import java.util.Optional;
  *
  * @param name the source's name
  * @param file the file that declares it
- * @param url {@code postgresql://host:port/database}
+ * @param url {@code postgresql://host:port/database}, or {@code mysql://} or {@code mariadb://}: its engine
  * @param user the user, if given apart from the URL
  * @param password the password, if given apart from the URL; never logged
  * @param maxPoolSize connections its pool opens at most

@@ -21,9 +21,10 @@ import io.sqlagent.tool.ToolMetadata;
 import io.sqlagent.tool.ToolResult;
 
 /**
- * A tool declared in a file: binds the validated arguments to its statement as positional
- * parameters, runs it on its source through {@link QueryRunner} (read-only transaction, timeout,
- * cursor), and answers in the {@code run_sql} JSON shape or as a markdown table.
+ * A tool declared in a file: binds the validated arguments to its statement as parameters of its source's engine
+ * ({@code $1} on PostgreSQL, {@code ?} on MySQL and MariaDB), runs it on its source through {@link QueryRunner}
+ * (read-only transaction, timeout, the table policy, caps), and answers in the {@code run_sql} JSON shape or as a
+ * markdown table.
  */
 final class DeclaredSqlTool implements Tool {
 
@@ -84,10 +85,12 @@ final class DeclaredSqlTool implements Tool {
 
     @Override
     public Uni<ToolResult> invoke(ToolCall call, ToolCallContext context) {
-        return Uni.createFrom().item(() -> StatementBinder.bind(tool, call.arguments()))
-                .flatMap(bound -> runner.run(sources.find(tool.source()).orElseThrow(() -> new ToolException(
-                        "The source '" + tool.source() + "' of tool '" + tool.name() + "' is not available")),
-                        bound.sql(), bound.values(), fetch, context))
+        return Uni.createFrom().item(() -> sources.find(tool.source()).orElseThrow(() -> new ToolException(
+                "The source '" + tool.source() + "' of tool '" + tool.name() + "' is not available")))
+                .flatMap(source -> {
+                    StatementBinder.Bound bound = StatementBinder.bind(tool, call.arguments(), source.engine());
+                    return runner.run(source, bound.sql(), bound.values(), fetch, context);
+                })
                 .map(this::answer);
     }
 

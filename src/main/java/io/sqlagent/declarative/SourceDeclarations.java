@@ -11,12 +11,14 @@ import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import io.sqlagent.sql.source.SourceUrls;
 import io.sqlagent.yaml.YamlProblem;
 import io.sqlagent.yaml.YamlTree;
 
 /**
  * Reads the {@code sources} entries of a tool file: expands {@code ${ENV_VAR}} and
- * {@code ${ENV_VAR:default}} in their values and turns host/port/database into a URL.
+ * {@code ${ENV_VAR:default}} in their values and turns host/port/database into a PostgreSQL URL; a {@code url} names
+ * its engine ({@code postgresql://}, {@code mysql://}, {@code mariadb://}).
  */
 final class SourceDeclarations {
 
@@ -50,6 +52,13 @@ final class SourceDeclarations {
         String port = values.getOrDefault("port", "5432");
         if (!port.matches("[0-9]{1,5}")) {
             problems.add(tree.problem(YamlTree.child(path, "port"), "must be a port number (got '" + port + "')"));
+        }
+        if (hasUrl && values.containsKey("url")) {
+            try {
+                SourceUrls.engine(values.get("url"));
+            } catch (IllegalArgumentException e) {
+                problems.add(tree.problem(YamlTree.child(path, "url"), e.getMessage()));
+            }
         }
         if (problems.size() > before) {
             return Optional.empty();

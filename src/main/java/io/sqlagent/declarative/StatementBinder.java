@@ -7,16 +7,18 @@ import java.util.Map;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import io.sqlagent.sql.engine.Engine;
 import io.sqlagent.sql.guard.NamedParameters;
 import io.sqlagent.tool.ToolException;
 import io.vertx.mutiny.sqlclient.Tuple;
 
 /**
- * Binds validated arguments to a declared statement without ever splicing them into its text:
- * each {@code :name} becomes a positional parameter cast to the parameter's type
- * ({@code $1::text}), an array becomes one parameter per element ({@code IN ($1::bigint, $2::bigint)}),
- * a left-out argument takes its default, or binds as a typed NULL when it has none (an array: one
- * NULL element, also for an empty array).
+ * Binds validated arguments to a declared statement without ever splicing them into its text. On PostgreSQL each
+ * {@code :name} becomes a numbered parameter cast to the parameter's type ({@code $1::text}; a name written twice
+ * takes the same number); on MySQL and MariaDB ({@link Engine.Parameters#MARKS}) each {@code :name}, every time it is
+ * written, becomes a {@code ?} mark with its own copy of the value, the value's type carried by the protocol. An array
+ * becomes one parameter per element ({@code IN ($1::bigint, $2::bigint)}, {@code IN (?, ?)}), a left-out argument
+ * takes its default, or binds as a NULL when it has none (an array: one NULL element, also for an empty array).
  */
 final class StatementBinder {
 
@@ -26,8 +28,8 @@ final class StatementBinder {
     /**
      * A statement ready to run.
      *
-     * @param sql the statement with positional parameters
-     * @param values the parameter values, {@code $1} first
+     * @param sql the statement with positional parameters ({@code $1} or {@code ?})
+     * @param values the parameter values, {@code $1} (or the first {@code ?}) first
      */
     record Bound(String sql, Tuple values) {
     }
@@ -37,7 +39,20 @@ final class StatementBinder {
         return "$" + number + "::" + type.sqlType();
     }
 
-    static Bound bind(DeclaredTool tool, ObjectNode arguments) {
+    /**
+     * The statement as the source's engine is sent it, with no value bound: what its statement check and the table
+     * policy check are asked about as the file loads.
+     */
+    static String unbound(Engine engine, NamedParameters statement, Map<String, ParameterType> types) {
+        if (engine.parameters() == Engine.Parameters.MARKS) {
+            return statement.replaceEach(placeholder -> "?");
+        }
+        return statement.rewrite(Map.of(), (placeholder, number) -> slot(number,
+                types.getOrDefault(placeholder, ParameterType.STRING))).sql();
+    }
+
+    /** {@code arguments} bound to {@code tool}'s statement as {@code engine}'s statements take values. */
+    static Bound bind(DeclaredTool tool, ObjectNode arguments, Engine engine) {
         Map<String, JsonNode> values = new HashMap<>();
         Map<String, Integer> arity = new HashMap<>();
         Map<String, ParameterType> types = new HashMap<>();
@@ -56,13 +71,12 @@ final class StatementBinder {
                 arity.put(parameter.name(), value.size());
             }
         }
+        if (engine.parameters() == Engine.Parameters.MARKS) {
+            return marked(tool, values, arity, types);
+        }
         NamedParameters.Rewritten rewritten = tool.statement()
                 .rewrite(arity, (name, number) -> slot(number, types.get(name)));
-        if (rewritten.sql().length() > tool.security().maxQueryLength()) {
-            throw new ToolException("The statement of '" + tool.name() + "' would have " + rewritten.sql().length()
-                    + " characters with these arguments; its limit is " + tool.security().maxQueryLength()
-                    + " (security.maxQueryLength): pass fewer values");
-        }
+        checkLength(tool, rewritten.sql());
         int count = 0;
         for (Map.Entry<String, Integer> first : rewritten.firstNumber().entrySet()) {
             count = Math.max(count, first.getValue() - 1 + arity.getOrDefault(first.getKey(), 1));
@@ -85,6 +99,32 @@ final class StatementBinder {
         Tuple tuple = Tuple.tuple();
         Arrays.stream(positional).forEach(tuple::addValue);
         return new Bound(rewritten.sql(), tuple);
+    }
+
+    /** Each placeholder, every time it is written, as many {@code ?} as it has values, the values in the same order. */
+    private static Bound marked(DeclaredTool tool, Map<String, JsonNode> values, Map<String, Integer> arity,
+            Map<String, ParameterType> types) {
+        Tuple tuple = Tuple.tuple();
+        String sql = tool.statement().replaceEach(placeholder -> {
+            String name = placeholder.name();
+            JsonNode value = values.get(name);
+            if (arity.containsKey(name)) {
+                value.forEach(element -> tuple.addValue(javaValue(element, types.get(name))));
+            } else {
+                tuple.addValue(javaValue(value, types.get(name)));
+            }
+            return String.join(", ", java.util.Collections.nCopies(arity.getOrDefault(name, 1), "?"));
+        });
+        checkLength(tool, sql);
+        return new Bound(sql, tuple);
+    }
+
+    private static void checkLength(DeclaredTool tool, String sql) {
+        if (sql.length() > tool.security().maxQueryLength()) {
+            throw new ToolException("The statement of '" + tool.name() + "' would have " + sql.length()
+                    + " characters with these arguments; its limit is " + tool.security().maxQueryLength()
+                    + " (security.maxQueryLength): pass fewer values");
+        }
     }
 
     private static Object javaValue(JsonNode value, ParameterType type) {

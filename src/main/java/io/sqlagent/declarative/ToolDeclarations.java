@@ -12,16 +12,20 @@ import java.util.Set;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import io.sqlagent.SnakeCaseJson;
+import io.sqlagent.sql.engine.Engine;
 import io.sqlagent.sql.guard.NamedParameters;
 import io.sqlagent.sql.guard.SqlGuard;
 import io.sqlagent.sql.guard.SqlVerdict;
+import io.sqlagent.sql.guard.StatementKind;
+import io.sqlagent.sql.source.Engines;
 import io.sqlagent.yaml.YamlProblem;
 import io.sqlagent.yaml.YamlTree;
 
 /**
  * Reads one entry of {@code tools} (already valid against the format's schema) and checks it: its
  * source exists, every {@code :name} has a parameter and every parameter is used, a read-only
- * statement is one read-only query, forbidden keywords, the length limit and the parameters.
+ * statement is one read-only query in its source's dialect (PostgreSQL's guard, or the engine's statement check, as
+ * {@code run_sql} checks it there), forbidden keywords, the length limit and the parameters.
  */
 final class ToolDeclarations {
 
@@ -32,12 +36,14 @@ final class ToolDeclarations {
     private final String name;
     private final String path;
     private final JsonNode node;
-    private final Set<String> knownSources;
+    private final Map<String, Engine> knownSources;
     private final SqlGuard guard;
+    private final Set<StatementKind> allowed;
     private final StatementPolicy policy;
     private final List<YamlProblem> problems;
 
-    ToolDeclarations(YamlTree file, String name, JsonNode node, Set<String> knownSources, DeclarationReader.Context context,
+    ToolDeclarations(YamlTree file, String name, JsonNode node, Map<String, Engine> knownSources,
+            DeclarationReader.Context context,
             List<YamlProblem> problems) {
         this.file = file;
         this.name = name;
@@ -45,6 +51,7 @@ final class ToolDeclarations {
         this.node = node;
         this.knownSources = knownSources;
         this.guard = context.guard();
+        this.allowed = context.allowed();
         this.policy = context.policy();
         this.problems = problems;
     }
@@ -56,24 +63,27 @@ final class ToolDeclarations {
     Optional<DeclaredTool> read() {
         int before = problems.size();
         String source = node.get("source").textValue();
-        if (!knownSources.contains(source)) {
+        if (!knownSources.containsKey(source)) {
             problems.add(file.problem(field("source"), "unknown source '" + source + "'; known sources: "
-                    + (knownSources.isEmpty() ? "none" : String.join(", ", new java.util.TreeSet<>(knownSources)))));
+                    + (knownSources.isEmpty() ? "none" : String.join(", ", new java.util.TreeSet<>(knownSources.keySet())))));
         }
+        // The statement is read in its source's dialect; an unknown source's problem is reported above.
+        Engine engine = knownSources.getOrDefault(source, Engines.POSTGRESQL);
         List<DeclaredParameter> parameters = parameters();
         DeclaredToolSecurity security = security();
         String sql = node.get("statement").textValue();
         NamedParameters statement;
         try {
-            statement = NamedParameters.of(sql);
+            statement = engine.placeholders(sql);
         } catch (IllegalArgumentException e) {
-            problems.add(file.problem(field("statement"), "PostgreSQL could not read the statement: " + e.getMessage()));
+            problems.add(file.problem(field("statement"), Engines.displayName(engine) + " could not read the statement: "
+                    + e.getMessage()));
             return Optional.empty();
         }
         checkPlaceholders(statement);
-        checkStatement(statement, parameters, security);
+        checkStatement(engine, statement, parameters, security);
         if (problems.size() == before) {
-            checkPolicy(source, statement, parameters);
+            checkPolicy(engine, source, statement, parameters);
         }
         if (problems.size() > before) {
             return Optional.empty();
@@ -121,7 +131,8 @@ final class ToolDeclarations {
         }
     }
 
-    private void checkStatement(NamedParameters statement, List<DeclaredParameter> parameters, DeclaredToolSecurity security) {
+    private void checkStatement(Engine engine, NamedParameters statement, List<DeclaredParameter> parameters,
+            DeclaredToolSecurity security) {
         if (statement.sql().length() > security.maxQueryLength()) {
             problems.add(file.problem(field("statement"), "the statement has " + statement.sql().length()
                     + " characters; security.maxQueryLength allows " + security.maxQueryLength()));
@@ -132,8 +143,13 @@ final class ToolDeclarations {
                         + " (security.forbiddenKeywords)"));
             }
         }
-        if (security.readOnly()) {
-            SqlVerdict verdict = guard.checkWithParameters(positional(statement, parameters));
+        if (!security.readOnly() && engine != Engines.POSTGRESQL) {
+            // The engine's transaction always ends in a rollback: such a tool would change nothing, silently.
+            problems.add(file.problem(field("security.readOnly"), "statements that change data run on PostgreSQL "
+                    + "sources only; this tool's source is " + Engines.displayName(engine)
+                    + " (remove security.readOnly: false for a read-only query)"));
+        } else if (security.readOnly()) {
+            SqlVerdict verdict = verdict(engine, positional(engine, statement, parameters));
             if (!verdict.allowed()) {
                 problems.add(file.problem(field("statement"), "a readOnly tool needs a single read-only query: "
                         + verdict.reason() + " (set security.readOnly: false only for a statement meant to change data)"));
@@ -141,21 +157,35 @@ final class ToolDeclarations {
         }
     }
 
-    /** The statement as it is run: each {@code :name} a typed positional parameter. */
-    private static String positional(NamedParameters statement, List<DeclaredParameter> parameters) {
+    /**
+     * The verdict of the source's statement check on the statement as it is sent: PostgreSQL's guard (which knows its
+     * own {@code $1}), or the engine's check in its dialect ({@code ?} marks are parameters to it too).
+     */
+    private SqlVerdict verdict(Engine engine, String sql) {
+        if (engine == Engines.POSTGRESQL) {
+            return guard.checkWithParameters(sql);
+        }
+        return engine.statementCheck(allowed).check(sql);
+    }
+
+    /** The statement as it is run: each {@code :name} a typed positional parameter, or the engine's mark. */
+    private static String positional(Engine engine, NamedParameters statement, List<DeclaredParameter> parameters) {
         Map<String, ParameterType> types = new HashMap<>();
         parameters.forEach(parameter -> types.put(parameter.name(), parameter.valueType()));
-        return statement.rewrite(Map.of(), (placeholder, number) -> StatementBinder.slot(number,
-                types.getOrDefault(placeholder, ParameterType.STRING))).sql();
+        return StatementBinder.unbound(engine, statement, types);
     }
 
     /**
      * Refuses a statement that names a table the policy refuses, or whose plan reads one or a hidden column, as
      * {@code run_sql} would; every statement, a writing one too: the policy says what the SQL tools may use.
      */
-    private void checkPolicy(String source, NamedParameters statement, List<DeclaredParameter> parameters) {
-        String sql = positional(statement, parameters);
-        policy.refusal(source, sql, guard.checkWithParameters(sql).tables()).ifPresent(reason -> problems.add(
+    private void checkPolicy(Engine engine, String source, NamedParameters statement, List<DeclaredParameter> parameters) {
+        String sql = positional(engine, statement, parameters);
+        // Names compare as PostgreSQL reads them (unqualified: public) only on PostgreSQL; another engine's server
+        // resolves them (StatementPolicy).
+        Set<String> named = engine == Engines.POSTGRESQL ? guard.checkWithParameters(sql).tables()
+                : Set.of();
+        policy.refusal(source, sql, named).ifPresent(reason -> problems.add(
                 file.problem(field("statement"), POLICY_PROBLEM + ": " + reason)));
     }
 

@@ -56,7 +56,7 @@ public record ErrorBody(String error, String message, List<Detail> details, @Jso
     /**
      * The error code of a failed tool call: {@code invalid_arguments}, {@code blocked},
      * {@code forbidden} (the caller lacks the tool's scope), {@code unknown_tool}, {@code skipped}, {@code busy} (a source at
-     * capacity: retry shortly) or
+     * capacity or its server out of reach: retry shortly) or
      * {@code tool_failed} (the tool ran and failed).
      */
     public static String toolFailureCode(ToolResult.Failure failure) {

@@ -18,7 +18,10 @@ public enum Outcome {
     UNKNOWN_TOOL,
     /** The call was not run because an earlier call of its batch was blocked. */
     SKIPPED,
-    /** Something the tool needs was at capacity (a source's pool); the same call may succeed shortly. */
+    /**
+     * Something the tool needs was at capacity (a source's pool) or out of reach (its server); the same call may succeed
+     * shortly.
+     */
     UNAVAILABLE,
     /** The tool asked to stop the whole agent run. */
     STOPPED;

@@ -24,8 +24,12 @@ import java.util.function.IntFunction;
 public record SchemaSet(String name, IntFunction<List<String>> ddl, List<WarehouseSchema.Question> questions,
         int fullSize) {
 
-    /** The set the ranking was measured on only after it was tuned on the others. */
-    public static final String HELD_OUT = "pagila";
+    /**
+     * The set the ranking was measured on only after it was tuned on the others: the generated set since the meaning
+     * ranking's cut and the fusion's constant (docs/schema-search.md); Pagila was held out before, until its column
+     * values were tuned on it.
+     */
+    public static final String HELD_OUT = "generated";
 
     public static SchemaSet generated() {
         WarehouseSchema schema = WarehouseSchema.GENERATED;

@@ -36,10 +36,11 @@ import io.vertx.core.json.JsonObject;
 class SourceArgumentTest {
 
     /** The sources offered: a MariaDB one too where the tests can have MariaDB ({@link ExternalPostgresResource}). */
-    static final List<String> SOURCES = MariaDbServer.available() ? List.of("default", "gadgets", "music", "stock")
+    static final List<String> SOURCES = MariaDbServer.available()
+            ? List.of("default", "flaky", "gadgets", "music", "roles", "stock")
             : List.of("default", "stock");
     static final String LABELS = "default (PostgreSQL; the default), "
-            + (MariaDbServer.available() ? "gadgets (MariaDB), music (MariaDB), " : "")
+            + (MariaDbServer.available() ? "flaky (MariaDB), gadgets (MariaDB), music (MariaDB), roles (MariaDB), " : "")
             + "stock (PostgreSQL)";
 
     private static final Map<String, String> CLERK = TestIdentities.headers("clerk", "sql:read", "pg_role=stock_clerk");

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
 
 /**
  * The words of an index's table and column names that abbreviate a question's word: {@code cust} and {@code cst} for
@@ -19,14 +20,23 @@ final class Abbreviations {
 
     /** What an abbreviation counts for against the word itself. */
     static final float WEIGHT = 0.6f;
+    /** What a name word derived from the question's word ({@code rental} for {@code rent}) counts for. */
+    static final float DERIVED_WEIGHT = 0.8f;
     /** The shortest abbreviation matched: two letters match too many words. */
     private static final int SHORTEST = 3;
     /** At most this many abbreviations per word, the longest first. */
     private static final int MOST = 8;
     private static final int CACHED = 10_000;
+    /**
+     * English endings that make a noun or adjective of a word ({@code rent} → {@code rental}, {@code pay} →
+     * {@code payment}, {@code ship} → {@code shipment}): the light stemming of {@link SchemaWords} keeps them apart.
+     */
+    private static final List<String> DERIVED = List.of("al", "ment", "ing", "er", "ee", "ion", "ation", "y", "ery",
+            "age", "ance", "ence", "ity");
 
     private final Map<Character, List<String>> byInitial = new java.util.HashMap<>();
     private final Map<String, List<String>> cache = new ConcurrentHashMap<>();
+    private final Map<String, List<String>> derivedCache = new ConcurrentHashMap<>();
 
     Abbreviations(List<SchemaIndex.Entry> entries) {
         Set<String> vocabulary = new HashSet<>();
@@ -48,13 +58,27 @@ final class Abbreviations {
         if (word.length() <= SHORTEST || !Character.isLetter(word.charAt(0))) {
             return List.of();
         }
-        List<String> known = cache.get(word);
+        return cached(cache, word, candidate -> candidate.length() < word.length() && isSubsequence(candidate, word));
+    }
+
+    /** The name words that derive from {@code word} by one of {@link #DERIVED} ({@code rental} for {@code rent}). */
+    List<String> derived(String word) {
+        if (word.length() < SHORTEST || !Character.isLetter(word.charAt(0))) {
+            return List.of();
+        }
+        return cached(derivedCache, word, candidate -> candidate.length() > word.length() && candidate.startsWith(word)
+                && DERIVED.contains(candidate.substring(word.length())));
+    }
+
+    /** At most {@link #MOST} name words with {@code word}'s initial that {@code matches}, the longest first. */
+    private List<String> cached(Map<String, List<String>> cached, String word, Predicate<String> matches) {
+        List<String> known = cached.get(word);
         if (known != null) {
             return known;
         }
         List<String> found = new ArrayList<>();
         for (String candidate : byInitial.getOrDefault(word.charAt(0), List.of())) {
-            if (candidate.length() < word.length() && isSubsequence(candidate, word)) {
+            if (matches.test(candidate)) {
                 found.add(candidate);
                 if (found.size() == MOST) {
                     break;
@@ -62,8 +86,9 @@ final class Abbreviations {
             }
         }
         List<String> result = List.copyOf(found);
-        if (cache.size() < CACHED) {
-            cache.put(word, result);
+        // Bounded: the words come from questions.
+        if (cached.size() < CACHED) {
+            cached.put(word, result);
         }
         return result;
     }

@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
+import io.sqlagent.sql.guard.NamedParameters;
 import io.sqlagent.sql.guard.StatementKind;
 import io.vertx.core.Vertx;
 import io.vertx.sqlclient.Pool;
@@ -78,6 +79,31 @@ public interface Engine {
      */
     default StatementReads reads() {
         throw new UnsupportedOperationException(name() + " does not list what a statement reads");
+    }
+
+    /**
+     * How a statement of this engine takes bound values: PostgreSQL's numbered {@code $1}, {@code $2} (a number may
+     * be written more than once), or the marks of MySQL and MariaDB, {@code ?}, each taking the next value in the
+     * order written.
+     */
+    enum Parameters {
+        NUMBERED,
+        MARKS
+    }
+
+    /** How this engine's statements take bound values (declared tools bind their arguments so). */
+    default Parameters parameters() {
+        return Parameters.NUMBERED;
+    }
+
+    /**
+     * The {@code :name} placeholders of a statement written in this engine's dialect (a declared tool's), found by
+     * this engine's token rules, so that one inside a string, a quoted name or a comment stays text.
+     *
+     * @throws IllegalArgumentException when the statement cannot be cut into tokens, naming where
+     */
+    default NamedParameters placeholders(String sql) {
+        return NamedParameters.of(sql);
     }
 
     /** The server's refusal of a statement, engine-free; {@code null} when {@code failure} is not the server's. */

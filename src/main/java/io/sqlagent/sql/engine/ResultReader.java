@@ -6,6 +6,7 @@ import io.smallrye.mutiny.Uni;
 import io.sqlagent.sql.result.ResultColumn;
 import io.sqlagent.sql.result.ResultJson;
 import io.vertx.mutiny.sqlclient.SqlConnection;
+import io.vertx.mutiny.sqlclient.Tuple;
 
 /**
  * How an engine describes and streams a statement's result into the answer's JSON
@@ -31,6 +32,19 @@ public interface ResultReader {
      */
     default Uni<Result> read(SqlConnection connection, String sql, Caps caps, java.util.function.Supplier<Uni<Void>> stop) {
         return read(connection, sql, caps);
+    }
+
+    /**
+     * {@link #read(SqlConnection, String, Caps, java.util.function.Supplier)} of a statement with bound values
+     * ({@code params}, in the engine's {@link Engine.Parameters} style), never spliced into its text: a declared
+     * tool's. Without values it is the plain read. Engines whose statements take no bound values here fail.
+     */
+    default Uni<Result> read(SqlConnection connection, String sql, Tuple params, Caps caps,
+            java.util.function.Supplier<Uni<Void>> stop) {
+        if (params.size() == 0) {
+            return read(connection, sql, caps, stop);
+        }
+        return Uni.createFrom().failure(new UnsupportedOperationException("this engine reads no statement with bound values"));
     }
 
     /**

@@ -19,7 +19,11 @@ import io.vertx.mutiny.sqlclient.Pool;
  */
 public interface SchemaReader {
 
-    /** Every readable table and view with its columns and foreign keys, the source's own schema first. */
+    /**
+     * Every readable table and view with its columns and foreign keys, the source's own schema first. An engine that
+     * reads one table on its own ({@link #table}) may leave the columns' defaults out here, where they are costly
+     * (PostgreSQL deparses each one) and the schema index does not use them.
+     */
     Uni<List<Table>> catalog(Pool pool);
 
     /**

@@ -75,6 +75,16 @@ public final class NamedParameters {
         return new NamedParameters(sql, found, words);
     }
 
+    /**
+     * A statement whose placeholders another engine's lexer found (MySQL's, where {@code #} starts a comment and a
+     * backslash escapes a quote), so that a {@code :name} is a placeholder exactly where that server would read one.
+     *
+     * @param words the unquoted words, upper-cased (see {@link #words()})
+     */
+    public static NamedParameters of(String sql, List<Placeholder> placeholders, List<String> words) {
+        return new NamedParameters(sql, placeholders, words);
+    }
+
     private static boolean isColon(String sql, PgToken token) {
         return token.kind() == PgToken.Kind.OPERATOR && sql.charAt(token.start()) == ':';
     }
@@ -133,6 +143,21 @@ public final class NamedParameters {
         }
         out.append(sql, copied, sql.length());
         return new Rewritten(out.toString(), first);
+    }
+
+    /**
+     * The statement with each placeholder, every time it is written, replaced by {@code text}'s answer for it: for
+     * engines whose parameters are marks taken in order ({@code ?}), where a name written twice needs its value
+     * twice.
+     */
+    public String replaceEach(java.util.function.Function<Placeholder, String> text) {
+        StringBuilder out = new StringBuilder(sql.length() + 16);
+        int copied = 0;
+        for (Placeholder placeholder : placeholders) {
+            out.append(sql, copied, placeholder.start()).append(text.apply(placeholder));
+            copied = placeholder.end();
+        }
+        return out.append(sql, copied, sql.length()).toString();
     }
 
     /**

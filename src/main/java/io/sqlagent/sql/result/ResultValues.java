@@ -29,7 +29,7 @@ import io.vertx.sqlclient.data.Numeric;
  *
  * <p>
  * Rows of read-only statements arrive as PostgreSQL's own {@code to_json} text of the row (see
- * {@code CursorReader}): every value is then exactly what PostgreSQL means by it — numbers as JSON
+ * {@code PgResults}): every value is then exactly what PostgreSQL means by it — numbers as JSON
  * numbers with PostgreSQL's digits, booleans as booleans, {@code json}/{@code jsonb}, arrays and
  * composite values as JSON, dates and times in ISO 8601 (with the offset where PostgreSQL has one),
  * and every other type (numeric {@code NaN}/{@code Infinity}, money, interval, network types, uuid,

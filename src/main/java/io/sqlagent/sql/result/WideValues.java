@@ -14,7 +14,7 @@ import java.util.List;
  * service.
  *
  * <p>
- * A statement's first run reads each row's {@code to_json} ({@code CursorReader}); a row longer than
+ * A statement's first run reads each row's {@code to_json} ({@code PgResults}); a row longer than
  * {@link #ROW_JSON_BOUND} comes as NULL instead, and the statement is read again the way later runs read it, each column
  * as text ({@link ColumnKind}), where the cut happens: a string column comes as its first characters, and one more
  * column after the row's lists {@code <column number>:<length>} of the string columns cut, comma-separated; a

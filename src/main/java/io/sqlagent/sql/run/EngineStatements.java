@@ -22,6 +22,7 @@ import io.sqlagent.sql.guard.SqlVerdict;
 import io.sqlagent.sql.guard.StatementKind;
 import io.sqlagent.sql.source.Source;
 import io.vertx.mutiny.sqlclient.SqlConnection;
+import io.vertx.mutiny.sqlclient.Tuple;
 
 /**
  * A caller's statement on a source whose engine is not PostgreSQL, through the engine contract alone: on a connection
@@ -63,17 +64,46 @@ final class EngineStatements {
      */
     Uni<QueryResult> run(Source source, String sql, Caller caller, Duration timeout, Reading reading,
             Optional<String> role) {
+        return run(source, sql, Tuple.tuple(), caller, timeout, reading, role);
+    }
+
+    /**
+     * {@link #run(Source, String, Caller, Duration, Reading, Optional)} with {@code params} bound to the statement's marks
+     * ({@code ?}) when it has any: a declared tool's statement.
+     */
+    Uni<QueryResult> run(Source source, String sql, Tuple params, Caller caller, Duration timeout, Reading reading,
+            Optional<String> role) {
         Engine engine = source.engine();
         OwnConnection connections = new OwnConnection(engine.cancellation(),
                 (failure, text) -> translate(engine, failure, text));
         return named(engine, sql).flatMap(verdict -> connections.runIdentified(source, sql, caller, timeout,
-                (connection, limit, id) -> inTransaction(connection, engine, sql, limit, reading, verdict,
+                (connection, limit, id) -> inTransaction(connection, engine, sql, params, limit, reading, verdict,
                         new Role(source, caller, role),
                         () -> engine.cancellation().cancel(source.pool().orElse(null), connection, id))))
                 // A pooled connection the server closed (one whose role could not be dropped is closed on purpose, and
                 // the pool may hand it out once more before it notices): the statement is read-only, so it is asked
                 // again once, on another connection.
                 .onFailure(EngineStatements::closed).retry().atMost(1);
+    }
+
+    /**
+     * Refuses {@code sql} when what it reads is outside the table policy or hidden columns, without running it: a
+     * declared tool's statement as its file loads, its marks ({@code ?}) unbound, since names are all the check reads.
+     * Completes at once when no policy is configured.
+     */
+    Uni<Void> checkReads(Source source, String sql, Duration timeout) {
+        if (!reads.needed()) {
+            return Uni.createFrom().voidItem();
+        }
+        Engine engine = source.engine();
+        SessionPlan session = engine.session();
+        OwnConnection connections = new OwnConnection(engine.cancellation(),
+                (failure, text) -> translate(engine, failure, text));
+        return named(engine, sql).flatMap(verdict -> connections.run(source, sql, Caller.service(), timeout,
+                (connection, limit) -> open(connection, session.open(true, limit), 0)
+                        .flatMap(opened -> reads.check(connection, engine, sql, verdict))
+                        .eventually(() -> connection.query(session.rollback()).execute().replaceWithVoid().onFailure()
+                                .recoverWithNull())));
     }
 
     /** Whether {@code failure} says the connection was closed before or while the statement ran. */
@@ -92,18 +122,31 @@ final class EngineStatements {
         return Uni.createFrom().item(() -> check.check(sql)).runSubscriptionOn(Infrastructure.getDefaultWorkerPool());
     }
 
-    private Uni<QueryResult> inTransaction(SqlConnection connection, Engine engine, String sql, Duration timeout,
-            Reading reading, SqlVerdict verdict, Role role, Supplier<Uni<Void>> stop) {
+    private Uni<QueryResult> inTransaction(SqlConnection connection, Engine engine, String sql, Tuple params,
+            Duration timeout, Reading reading, SqlVerdict verdict, Role role, Supplier<Uni<Void>> stop) {
         SessionPlan session = engine.session();
         ResultReader.Caps caps = new ResultReader.Caps(reading.maxRows(), reading.maxResultChars(), maxCellChars);
         return open(connection, session.open(reading.readOnly(), timeout), 0)
                 .flatMap(opened -> role.take(connection, session, sql))
                 .flatMap(taken -> reads.check(connection, engine, sql, verdict))
-                .flatMap(checked -> engine.results().read(connection, session.timed(sql, timeout), caps, stop))
-                .map(read -> new QueryResult(read.columns(), read.written(), read.rowCount(), read.totalRows(),
-                        read.truncated()))
-                .eventually(() -> connection.query(session.rollback()).execute().replaceWithVoid().onFailure()
-                        .recoverWithNull().flatMap(rolledBack -> role.drop(connection, session)));
+                .flatMap(checked -> engine.results().read(connection, session.timed(sql, timeout), params, caps, stop))
+                .map(QueryResult::of)
+                .onItemOrFailure().transformToUni((result, failure) -> afterwards(connection, session, role, failure)
+                        .onItemOrFailure().transformToUni((done, ignored) -> failure == null ? Uni.createFrom().item(result)
+                                : Uni.createFrom().<QueryResult> failure(failure)));
+    }
+
+    /**
+     * The rollback and the role dropped, on every path, before the connection goes back to the pool. Not when the
+     * connection is gone (the server killed, stopped or restarted): the server ended its transaction and its role with
+     * it, and a statement sent on a dead connection is never answered, so the caller would wait for the time limit.
+     */
+    private static Uni<Void> afterwards(SqlConnection connection, SessionPlan session, Role role, Throwable failure) {
+        if (failure != null && closed(failure)) {
+            return Uni.createFrom().voidItem();
+        }
+        return connection.query(session.rollback()).execute().replaceWithVoid().onFailure().recoverWithNull()
+                .flatMap(rolledBack -> role.drop(connection, session));
     }
 
     /**

@@ -2,6 +2,7 @@ package io.sqlagent.sql.run;
 
 import java.util.Optional;
 
+import io.sqlagent.sql.engine.postgres.PgRefusal;
 import io.vertx.pgclient.PgException;
 
 /**
@@ -16,6 +17,11 @@ final class PgErrorTranslator {
 
     static SqlExecutionException translate(PgException failure, String sql) {
         return translate(failure, sql, 0);
+    }
+
+    /** {@code refusal} of a statement the engine's reader sent for {@code sql}, at the caller's character. */
+    static SqlExecutionException translate(PgRefusal refusal, String sql) {
+        return translate(refusal.failure(), sql, refusal.shift());
     }
 
     /** {@code shift} moves PostgreSQL's position into {@code sql} when the server saw a different text. */

@@ -13,6 +13,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.quarkus.logging.Log;
 import io.smallrye.mutiny.Uni;
 import io.sqlagent.SnakeCaseJson;
+import io.sqlagent.sql.engine.Pipelined;
 import io.sqlagent.sql.guard.PlanReferences;
 import io.sqlagent.sql.guard.SqlGuard;
 import io.sqlagent.sql.policy.ColumnPolicy;

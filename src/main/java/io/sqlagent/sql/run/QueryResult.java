@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import io.sqlagent.sql.engine.ResultReader;
 import io.sqlagent.sql.result.ResultColumn;
 import io.sqlagent.sql.result.ResultJson;
 import io.sqlagent.sql.result.ResultValues;
@@ -47,6 +48,11 @@ public final class QueryResult implements WrittenJson {
         this.rowCount = rowCount;
         this.totalRows = totalRows;
         this.truncated = truncated;
+    }
+
+    /** What an engine's reader read ({@code Engine.results()}). */
+    static QueryResult of(ResultReader.Result read) {
+        return new QueryResult(read.columns(), read.written(), read.rowCount(), read.totalRows(), read.truncated());
     }
 
     /** The columns, in order. */

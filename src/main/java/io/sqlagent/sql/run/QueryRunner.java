@@ -9,7 +9,10 @@ import io.opentelemetry.context.Context;
 import io.smallrye.mutiny.Uni;
 import io.sqlagent.Caller;
 import io.sqlagent.sql.SqlConfig;
+import io.sqlagent.sql.engine.ResultReader;
 import io.sqlagent.sql.engine.postgres.PgCancellation;
+import io.sqlagent.sql.engine.postgres.PgRefusal;
+import io.sqlagent.sql.engine.postgres.PgResults;
 import io.sqlagent.sql.guard.SqlGuard;
 import io.sqlagent.sql.source.Engines;
 import io.sqlagent.sql.source.SessionIdentity;
@@ -26,7 +29,7 @@ import io.vertx.mutiny.sqlclient.Tuple;
  * {@code READ ONLY} transaction that is always rolled back, with a statement timeout
  * ({@link SessionTransaction}), through the extended protocol (so the server accepts exactly one
  * statement) and a cursor that reads at most {@code max-rows + 1} rows, however many the query would
- * produce ({@link CursorReader}). Values are made JSON-friendly and capped. With a table policy or hidden
+ * produce (the engine's reader, {@link PgResults}). Values are made JSON-friendly and capped. With a table policy or hidden
  * columns configured, the statement's plan is read first and a statement that would read a refused table
  * or a hidden column is refused before it runs ({@link PgPlanCheck}). A caller with an identity runs as
  * itself ({@link SessionIdentity}): the transaction sets its role and names it in
@@ -38,18 +41,17 @@ public class QueryRunner {
 
     private final SqlConfig config;
     private final PgPlanCheck plans;
-    private final CursorReader reader;
+    private final PgResults results = Engines.POSTGRESQL.results();
     private final SqlMetrics metrics;
     private final SessionIdentity sessions;
     private final StatementSpan spans;
     private final OwnConnection connections = new OwnConnection(new PgCancellation());
     private final EngineStatements otherEngines;
 
-    QueryRunner(SqlConfig config, PgPlanCheck plans, CursorReader reader, SqlMetrics metrics, SessionIdentity sessions,
+    QueryRunner(SqlConfig config, PgPlanCheck plans, SqlMetrics metrics, SessionIdentity sessions,
             Tracing tracing, EngineReadCheck engineReads) {
         this.config = config;
         this.plans = plans;
-        this.reader = reader;
         this.otherEngines = new EngineStatements(config.maxCellChars(), engineReads);
         this.metrics = metrics;
         this.sessions = sessions;
@@ -78,7 +80,7 @@ public class QueryRunner {
     }
 
     private Uni<QueryResult> run(Source source, String sql, Caller caller, Context parent) {
-        Reading reading = new Reading(config.maxRows(), CursorReader.MAX_BATCH, config.maxResultSize().asLongValue(),
+        Reading reading = new Reading(config.maxRows(), PgResults.MAX_BATCH, config.maxResultSize().asLongValue(),
                 true);
         return traced(source, sql, caller, parent, reading, Tuple.tuple());
     }
@@ -93,11 +95,16 @@ public class QueryRunner {
     }
 
     /**
-     * {@link #checkPolicy(Source, String)} for a statement with positional parameters ({@code $1}, ...) that are not
-     * bound yet, such as a declared tool's as it loads: PostgreSQL plans it for any values ({@code GENERIC_PLAN},
-     * PostgreSQL 16 and later; an older server fails, and the check is left to each call).
+     * {@link #checkPolicy(Source, String)} for a statement with parameters ({@code $1}, ..., or MySQL's {@code ?}) that
+     * are not bound yet, such as a declared tool's as it loads: PostgreSQL plans it for any values
+     * ({@code GENERIC_PLAN}, PostgreSQL 16 and later; an older server fails, and the check is left to each call); on
+     * another engine what it names is resolved in the server's catalog ({@link EngineReadCheck}).
      */
     public Uni<Void> checkPolicyUnbound(Source source, String sql) {
+        if (!source.isPostgres()) {
+            // What the statement reads, resolved by the server's catalog (EngineReadCheck): no plan, so no values needed.
+            return otherEngines.checkReads(source, sql, config.timeout());
+        }
         if (!SqlGuard.isSingleStatement(sql)) {
             return Uni.createFrom().failure(new IllegalArgumentException("Not a single statement; checked at each call"));
         }
@@ -139,31 +146,40 @@ public class QueryRunner {
 
     private Uni<QueryResult> run(Source source, String sql, Tuple params, FetchOptions options, Caller caller,
             Context parent) {
-        if (!source.isPostgres()) {
-            // Bound parameters are PostgreSQL's ($1, ...) and the statements were checked by its guard.
+        if (!source.isPostgres() && !options.readOnly()) {
+            // Their transaction always ends in a rollback: a statement meant to change data would change nothing.
             return Uni.createFrom().failure(new ToolException("Source '" + source.name() + "' is a "
-                    + Engines.displayName(source.engine()) + " source: declared tools run on PostgreSQL sources only for now"));
+                    + Engines.displayName(source.engine()) + " source: statements that change data run on PostgreSQL "
+                    + "sources only"));
         }
-        Reading reading = new Reading(options.maxRows(), Math.min(options.pageSize(), CursorReader.MAX_BATCH),
+        Reading reading = new Reading(options.maxRows(), Math.min(options.pageSize(), PgResults.MAX_BATCH),
                 Long.MAX_VALUE, options.readOnly());
         return traced(source, sql, caller, parent, reading, params);
     }
 
     /**
      * The one path of every statement: its span and timing around runs on a connection of its own (once more when
-     * its columns changed, {@link ResultShapes#againIfChanged}), each in the caller's transaction, the plan checked
+     * its columns changed, {@link PgResults#againIfChanged}), each in the caller's transaction, the plan checked
      * before the rows are read.
      */
     private Uni<QueryResult> traced(Source source, String sql, Caller caller, Context parent, Reading reading,
+            Tuple params) {
+        return attempt(source, sql, caller, parent, reading, params)
+                // A server out of reach is no fault of the call: the caller is told to try again (SourceOutage).
+                .onFailure(SourceOutage::is)
+                .transform(failure -> SourceOutage.of(source, failure));
+    }
+
+    private Uni<QueryResult> attempt(Source source, String sql, Caller caller, Context parent, Reading reading,
             Tuple params) {
         return Uni.createFrom().deferred(() -> {
             Optional<SessionIdentity.Settings> identity = sessions.of(source.name(), caller);
             if (!source.isPostgres()) {
                 return spans.traced(source, sql, parent,
-                        metrics.timed(source, otherEngines.run(source, sql, caller, config.timeout(), reading,
+                        metrics.timed(source, otherEngines.run(source, sql, params, caller, config.timeout(), reading,
                                 identity.flatMap(SessionIdentity.Settings::role))));
             }
-            return spans.traced(source, sql, parent, metrics.timed(source, ResultShapes.againIfChanged(
+            return spans.traced(source, sql, parent, metrics.timed(source, PgResults.againIfChanged(
                     () -> connections.run(source, sql, caller, config.timeout(),
                             (connection, timeout) -> inTransaction(connection, sql, timeout, identity, reading,
                                     params)))));
@@ -172,8 +188,13 @@ public class QueryRunner {
 
     private Uni<QueryResult> inTransaction(SqlConnection connection, String sql, Duration timeout,
             Optional<SessionIdentity.Settings> identity, Reading reading, Tuple params) {
+        ResultReader.Caps caps = new ResultReader.Caps(reading.maxRows(), reading.maxResultChars(), config.maxCellChars());
         return SessionTransaction.around(connection, reading.readOnly(), timeout, identity,
                 () -> plans.checkIfNeeded(connection, sql, params)
-                        .flatMap(ignored -> reader.read(connection, sql, params, reading)));
+                        .flatMap(ignored -> results.read(connection, sql, params, caps, reading.maxBatch(),
+                                reading.readOnly()))
+                        .onFailure(PgRefusal.class)
+                        .transform(failure -> PgErrorTranslator.translate((PgRefusal) failure, sql))
+                        .map(QueryResult::of));
     }
 }

@@ -7,7 +7,7 @@ package io.sqlagent.sql.run;
  * @param maxBatch rows one cursor read takes at most
  * @param maxResultChars about how many characters of JSON the kept rows may take; past it, reading stops
  * @param readOnly whether the statement is read-only (only those are rendered by PostgreSQL, see
- *        {@link CursorReader#read})
+ *        {@code PgResults})
  */
 record Reading(int maxRows, int maxBatch, long maxResultChars, boolean readOnly) {
 }

@@ -6,6 +6,7 @@ import java.util.function.Supplier;
 
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.tuples.Tuple2;
+import io.sqlagent.sql.engine.Pipelined;
 import io.sqlagent.sql.engine.postgres.PgSession;
 import io.sqlagent.sql.source.SessionIdentity;
 import io.sqlagent.sql.source.SourceRegistry;

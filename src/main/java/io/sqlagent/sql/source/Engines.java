@@ -13,7 +13,7 @@ import io.sqlagent.sql.engine.postgres.PostgresEngine;
 public final class Engines {
 
     /** PostgreSQL's engine. */
-    public static final Engine POSTGRESQL = new PostgresEngine();
+    public static final PostgresEngine POSTGRESQL = new PostgresEngine();
     /** MySQL's engine. */
     public static final Engine MYSQL = MySqlEngine.mySql();
     /** MariaDB's engine. */

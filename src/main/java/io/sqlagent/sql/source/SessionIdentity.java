@@ -11,12 +11,12 @@ import io.sqlagent.tool.ToolForbiddenException;
 
 /**
  * Who a caller's statements run as on a source: with {@code sqlagent.sources.<name>.role-claim}
- * set, the PostgreSQL role its claim (or API-key attribute) names, when that role is one of
- * {@code allowed-roles}; and always, for a caller with an identity, an {@code application_name}
- * naming the principal, so {@code pg_stat_activity} and the server's log show who asked. PostgreSQL's
- * own GRANTs and row-level security policies then decide what the caller's questions see. The
- * unrestricted caller (authentication off, or the service itself) runs as today: the source's own
- * user, nothing set.
+ * set, the source's database role its claim (or API-key attribute) names (a PostgreSQL, MySQL or MariaDB
+ * role, as the source's engine is), when that role is one of {@code allowed-roles}; and always, for a
+ * caller with an identity, an {@code application_name} naming the principal (PostgreSQL only), so
+ * {@code pg_stat_activity} and the server's log show who asked. The server's own GRANTs (and PostgreSQL's
+ * row-level security policies) then decide what the caller's questions see. The unrestricted caller
+ * (authentication off, or the service itself) runs as today: the source's own user, nothing set.
  */
 @ApplicationScoped
 public class SessionIdentity {
@@ -59,16 +59,28 @@ public class SessionIdentity {
         String claim = settings.roleClaim().get();
         String prefix = "sqlagent.sources." + source + ".";
         String role = caller.attribute(claim).orElseThrow(() -> new ToolForbiddenException("Source '" + source
-                + "' runs each caller's statements as the PostgreSQL role its '" + claim + "' claim names (" + prefix
+                + "' runs each caller's statements as the " + roleKind(settings) + " its '" + claim + "' claim names (" + prefix
                 + "role-claim), and caller '" + caller.name() + "' has no such claim"));
         List<String> allowed = settings.allowedRoles().orElse(List.of());
         // The value is compared as data with the configured names; only an exact match is used.
         if (!allowed.contains(role)) {
-            throw new ToolForbiddenException("Caller '" + caller.name() + "' names the PostgreSQL role '" + cut(role)
+            throw new ToolForbiddenException("Caller '" + caller.name() + "' names the " + roleKind(settings) + " '" + cut(role)
                     + "' (claim '" + claim + "'), which source '" + source + "' does not allow ("
                     + prefix + "allowed-roles" + (allowed.isEmpty() ? " is empty" : "") + ")");
         }
         return Optional.of(new Settings(Optional.of(role), applicationName));
+    }
+
+    /**
+     * What a role is on the source's server, for messages: "MariaDB role", "PostgreSQL role", or "database role"
+     * when the URL names no engine (such a source is refused before any statement anyway).
+     */
+    static String roleKind(SourcesConfig.Source settings) {
+        try {
+            return Engines.displayName(Engines.forUrl(settings.url())) + " role";
+        } catch (IllegalArgumentException noEngine) {
+            return "database role";
+        }
     }
 
     /** {@code sqlagent <principal>}, cut to what PostgreSQL keeps, on a character boundary. */

@@ -24,7 +24,6 @@ import io.smallrye.mutiny.Uni;
 import io.sqlagent.Redaction;
 import io.sqlagent.sql.engine.Engine;
 import io.sqlagent.sql.engine.postgres.PgSession;
-import io.sqlagent.sql.engine.postgres.PostgresEngine;
 import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.sqlclient.PoolOptions;
@@ -49,7 +48,7 @@ public class SourceRegistry {
 
     SourceRegistry(SourcesConfig config, Vertx vertx, SourceRoleCheck roles) {
         Map<String, Source> built = new TreeMap<>();
-        config.all().forEach((name, settings) -> built.put(name, build(name, settings, vertx, false)));
+        config.all().forEach((name, settings) -> built.put(name, build(name, settings, vertx)));
         this.sources = Collections.unmodifiableMap(built);
         this.configured = Set.copyOf(built.keySet());
         this.vertx = vertx;
@@ -104,7 +103,7 @@ public class SourceRegistry {
         }
         settings.forEach((name, wanted) -> {
             if (!next.containsKey(name)) {
-                Source source = build(name, wanted, vertx, true);
+                Source source = build(name, wanted, vertx);
                 next.put(name, source);
                 registerGauge(name);
                 added.add(source);
@@ -174,7 +173,7 @@ public class SourceRegistry {
      */
     static final String SESSION_DEFAULTS = PgSession.SESSION_DEFAULTS;
 
-    private static Source build(String name, SourcesConfig.Source settings, Vertx vertx, boolean declared) {
+    private static Source build(String name, SourcesConfig.Source settings, Vertx vertx) {
         settings.password().ifPresent(Redaction::secret);
         Redaction.secret(Redaction.urlPassword(settings.url()));
         String displayUrl = SourceUrls.redact(settings.url());
@@ -189,10 +188,6 @@ public class SourceRegistry {
         }
         try {
             Engine engine = Engines.forUrl(settings.url());
-            if (declared && !(engine instanceof PostgresEngine)) {
-                throw new IllegalArgumentException("a source declared in a tool file must be PostgreSQL for now; configure a "
-                        + Engines.displayName(engine) + " source as sqlagent.sources." + name + ".url");
-            }
             PoolOptions poolOptions = new PoolOptions()
                     .setMaxSize(settings.maxPoolSize())
                     // Bounded waits: a full queue is refused at once, a wait ends at the timeout.

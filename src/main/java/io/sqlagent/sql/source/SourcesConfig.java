@@ -26,8 +26,9 @@ public interface SourcesConfig {
     interface Source {
 
         /**
-         * Connection URL: {@code postgresql://host:port/database}; {@code jdbc:postgresql://} and
-         * {@code postgres://} are accepted as well.
+         * Connection URL, whose scheme names the engine: {@code postgresql://host:port/database}
+         * ({@code jdbc:postgresql://} and {@code postgres://} are accepted as well), {@code mysql://} or
+         * {@code mariadb://} (also with {@code jdbc:}).
          */
         String url();
 
@@ -66,8 +67,9 @@ public interface SourcesConfig {
         Duration acquireTimeout();
 
         /**
-         * The token claim (or API-key attribute) whose value is the PostgreSQL role a caller's
-         * statements run as ({@code SET LOCAL ROLE} in their read-only transaction); unset: every
+         * The token claim (or API-key attribute) whose value is the source's database role a caller's
+         * statements run as: on PostgreSQL {@code SET LOCAL ROLE} in their read-only transaction, on MySQL and
+         * MariaDB {@code SET ROLE} for the call, dropped before the connection goes back to the pool; unset: every
          * statement runs as the source's own user.
          */
         Optional<String> roleClaim();

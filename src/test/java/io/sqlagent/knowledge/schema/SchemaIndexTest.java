@@ -135,6 +135,23 @@ class SchemaIndexTest {
     }
 
     @Test
+    void aQuestionsVerbFindsTheNounANameMakesOfIt() {
+        List<CatalogTable> catalog = new ArrayList<>();
+        catalog.add(table("public.rental", null, List.of(), "rental_date", "return_date"));
+        catalog.add(table("public.payment", null, List.of(), "amount", "payment_date"));
+        catalog.add(table("public.film", null, List.of(), "title", "rating"));
+        catalog.add(table("public.renewal", null, List.of(), "renewed_on"));
+        SchemaIndex index = index(catalog);
+
+        // rented -> rent -> rental; pay -> payment.
+        assertThat(tables(index.search("films nobody rented", null, List.of(), 4))).containsExactlyInAnyOrder("public.film",
+                "public.rental");
+        assertThat(tables(index.search("what did they pay", null, List.of(), 4))).containsExactly("public.payment");
+        // renewal does not start with rent.
+        assertThat(tables(index.search("who rents", null, List.of(), 4))).containsExactly("public.rental");
+    }
+
+    @Test
     void aQuestionAskingForACopyFindsItFirst() {
         SchemaIndex index = index(warehouse("People who buy"));
 

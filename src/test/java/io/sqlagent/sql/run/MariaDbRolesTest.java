@@ -21,6 +21,7 @@ import io.smallrye.mutiny.subscription.Cancellable;
 import io.sqlagent.Caller;
 import io.sqlagent.sql.engine.Engine;
 import io.sqlagent.sql.engine.SessionPlan;
+import io.sqlagent.sql.engine.mysql.MariaDbRoles;
 import io.sqlagent.sql.engine.mysql.MariaDbServer;
 import io.sqlagent.sql.engine.mysql.MySqlEngine;
 import io.sqlagent.sql.policy.ColumnPolicy;
@@ -34,9 +35,9 @@ import io.vertx.sqlclient.PoolOptions;
  * A caller's role on a real MariaDB ({@code role-claim}): {@code SET ROLE} lasts for the connection there, so each call
  * takes its role on and drops it before the connection goes back to a pool of one connection, and the next call on that
  * very connection ({@code CONNECTION_ID()} the same) never carries it, whether the call succeeded, failed on the server,
- * reached its time limit or lost its caller. The account {@code role_agent} may read {@code role_pub} itself; role
- * {@code clerk_a} adds {@code role_a}, {@code clerk_b} adds {@code role_b}; {@code stranger} exists but is not granted
- * to the account.
+ * reached its time limit or lost its caller. The grants are {@link MariaDbRoles}': the account {@code role_agent} may
+ * read {@code role_pub} itself; role {@code clerk_a} adds {@code role_a}, {@code clerk_b} adds {@code role_b};
+ * {@code stranger} exists but is not granted to the account.
  */
 class MariaDbRolesTest {
 
@@ -54,36 +55,13 @@ class MariaDbRolesTest {
 
     @BeforeAll
     static void accounts() {
-        MariaDbServer server = MariaDbServer.get();
-        server.root("""
-                USE shop;
-                CREATE OR REPLACE TABLE role_pub (id INT PRIMARY KEY);
-                INSERT INTO role_pub VALUES (1);
-                CREATE OR REPLACE TABLE role_a (id INT PRIMARY KEY, a VARCHAR(10));
-                INSERT INTO role_a VALUES (1, 'only a');
-                CREATE OR REPLACE TABLE role_b (id INT PRIMARY KEY, b VARCHAR(10));
-                INSERT INTO role_b VALUES (1, 'only b');
-                DROP USER IF EXISTS role_agent;
-                DROP ROLE IF EXISTS clerk_a;
-                DROP ROLE IF EXISTS clerk_b;
-                DROP ROLE IF EXISTS stranger;
-                CREATE ROLE clerk_a;
-                CREATE ROLE clerk_b;
-                CREATE ROLE stranger;
-                GRANT SELECT ON shop.role_a TO clerk_a;
-                GRANT SELECT ON shop.role_b TO clerk_b;
-                GRANT SELECT ON shop.role_b TO stranger;
-                CREATE USER role_agent IDENTIFIED BY 'role-pw';
-                GRANT SELECT ON shop.role_pub TO role_agent;
-                GRANT clerk_a TO role_agent;
-                GRANT clerk_b TO role_agent;
-                """);
+        MariaDbRoles.create(MariaDbServer.get());
         vertx = Vertx.vertx();
         source = source(MySqlEngine.mariaDb());
     }
 
     private static Source source(Engine engine) {
-        String url = "mariadb://role_agent:role-pw@127.0.0.1:" + MariaDbServer.get().port() + "/shop";
+        String url = MariaDbRoles.url(MariaDbServer.get());
         // One connection: every call below reuses the connection the call before it released.
         Pool pool = Pool.newInstance(engine.pool(vertx, url, new PoolOptions().setMaxSize(1)));
         return new Source("roles", "test", Optional.of(pool), Optional.empty(),

@@ -3,12 +3,13 @@ package io.sqlagent.sql.run;
 import java.time.Duration;
 
 /** A test's wait for the server to act on something sent before it (a kill, a cancel). */
-final class Pause {
+public final class Pause {
 
     private Pause() {
     }
 
-    static void sleep(Duration duration) {
+    /** Sleeps for {@code duration}; an interrupt fails the test. */
+    public static void sleep(Duration duration) {
         try {
             Thread.sleep(duration.toMillis());
         } catch (InterruptedException e) {

@@ -7,6 +7,7 @@ import java.util.Map;
 
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import io.sqlagent.sql.engine.mysql.ChinookOnMariaDb;
+import io.sqlagent.sql.engine.mysql.MariaDbRoles;
 import io.sqlagent.sql.engine.mysql.MariaDbServer;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 
@@ -19,7 +20,11 @@ import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
  * {@code gadgets} is its {@code shop} database, whose {@code gadget} table has {@value #GADGETS} rows, read as the
  * account {@code agent}: the two engines side by side, with denied tables ({@code gadget_cost}, {@code Gadget_Secret}),
  * hidden columns ({@code gadget_buyer.email}, {@code gadget_buyer.Phone}) and views over them there; source
- * {@code music} is Chinook in its database {@code chinook}.
+ * {@code music} is Chinook in its database {@code chinook}; source {@code roles} reads it as the account
+ * {@code role_agent}, each caller as the MariaDB role its {@code db_role} names ({@link MariaDbRoles}); source
+ * {@code flaky} is a MariaDB server of its own ({@link #flaky()}), for the test that kills it. The declared tools of
+ * {@value #MARIADB_TOOLS} run on both engines, and
+ * tests write more to the directory {@value #RELOAD_DIRECTORY} names.
  */
 public class ExternalPostgresResource implements QuarkusTestResourceLifecycleManager {
 
@@ -37,7 +42,32 @@ public class ExternalPostgresResource implements QuarkusTestResourceLifecycleMan
     /** The rows of {@code stock}'s {@code part} table. */
     public static final int PARTS = 3;
 
+    /** The declared tools on the sources of both engines, loaded at start where MariaDB can be had. */
+    public static final String MARIADB_TOOLS = "src/test/resources/declarative/mariadb";
+
+    /** The property that names the directory tests of this resource write tool files to before a reload. */
+    public static final String RELOAD_DIRECTORY = "sqlagent.test.engine-tools-dir";
+
     private EmbeddedPostgres server;
+
+    /** The MariaDB of source {@code flaky}, which no other source uses; null where MariaDB cannot be had. */
+    private static MariaDbServer flaky;
+
+    /** The server of source {@code flaky}, for the test that kills it and starts it again. */
+    public static MariaDbServer flaky() {
+        return flaky;
+    }
+
+    private static String reloadDirectory() {
+        try {
+            java.nio.file.Path directory = java.nio.file.Files.createTempDirectory("sqlagent-engine-tools");
+            directory.toFile().deleteOnExit();
+            System.setProperty(RELOAD_DIRECTORY, directory.toString());
+            return directory.toString();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
 
     @Override
     public Map<String, String> start() {
@@ -103,6 +133,18 @@ public class ExternalPostgresResource implements QuarkusTestResourceLifecycleMan
             // ones in another case name them too.
             settings.put("sqlagent.sql.denied-tables", "gadget_cost,SHOP.gadget_secret");
             settings.put("sqlagent.sql.hidden-columns", "gadget_buyer.email,Shop.Gadget_Buyer.PHONE");
+            // Source roles: the account role_agent, each caller as the MariaDB role its db_role names.
+            MariaDbRoles.create(mariaDb);
+            settings.put("sqlagent.sources.roles.url", MariaDbRoles.url(mariaDb));
+            settings.put("sqlagent.sources.roles.role-claim", "db_role");
+            settings.put("sqlagent.sources.roles.allowed-roles", "clerk_a,clerk_b,stranger");
+            // One connection: each call takes over the very connection the call before it gave back.
+            settings.put("sqlagent.sources.roles.max-pool-size", "1");
+            // Source flaky: a MariaDB of its own, which the chaos test kills and starts again.
+            flaky = MariaDbServer.another();
+            settings.put("sqlagent.sources.flaky.url", flaky.agentUrl());
+            // Declared tools on both engines (DeclaredToolsOnMariaDbTest), and a directory its reloads write to.
+            settings.put("sqlagent.tools.paths", MARIADB_TOOLS + "," + reloadDirectory());
         }
         return settings;
     }
@@ -112,6 +154,10 @@ public class ExternalPostgresResource implements QuarkusTestResourceLifecycleMan
         try {
             if (server != null) {
                 server.close();
+            }
+            if (flaky != null) {
+                flaky.stop();
+                flaky = null;
             }
         } catch (Exception e) {
             throw new IllegalStateException(e);

@@ -14,6 +14,7 @@ import io.sqlagent.sql.engine.SchemaReader;
 import io.sqlagent.sql.engine.SessionPlan;
 import io.sqlagent.sql.engine.StatementCheck;
 import io.sqlagent.sql.engine.StatementReads;
+import io.sqlagent.sql.guard.NamedParameters;
 import io.sqlagent.sql.guard.StatementKind;
 import io.vertx.core.Vertx;
 import io.vertx.mysqlclient.MySQLBuilder;
@@ -111,6 +112,16 @@ public final class MySqlEngine implements Engine {
     @Override
     public StatementReads reads() {
         return reads;
+    }
+
+    @Override
+    public Parameters parameters() {
+        return Parameters.MARKS;
+    }
+
+    @Override
+    public NamedParameters placeholders(String sql) {
+        return MySqlPlaceholders.of(sql);
     }
 
     @Override

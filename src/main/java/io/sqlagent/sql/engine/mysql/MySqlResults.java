@@ -14,6 +14,7 @@ import io.sqlagent.sql.engine.ResultReader;
 import io.sqlagent.sql.result.ColumnKind;
 import io.sqlagent.sql.result.ResultColumn;
 import io.vertx.mutiny.sqlclient.SqlConnection;
+import io.vertx.mutiny.sqlclient.Tuple;
 import io.vertx.mysqlclient.MySQLException;
 import io.vertx.mysqlclient.impl.MySQLRowDesc;
 import io.vertx.mysqlclient.impl.MySQLRowImpl;
@@ -57,11 +58,22 @@ final class MySqlResults implements ResultReader {
 
     @Override
     public Uni<Result> read(SqlConnection connection, String sql, Caps caps, Supplier<Uni<Void>> stop) {
+        return read(connection, sql, Tuple.tuple(), caps, stop);
+    }
+
+    /**
+     * With values, the statement is prepared and its {@code ?} marks bound (the binary protocol; the driver decodes
+     * its values to the same Java types as the text protocol's); without, it goes as text.
+     */
+    @Override
+    public Uni<Result> read(SqlConnection connection, String sql, Tuple params, Caps caps, Supplier<Uni<Void>> stop) {
         Reading reading = new Reading(caps, stop);
         Collector<Row, Reading, Reading> collector = Collector.of(() -> reading, Reading::accept, (a, b) -> a);
         // The Mutiny API has no collecting query; the core client's is the same connection's.
+        io.vertx.sqlclient.SqlConnection core = connection.getDelegate();
         return Uni.createFrom()
-                .completionStage(() -> connection.getDelegate().query(sql).collecting(collector).execute().toCompletionStage())
+                .completionStage(() -> (params.size() == 0 ? core.query(sql).collecting(collector).execute()
+                        : core.preparedQuery(sql).collecting(collector).execute(params.getDelegate())).toCompletionStage())
                 .onItemOrFailure().transformToUni((result, failure) -> {
                     // Answered only once a stop sent is answered too, so it never reaches the next statement.
                     Uni<Void> stopped = reading.stopping ? Uni.createFrom().completionStage(reading.stopped)

@@ -17,7 +17,8 @@ import io.vertx.mutiny.sqlclient.Tuple;
  * the connected role may read ({@code has_table_privilege}), {@code public} first, partitions left out; columns with
  * {@code format_type}'s types, keys, defaults and comments. The listing, one table's columns and the keys around it are
  * each one statement, so describing a table costs the same whatever the number of tables; the whole catalog (for the
- * schema index) is one statement too. A foreign key over several columns is listed by its first column. Tables are
+ * schema index) is one statement too, without the columns' defaults. A foreign key over several columns is listed by its first
+ * column. Tables are
  * found by schema and name; their oids never leave this class.
  */
 final class PgSchema implements SchemaReader {
@@ -38,25 +39,27 @@ final class PgSchema implements SchemaReader {
 
     /**
      * Every readable relation with its columns and foreign keys, in one statement, so that a catalog of thousands of
-     * tables is read in one round trip. The keys come ordered by the table they reference (the order of
+     * tables is read in one round trip, at the cost of the names, types and comments alone: each table's columns in one
+     * pass over {@code pg_attribute}, their comments joined rather than asked one by one, and no default (PostgreSQL
+     * deparses each one; {@link #table} reads them). The keys come ordered by the table they reference (the order of
      * {@code SELECT DISTINCT} of those names), so the distinct references of a table are listed in that order.
      */
     private static final String CATALOG = """
             SELECT n.nspname AS schema, c.relname AS name, c.relkind::text AS kind,
                    obj_description(c.oid, 'pg_class') AS description,
-                   a.names, a.types, a.nullable, a.primary_key, a.defaults, a.descriptions,
+                   a.names, a.types, a.nullable, a.primary_key, a.descriptions,
                    k.columns AS key_columns, k.schemas AS key_schemas, k.tables AS key_tables, k.to_columns AS key_to_columns
             FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+            LEFT JOIN pg_index pk ON pk.indrelid = c.oid AND pk.indisprimary
             CROSS JOIN LATERAL (
                 SELECT array_agg(a.attname::text ORDER BY a.attnum) AS names,
                        array_agg(format_type(a.atttypid, a.atttypmod) ORDER BY a.attnum) AS types,
                        array_agg(NOT a.attnotnull ORDER BY a.attnum) AS nullable,
-                       array_agg(coalesce(a.attnum = ANY (i.indkey), false) ORDER BY a.attnum) AS primary_key,
-                       array_agg(pg_get_expr(d.adbin, d.adrelid) ORDER BY a.attnum) AS defaults,
-                       array_agg(col_description(c.oid, a.attnum) ORDER BY a.attnum) AS descriptions
+                       array_agg(coalesce(a.attnum = ANY (pk.indkey), false) ORDER BY a.attnum) AS primary_key,
+                       array_agg(ds.description ORDER BY a.attnum) AS descriptions
                 FROM pg_attribute a
-                LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
-                LEFT JOIN pg_index i ON i.indrelid = a.attrelid AND i.indisprimary
+                LEFT JOIN pg_description ds
+                       ON ds.objoid = a.attrelid AND ds.classoid = 'pg_class'::regclass AND ds.objsubid = a.attnum
                 WHERE a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped) a
             CROSS JOIN LATERAL (
                 SELECT array_agg(fa.attname::text ORDER BY tn.nspname || '.' || tc.relname) AS columns,
@@ -122,11 +125,10 @@ final class PgSchema implements SchemaReader {
             String[] types = strings(row, "types");
             Boolean[] nullable = row.getArrayOfBooleans("nullable");
             Boolean[] primaryKey = row.getArrayOfBooleans("primary_key");
-            String[] defaults = strings(row, "defaults");
             String[] descriptions = strings(row, "descriptions");
             List<Column> columns = new ArrayList<>(names.length);
             for (int i = 0; i < names.length; i++) {
-                columns.add(new Column(names[i], types[i], nullable[i], primaryKey[i], Optional.ofNullable(defaults[i]),
+                columns.add(new Column(names[i], types[i], nullable[i], primaryKey[i], Optional.empty(),
                         Optional.ofNullable(descriptions[i])));
             }
             String[] keyColumns = strings(row, "key_columns");

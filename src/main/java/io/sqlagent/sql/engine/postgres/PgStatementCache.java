@@ -27,7 +27,7 @@ public final class PgStatementCache {
      * {@link #ROWS_PREFIX} or {@link #COLUMNS_PREFIX}. Any other statement (the column names of a {@code SELECT *}, a
      * declared tool's own SQL) could change its result's shape with the schema, and PostgreSQL refuses to run a kept
      * statement whose shape changed ({@code cached plan must not change result type}). The SQL client keeps only
-     * statements run with {@code preparedQuery}: the columns statement of a small result ({@code CursorReader}),
+     * statements run with {@code preparedQuery}: the columns statement of a small result ({@code PgResults}),
      * which PostgreSQL then parses and plans once per connection. A rows statement prepared for a cursor is never
      * kept: it is parsed on every call and closed after it.
      */

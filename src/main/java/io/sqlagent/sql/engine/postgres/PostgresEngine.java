@@ -12,7 +12,6 @@ import io.sqlagent.sql.engine.Cancellation;
 import io.sqlagent.sql.engine.Engine;
 import io.sqlagent.sql.engine.EngineFailure;
 import io.sqlagent.sql.engine.Guarantee;
-import io.sqlagent.sql.engine.ResultReader;
 import io.sqlagent.sql.engine.SchemaReader;
 import io.sqlagent.sql.engine.SessionPlan;
 import io.sqlagent.sql.engine.StatementCheck;
@@ -28,10 +27,10 @@ import io.vertx.sqlclient.PoolOptions;
 /**
  * PostgreSQL sources ({@code postgresql://}), the contract's first engine: the Vert.x PostgreSQL client, the
  * {@link SqlGuard}, the session of {@link PgSession} (settings and the caller's role for the transaction only), the
- * cancel request ({@link PgCancellation}), the catalog ({@link PgSchema}) and {@link PgException}'s fields. Every
- * guarantee holds. The service's
- * query path for PostgreSQL ({@code QueryRunner}) sends these statements itself, pipelined with the caller's, and
- * checks the plan against the table policy; other engines go through the contract alone.
+ * cancel request ({@link PgCancellation}), the results ({@link PgResults}), the catalog ({@link PgSchema}) and
+ * {@link PgException}'s fields. Every guarantee holds. The service's query path for PostgreSQL ({@code QueryRunner})
+ * sends the session's statements itself, pipelined with the caller's, checks the plan against the table policy and
+ * reads the result through {@link #results()}; other engines go through the contract alone.
  */
 public final class PostgresEngine implements Engine {
 
@@ -42,6 +41,9 @@ public final class PostgresEngine implements Engine {
     private static final String QUERY_CANCELED = "57014";
 
     private static final SchemaReader SCHEMA = new PgSchema();
+
+    /** One reader for every PostgreSQL source: the kinds of the columns of the statements run lately are shared. */
+    private static final PgResults RESULTS = new PgResults();
 
     private static final SessionPlan SESSION = new SessionPlan() {
         @Override
@@ -121,12 +123,12 @@ public final class PostgresEngine implements Engine {
     }
 
     /**
-     * Not yet: PostgreSQL's results are still read by {@code QueryRunner}, which has PostgreSQL render them (see
-     * docs/engines.md, status); nothing calls this for a PostgreSQL source.
+     * PostgreSQL renders the values itself, the statement run as a subquery, and a cursor reads the rows ({@link PgResults});
+     * {@code QueryRunner} reads every PostgreSQL statement through it, bound parameters and writing statements included.
      */
     @Override
-    public ResultReader results() {
-        throw new UnsupportedOperationException("PostgreSQL results are read by QueryRunner, not yet through the engine");
+    public PgResults results() {
+        return RESULTS;
     }
 
     @Override

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Assumptions;
  * {@code agent} (password {@code agent-pw}) with {@code SELECT} on {@code shop} only, the way a source
  * should connect; {@code root} (no password, local only) is for fixtures and for showing what the
  * guard refuses. Without the package the tests are skipped, unless {@code CI} is set: then they fail
- * (.ci/run installs it).
+ * (.ci/run installs it). A test that kills its server and starts it again has one of its own ({@link #another}).
  */
 public final class MariaDbServer {
 
@@ -34,6 +34,8 @@ public final class MariaDbServer {
 
     private final Path directory;
     private final int port;
+    /** The running {@code mariadbd}, null while {@link #kill killed}. */
+    private Process process;
 
     private MariaDbServer(Path directory, int port) {
         this.directory = directory;
@@ -51,6 +53,56 @@ public final class MariaDbServer {
             }
         }
         return running;
+    }
+
+    /**
+     * A server of the caller's own, not the shared one ({@link #get}), set up the same way ({@code shop}, {@code agent}):
+     * for a test that kills it ({@link #kill}) and starts it again ({@link #restart}), which no test sharing a server
+     * could bear. Stopped, its data deleted, when the JVM exits, or earlier by {@link #stop}.
+     */
+    public static MariaDbServer another() {
+        requireInstalled();
+        try {
+            return start();
+        } catch (IOException | InterruptedException e) {
+            throw new IllegalStateException("MariaDB could not be started: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Kills {@code mariadbd} at once (SIGKILL: no shutdown of its own, as the OOM killer would) and waits until it is
+     * gone; its connections break mid-statement and its port refuses connections.
+     */
+    public synchronized void kill() {
+        if (process == null) {
+            return;
+        }
+        process.destroyForcibly();
+        try {
+            process.waitFor(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        process = null;
+    }
+
+    /** Starts {@code mariadbd} again on the same data directory and port, after {@link #kill}, and waits for it. */
+    public synchronized void restart() {
+        if (process != null) {
+            return;
+        }
+        try {
+            launch();
+        } catch (IOException | InterruptedException e) {
+            throw new IllegalStateException("MariaDB could not be started again: " + e.getMessage(), e);
+        }
+    }
+
+    /** Stops the server and deletes its data (for {@link #another}; the shared one is stopped when the JVM exits). */
+    public synchronized void stop() {
+        Process running = process;
+        process = null;
+        stop(running, directory);
     }
 
     /**
@@ -135,7 +187,19 @@ public final class MariaDbServer {
             install.add("--user=root");
         }
         run(install, directory.resolve("install.log"), Duration.ofSeconds(120));
-        int port = freePort();
+        MariaDbServer started = new MariaDbServer(directory, freePort());
+        Runtime.getRuntime().addShutdownHook(new Thread(started::stop, "mariadb-stopper"));
+        started.launch();
+        started.root("""
+                CREATE DATABASE shop;
+                CREATE USER 'agent'@'%' IDENTIFIED BY 'agent-pw';
+                GRANT SELECT, SHOW VIEW ON shop.* TO 'agent'@'%';
+                """);
+        return started;
+    }
+
+    /** Starts {@code mariadbd} on this server's data directory and port, watched, and waits until it listens. */
+    private void launch() throws IOException, InterruptedException {
         List<String> server = new ArrayList<>(List.of(MARIADBD.toString(), "--no-defaults",
                 "--datadir=" + directory.resolve("data"), "--socket=" + directory.resolve("sock"),
                 "--port=" + port, "--bind-address=127.0.0.1", "--skip-name-resolve",
@@ -145,18 +209,11 @@ public final class MariaDbServer {
         if (asRoot()) {
             server.add("--user=root");
         }
-        Process process = new ProcessBuilder(server).redirectErrorStream(true)
-                .redirectOutput(directory.resolve("stdout.log").toFile()).start();
-        MariaDbServer started = new MariaDbServer(directory, port);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> stop(process, directory), "mariadb-stopper"));
-        watchdog(process.pid(), directory);
-        waitForPort(process, port, directory);
-        started.root("""
-                CREATE DATABASE shop;
-                CREATE USER 'agent'@'%' IDENTIFIED BY 'agent-pw';
-                GRANT SELECT, SHOW VIEW ON shop.* TO 'agent'@'%';
-                """);
-        return started;
+        Process started = new ProcessBuilder(server).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(directory.resolve("stdout.log").toFile())).start();
+        process = started;
+        watchdog(started.pid(), directory);
+        waitForPort(started, port, directory);
     }
 
     private static void run(List<String> command, Path log, Duration timeout) throws IOException, InterruptedException {
@@ -198,13 +255,18 @@ public final class MariaDbServer {
     }
 
     private static void stop(Process process, Path directory) {
-        process.destroy();
         try {
-            if (!process.waitFor(30, TimeUnit.SECONDS)) {
-                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            if (process != null) {
+                process.destroy();
+                if (!process.waitFor(30, TimeUnit.SECONDS)) {
+                    process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+                }
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+        if (!Files.exists(directory)) {
+            return;
         }
         try (Stream<Path> files = Files.walk(directory)) {
             files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());

@@ -138,11 +138,19 @@ class PgSchemaTest {
                 catalog.stream().map(Table::displayName).toList());
         for (Table table : listed) {
             assertThat(table.columns()).isEmpty();
-            assertThat(schema.table(pool(), table).await().atMost(WAIT))
+            // The whole catalog leaves the defaults out (SchemaReader.catalog); one table has them.
+            assertThat(withoutDefaults(schema.table(pool(), table).await().atMost(WAIT)))
                     .isEqualTo(derived.table(pool(), table).await().atMost(WAIT));
             assertThat(schema.keys(pool(), table).await().atMost(WAIT))
                     .isEqualTo(derived.keys(pool(), table).await().atMost(WAIT));
         }
+    }
+
+    private static Table withoutDefaults(Table table) {
+        return new Table(table.schema(), table.name(), table.kind(), table.own(), table.description(),
+                table.columns().stream().map(column -> new Column(column.name(), column.type(), column.nullable(),
+                        column.primaryKey(), Optional.empty(), column.description())).toList(),
+                table.foreignKeys());
     }
 
     @Test
@@ -158,6 +166,9 @@ class PgSchemaTest {
         assertThat(parent.own()).isTrue();
         assertThat(parent.columns()).containsExactly(
                 new Column("id", "integer", false, true, Optional.empty(), Optional.empty()),
+                new Column("code", "text", false, false, Optional.empty(), Optional.of("Their code")));
+        assertThat(schema.table(pool(), parent).await().atMost(WAIT).columns()).containsExactly(
+                new Column("id", "integer", false, true, Optional.empty(), Optional.empty()),
                 new Column("code", "text", false, false, Optional.of("'new'::text"), Optional.of("Their code")));
         assertThat(find(catalog, "nothing").columns()).isEmpty();
         assertThat(find(catalog, "other.thing").own()).isFalse();
@@ -167,7 +178,7 @@ class PgSchemaTest {
         assertThat(find(catalog, "employee").foreignKeys()).containsExactly(
                 new ForeignKey("manager_id", "public", "employee", "id"),
                 new ForeignKey("parent_id", "public", "parent", "id"));
-        assertThat(find(catalog, "pair_use").columns().get(0).defaultValue())
+        assertThat(schema.table(pool(), find(catalog, "pair_use")).await().atMost(WAIT).columns().get(0).defaultValue())
                 .contains("nextval('pair_use_id_seq'::regclass)");
     }
 

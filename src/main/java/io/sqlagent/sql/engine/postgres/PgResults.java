@@ -1,17 +1,15 @@
-package io.sqlagent.sql.run;
+package io.sqlagent.sql.engine.postgres;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
-import jakarta.enterprise.context.ApplicationScoped;
-
 import com.fasterxml.jackson.databind.JsonNode;
 
 import io.quarkus.logging.Log;
 import io.smallrye.mutiny.Uni;
-import io.sqlagent.sql.SqlConfig;
-import io.sqlagent.sql.engine.postgres.PgStatementCache;
+import io.sqlagent.sql.engine.Pipelined;
+import io.sqlagent.sql.engine.ResultReader;
 import io.sqlagent.sql.guard.SqlGuard;
 import io.sqlagent.sql.result.ColumnKind;
 import io.sqlagent.sql.result.DriverTypes;
@@ -29,17 +27,18 @@ import io.vertx.pgclient.PgException;
 import io.vertx.sqlclient.desc.ColumnDescriptor;
 
 /**
- * Reads a statement's result through a cursor, at most {@code max-rows + 1} rows however many the query would
- * produce, each value made JSON-friendly and capped as it arrives, so a result never holds more than one batch of
- * whole rows. A read-only query's values are rendered by PostgreSQL, by the kinds of its columns once
- * {@link ResultShapes} knows them; then a result that is small whatever the rows hold ({@link #small}) is read
- * without a cursor, by a statement the connection keeps prepared.
+ * PostgreSQL's {@link ResultReader}: reads a statement's result through a cursor, at most {@code max-rows + 1} rows
+ * however many the query would produce, each value made JSON-friendly and capped as it arrives, so a result never holds
+ * more than one batch of whole rows. A read-only query's values are rendered by PostgreSQL, by the kinds of its columns
+ * once {@link PgShapes} knows them; then a result that is small whatever the rows hold ({@link #small}) is read without
+ * a cursor, by a statement the connection keeps prepared. The server's refusal comes as a {@link PgRefusal}, its
+ * position into the caller's statement; a statement whose columns changed since its last run fails with
+ * {@link PgShapes.Changed}, to be run once more ({@link #againIfChanged}).
  */
-@ApplicationScoped
-class CursorReader {
+public final class PgResults implements ResultReader {
 
     /** Rows one cursor read takes at most. */
-    static final int MAX_BATCH = 1000;
+    public static final int MAX_BATCH = 1000;
     /**
      * Rows the first read takes, before their size is known. Kept small: a row's size is unbounded, and
      * 32 rows of a megabyte each exhausted a 128 MB heap (ResultMemoryIT); later reads size themselves.
@@ -61,12 +60,44 @@ class CursorReader {
     // planning against 0.012 ms).
     private static final String NAMES_SUFFIX = "\n) AS q WHERE false";
 
-    private final SqlConfig config;
-    private final ResultShapes shapes;
+    /** The kinds of the columns of the statements run lately, shared by every PostgreSQL source. */
+    private final PgShapes shapes = new PgShapes();
 
-    CursorReader(SqlConfig config, ResultShapes shapes) {
-        this.config = config;
-        this.shapes = shapes;
+    /**
+     * How a result is read.
+     *
+     * @param maxRows rows kept at most; one more is read to know there were more
+     * @param maxBatch rows one cursor read takes at most
+     * @param maxResultChars about how many characters of JSON the kept rows may take; past it, reading stops
+     * @param maxCellChars longest string kept whole
+     * @param readOnly whether the statement is read-only (only those are rendered by PostgreSQL)
+     */
+    private record Reading(int maxRows, int maxBatch, long maxResultChars, int maxCellChars, boolean readOnly) {
+    }
+
+    /** A read-only statement without parameters, in cursor reads of {@link #MAX_BATCH} rows at most. */
+    @Override
+    public Uni<Result> read(SqlConnection connection, String sql, Caps caps) {
+        return read(connection, sql, Tuple.tuple(), caps, MAX_BATCH, true);
+    }
+
+    /**
+     * {@code sql} with its positional parameters ({@code $1}, ...) bound to {@code params}, read within {@code caps} in
+     * cursor reads of {@code maxBatch} rows at most; a statement that is not {@code readOnly} is read through the
+     * driver's values (it cannot be a subquery).
+     */
+    public Uni<Result> read(SqlConnection connection, String sql, Tuple params, Caps caps, int maxBatch,
+            boolean readOnly) {
+        return read(connection, sql, params, new Reading(caps.maxRows(), Math.min(maxBatch, MAX_BATCH),
+                caps.maxResultChars(), caps.maxCellChars(), readOnly));
+    }
+
+    /**
+     * {@code run}, and once more when its columns had changed ({@link PgShapes.Changed}): the second run finds no kinds
+     * kept for the statement, so its rows come as {@code to_json} of each row, whatever the columns are.
+     */
+    public static <T> Uni<T> againIfChanged(java.util.function.Supplier<Uni<T>> run) {
+        return PgShapes.againIfChanged(run);
     }
 
     /**
@@ -75,32 +106,32 @@ class CursorReader {
      * {@code WHERE false}; {@code pg_typeof} for types the driver does not know), sent with it; see
      * {@link ResultValues} for why the driver's own decoding is not used. The first time a statement is
      * seen, PostgreSQL writes each row as JSON ({@code to_json}); once its columns are known
-     * ({@link ResultShapes}), each column as text or JSON by its type ({@link ColumnKind}), which costs
+     * ({@link PgShapes}), each column as text or JSON by its type ({@link ColumnKind}), which costs
      * PostgreSQL a third as much for the same answer. An EXPLAIN (its plan is text or JSON already) and a
      * statement that writes (it cannot be a subquery) are read through the driver's values.
      */
-    Uni<QueryResult> read(SqlConnection connection, String sql, Tuple params, Reading reading) {
+    private Uni<Result> read(SqlConnection connection, String sql, Tuple params, Reading reading) {
         // statementBody is empty for anything that does not start as a query, an EXPLAIN included.
         Optional<String> body = reading.readOnly() ? SqlGuard.statementBody(sql) : Optional.empty();
         ReadProgress progress = new ReadProgress();
         if (body.isEmpty()) {
             Uni<RowSet<Row>> first = connection.prepare(sql)
-                    .onFailure(PgException.class).transform(failure -> PgErrorTranslator.translate((PgException) failure, sql))
+                    .onFailure(PgException.class).transform(failure -> new PgRefusal((PgException) failure, 0))
                     .flatMap(statement -> firstRead(statement, params, reading, progress));
-            return readRows(first, null, reading, progress, sql, 0);
+            return readRows(first, null, reading, progress, 0);
         }
         // The column names, the rows statement's preparation and its first read go to PostgreSQL together (the client
         // pipelines them on the connection): one round trip.
         List<ColumnKind> known = shapes.known(body.get());
         // Wide values are cut by PostgreSQL, to what the answer keeps (WideValues).
-        int cap = config.maxCellChars();
+        int cap = reading.maxCellChars();
         // OFFSET 0: the statement's own expressions are computed once, however often the select list names them.
         String prefix = (known == null ? PgStatementCache.ROWS_PREFIX + WideValues.rowJson()
                 : PgStatementCache.COLUMNS_PREFIX + WideValues.selectList(known, "q", cap))
                 + " FROM (SELECT * FROM (";
         String suffix = "\n) AS b OFFSET 0) AS q" + (known == null ? "" : "(" + ColumnKind.aliases(known.size()) + ")");
         int shift = -prefix.length();
-        Uni<List<ResultColumn>> described = describe(connection, sql, body.get(), params)
+        Uni<List<ResultColumn>> described = describe(connection, body.get(), params)
                 .invoke(columns -> shapes.learn(body.get(), known, columns));
         Uni<RowSet<Row>> first = known != null && small(known, reading)
                 // The client keeps this statement prepared on the connection (PgStatementCache): PostgreSQL parses and
@@ -109,10 +140,10 @@ class CursorReader {
                         .execute(params)
                 : connection.prepare(prefix + body.get() + suffix)
                         .onFailure(PgException.class)
-                        .transform(failure -> PgErrorTranslator.translate((PgException) failure, sql, shift))
+                        .transform(failure -> new PgRefusal((PgException) failure, shift))
                         .flatMap(statement -> firstRead(statement, params, reading, progress));
         progress.kinds = known;
-        return readRows(first, described, reading, progress, sql, shift);
+        return readRows(first, described, reading, progress, shift);
     }
 
     /**
@@ -129,7 +160,7 @@ class CursorReader {
             if (kind == ColumnKind.DECIMAL) {
                 return false;
             }
-            row += kind == ColumnKind.STRING || kind == ColumnKind.JSON ? config.maxCellChars() + SHORT_VALUE_CHARS
+            row += kind == ColumnKind.STRING || kind == ColumnKind.JSON ? reading.maxCellChars() + SHORT_VALUE_CHARS
                     : SHORT_VALUE_CHARS;
         }
         return (reading.maxRows() + 1L) * row <= BATCH_CHARS;
@@ -150,18 +181,18 @@ class CursorReader {
      * The statement's columns: names from an empty run ({@code WHERE false}), types from {@code pg_typeof} over an empty outer
      * join.
      */
-    private static Uni<List<ResultColumn>> describe(SqlConnection connection, String sql, String body, Tuple params) {
+    private static Uni<List<ResultColumn>> describe(SqlConnection connection, String body, Tuple params) {
         return connection.preparedQuery(NAMES_PREFIX + body + NAMES_SUFFIX).execute(params)
                 .onFailure(PgException.class)
-                .transform(failure -> PgErrorTranslator.translate((PgException) failure, sql, -NAMES_PREFIX.length()))
+                .transform(failure -> new PgRefusal((PgException) failure, -NAMES_PREFIX.length()))
                 .flatMap(empty -> {
                     List<String> names = empty.columnsNames() == null ? List.of() : empty.columnsNames();
                     List<String> types = new ArrayList<>(names.size());
                     descriptors(empty).forEach(descriptor -> types.add(DriverTypes.name(descriptor)));
                     if (!types.contains(DriverTypes.UNKNOWN)) {
-                        return Uni.createFrom().item(QueryResult.columns(names, types));
+                        return Uni.createFrom().item(ResultColumn.keyed(names, types));
                     }
-                    return typesOfUnknown(connection, sql, body, params, names, types);
+                    return typesOfUnknown(connection, body, params, names, types);
                 });
     }
 
@@ -170,7 +201,7 @@ class CursorReader {
      * {@code pg_typeof} over an empty outer join: one row whatever the statement returns, and the
      * statement itself does not run ({@code WHERE false}). Only asked when such a column is there.
      */
-    private static Uni<List<ResultColumn>> typesOfUnknown(SqlConnection connection, String sql, String body, Tuple params,
+    private static Uni<List<ResultColumn>> typesOfUnknown(SqlConnection connection, String body, Tuple params,
             List<String> names, List<String> types) {
         StringBuilder prefix = new StringBuilder("SELECT ARRAY[");
         for (int i = 1; i <= names.size(); i++) {
@@ -181,7 +212,7 @@ class CursorReader {
         String query = prefix + body + "\n) AS s WHERE false) AS q(" + ColumnKind.aliases(names.size()) + ") ON true";
         return connection.preparedQuery(query).execute(params)
                 .onFailure(PgException.class)
-                .transform(failure -> PgErrorTranslator.translate((PgException) failure, sql, shift))
+                .transform(failure -> new PgRefusal((PgException) failure, shift))
                 .map(rows -> {
                     String[] named = rows.iterator().next().getArrayOfStrings(0);
                     List<String> complete = new ArrayList<>(types);
@@ -190,7 +221,7 @@ class CursorReader {
                             complete.set(i, named[i]);
                         }
                     }
-                    return QueryResult.columns(names, complete);
+                    return ResultColumn.keyed(names, complete);
                 });
     }
 
@@ -220,8 +251,8 @@ class CursorReader {
      * or once the result-size cap is reached. {@code described} gives the columns of rendered rows
      * (null: the driver's columns); it and the first read are sent together.
      */
-    private Uni<QueryResult> readRows(Uni<RowSet<Row>> first, Uni<List<ResultColumn>> described, Reading reading,
-            ReadProgress progress, String sql, int shift) {
+    private Uni<Result> readRows(Uni<RowSet<Row>> first, Uni<List<ResultColumn>> described, Reading reading,
+            ReadProgress progress, int shift) {
         progress.rendered = described != null;
         Uni<RowSet<Row>> firstRows = described == null
                 ? first
@@ -234,7 +265,7 @@ class CursorReader {
         return firstRows
                 .flatMap(rowSet -> afterRead(rowSet, reading, progress))
                 .onFailure(PgException.class)
-                .transform(failure -> PgErrorTranslator.translate((PgException) failure, sql, shift))
+                .transform(failure -> new PgRefusal((PgException) failure, shift))
                 // Not waited for: the transaction's end, sent right after it, closes the cursor anyway, so
                 // the close and the ROLLBACK share a round trip; the connection keeps them in order.
                 .eventually(() -> closeQuietly(progress));
@@ -256,7 +287,7 @@ class CursorReader {
         }
     }
 
-    private Uni<QueryResult> readBatch(Reading reading, ReadProgress progress) {
+    private Uni<Result> readBatch(Reading reading, ReadProgress progress) {
         int wanted = reading.maxRows() + 1 - progress.seen;
         int batch = (int) Math.max(1,
                 Math.min(reading.maxBatch(), BATCH_CHARS / Math.max(1, progress.readChars / progress.seen)));
@@ -265,21 +296,21 @@ class CursorReader {
     }
 
     /** Keeps what {@code rowSet} brought, then reads on or ends the result. */
-    private Uni<QueryResult> afterRead(RowSet<Row> rowSet, Reading reading, ReadProgress progress) {
+    private Uni<Result> afterRead(RowSet<Row> rowSet, Reading reading, ReadProgress progress) {
         keep(rowSet, reading, progress);
         if (!progress.full && progress.seen <= reading.maxRows() && progress.cursor != null
                 && progress.cursor.hasMore()) {
             return readBatch(reading, progress);
         }
         boolean truncated = progress.full || progress.seen > reading.maxRows();
-        return Uni.createFrom().item(new QueryResult(progress.columns, progress.answer.finish(progress.kept,
+        return Uni.createFrom().item(new Result(progress.columns, progress.answer.finish(progress.kept,
                 progress.seen, truncated), progress.kept, progress.seen, truncated));
     }
 
     /** Writes the rows of {@code rowSet} into the answer, each value cut, until the row limit or the size cap. */
     private void keep(RowSet<Row> rowSet, Reading reading, ReadProgress progress) {
         boolean rendered = progress.rendered;
-        int maxChars = config.maxCellChars();
+        int maxChars = reading.maxCellChars();
         if (progress.columns == null) {
             progress.columns = driverColumns(rowSet);
         }
@@ -300,7 +331,7 @@ class CursorReader {
                 String json = row.getString(0);
                 if (json == null) {
                     // Longer than a first run reads whole: again, each column as text, cut by PostgreSQL (WideValues).
-                    throw new ResultShapes.Changed();
+                    throw new PgShapes.Changed();
                 }
                 progress.readChars += json.length();
                 size = progress.answer.addRendered(json, room);
@@ -333,6 +364,6 @@ class CursorReader {
         for (ColumnDescriptor descriptor : descriptors(rowSet)) {
             types.add(DriverTypes.name(descriptor));
         }
-        return QueryResult.columns(names, types);
+        return ResultColumn.keyed(names, types);
     }
 }

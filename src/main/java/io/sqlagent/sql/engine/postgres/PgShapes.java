@@ -1,9 +1,7 @@
-package io.sqlagent.sql.run;
+package io.sqlagent.sql.engine.postgres;
 
 import java.util.List;
 import java.util.function.Supplier;
-
-import jakarta.enterprise.context.ApplicationScoped;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
@@ -19,8 +17,7 @@ import io.sqlagent.sql.result.WideValues;
  * them ({@link #learn}); a statement whose columns changed is run once more ({@link #againIfChanged}). Bounded by the
  * characters of the texts kept.
  */
-@ApplicationScoped
-class ResultShapes {
+final class PgShapes {
 
     /** About how many characters of statement text {@link #shapes} keeps. */
     private static final long SHAPE_CACHE_CHARS = 4_000_000;

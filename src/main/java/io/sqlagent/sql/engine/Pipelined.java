@@ -1,4 +1,4 @@
-package io.sqlagent.sql.run;
+package io.sqlagent.sql.engine;
 
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.tuples.Tuple2;
@@ -7,7 +7,7 @@ import io.smallrye.mutiny.tuples.Tuple2;
  * Two statements sent to a connection together (the client pipelines them): both answers are waited for,
  * failed or not, before anything else goes to the connection.
  */
-final class Pipelined {
+public final class Pipelined {
 
     private Pipelined() {
     }
@@ -25,7 +25,7 @@ final class Pipelined {
      * in this order, and nothing else may follow before both answered); the first one's failure when
      * both failed.
      */
-    static <A, B> Uni<Tuple2<A, B>> bothAnswered(Uni<A> first, Uni<B> second) {
+    public static <A, B> Uni<Tuple2<A, B>> bothAnswered(Uni<A> first, Uni<B> second) {
         return Uni.combine().all().unis(outcome(first), outcome(second)).asTuple().flatMap(both -> {
             Throwable failure = both.getItem1().failure() != null ? both.getItem1().failure() : both.getItem2().failure();
             return failure != null
