@@ -22,6 +22,7 @@ import org.junit.jupiter.api.Test;
 
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.sqlagent.http.RawHttp;
 import io.vertx.mutiny.sqlclient.Pool;
 
 /**
@@ -59,7 +60,7 @@ class ChatRequestsTest {
     }
 
     @Test
-    void badRequestsAreRefusedBeforeAnyEvent() {
+    void badRequestsAreRefusedBeforeAnyEvent() throws Exception {
         refused("{\"question\": ", 400, "malformed_json", "not valid JSON");
         refused("[\"How many tracks?\"]", 400, "invalid_body", "not an array");
         refused("{}", 400, "missing_question", "needs a question");
@@ -73,8 +74,9 @@ class ChatRequestsTest {
         refused("{\"question\":\"hi\",\"toolsets\":[]}", 400, "invalid_toolsets", "an array of toolset names");
         refused("{\"question\":\"hi\",\"toolsets\":[1]}", 400, "invalid_toolsets", "an array of toolset names");
         refused("{\"question\":\"hi\",\"toolsets\":[\"no_such_set\"]}", 400, "unknown_toolset", "Unknown toolset no_such_set");
-        refused("{\"question\":\"" + "x".repeat(2 * 1024 * 1024) + "\"}", 413, "body_too_large",
-                "sqlagent.tools.max-request-size");
+        RawHttp.Response tooLarge = RawHttp.oversizedPost(io.restassured.RestAssured.port, "/api/chat");
+        assertThat(tooLarge.status()).as(tooLarge.body()).isEqualTo(413);
+        assertThat(tooLarge.body()).contains("\"error\":\"body_too_large\"", "sqlagent.tools.max-request-size");
     }
 
     @Test

@@ -1,6 +1,7 @@
 package io.sqlagent.eval;
 
 import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.is;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -31,6 +32,7 @@ import io.sqlagent.agent.ScriptedModel;
 import io.sqlagent.agent.ScriptedModelExtension;
 import io.sqlagent.agent.ScriptedOpenAiServer;
 import io.sqlagent.agent.SseClient;
+import io.sqlagent.http.RawHttp;
 import io.sqlagent.sql.source.SourceRegistry;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Tuple;
@@ -282,7 +284,7 @@ class EvalRunTest {
 
     @Test
     @Order(5)
-    void refusesABodyOfTheWrongShapeNamingTheFieldAndWritesNothing() {
+    void refusesABodyOfTheWrongShapeNamingTheFieldAndWritesNothing() throws Exception {
         long before = count("SELECT count(*) FROM eval_run");
         bad("{\"suite\":", 400, "malformed_json", "not valid JSON");
         bad("{\"suite\": 5}", 400, "invalid_suite", "suite must be the name of a shipped suite");
@@ -296,7 +298,9 @@ class EvalRunTest {
         bad("{\"suite\":\"chinook\",\"tags\":\"smoke\"}", 400, "invalid_tags", "a list of tag names");
         bad("{\"suite\":\"chinook\",\"timeout\":90}", 400, "invalid_timeout", "a duration such as");
         bad("{\"suite\":\"chinook\",\"timeout\":\"-5s\"}", 400, "invalid_timeout", "a duration such as");
-        bad("{\"yaml\":\"" + "x".repeat(2 * 1024 * 1024) + "\"}", 413, "body_too_large", "the limit is");
+        RawHttp.Response tooLarge = RawHttp.oversizedPost(io.restassured.RestAssured.port, "/api/evals/runs");
+        assertThat(tooLarge.status()).as(tooLarge.body()).isEqualTo(413);
+        assertThat(tooLarge.body()).contains("\"error\":\"body_too_large\"", "the limit is");
         assertEquals(before, count("SELECT count(*) FROM eval_run"));
     }
 

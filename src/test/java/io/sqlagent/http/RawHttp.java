@@ -17,10 +17,10 @@ import java.util.Map;
  * HTTP/1.1 spoken over a plain socket, for what no HTTP client sends on purpose: a body that stops
  * half-way, both framings at once, a body far larger than it declares, a foreign {@code Host}.
  */
-final class RawHttp implements AutoCloseable {
+public final class RawHttp implements AutoCloseable {
 
     /** A response as it came over the wire. */
-    record Response(int status, Map<String, String> headers, String body) {
+    public record Response(int status, Map<String, String> headers, String body) {
         String header(String name) {
             return headers.get(name.toLowerCase(Locale.ROOT));
         }
@@ -28,7 +28,21 @@ final class RawHttp implements AutoCloseable {
 
     private final Socket socket;
 
-    RawHttp(int port) throws IOException {
+    /**
+     * Posts a JSON body declared 2 MB long, over every request limit, and reads the answer: the service answers 413
+     * from Content-Length and closes the connection, so only the head and the body's start are sent (a client that
+     * went on sending the whole body could see its pipe broken before it reads the answer).
+     */
+    public static Response oversizedPost(int port, String path) throws IOException {
+        try (RawHttp http = new RawHttp(port)) {
+            return http.head("POST " + path + " HTTP/1.1", "Content-Type: application/json",
+                    "Content-Length: " + (2 * 1024 * 1024 + 16))
+                    .sendQuietly("{\"text\":\"xxxx".getBytes(StandardCharsets.UTF_8))
+                    .response();
+        }
+    }
+
+    public RawHttp(int port) throws IOException {
         socket = new Socket("localhost", port);
         socket.setSoTimeout(30_000);
     }
@@ -40,7 +54,7 @@ final class RawHttp implements AutoCloseable {
     }
 
     /** Sends the request line and headers (a {@code Host} is added unless given) and nothing else. */
-    RawHttp head(String requestLine, String... headers) throws IOException {
+    public RawHttp head(String requestLine, String... headers) throws IOException {
         StringBuilder head = new StringBuilder(requestLine).append("\r\n");
         boolean hasHost = false;
         for (String header : headers) {
@@ -66,7 +80,7 @@ final class RawHttp implements AutoCloseable {
     }
 
     /** Sends bytes until the server stops taking them (it answered and closed), ignoring that failure. */
-    RawHttp sendQuietly(byte[] bytes) {
+    public RawHttp sendQuietly(byte[] bytes) {
         try {
             send(bytes);
         } catch (IOException e) {
@@ -91,7 +105,7 @@ final class RawHttp implements AutoCloseable {
     }
 
     /** Reads one response (its body by Content-Length, or to the end of the connection). */
-    Response response() throws IOException {
+    public Response response() throws IOException {
         InputStream in = socket.getInputStream();
         String statusLine = line(in);
         if (statusLine == null) {
