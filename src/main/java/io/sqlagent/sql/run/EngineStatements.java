@@ -74,9 +74,7 @@ final class EngineStatements {
     Uni<QueryResult> run(Source source, String sql, Tuple params, Caller caller, Duration timeout, Reading reading,
             Optional<String> role) {
         Engine engine = source.engine();
-        OwnConnection connections = new OwnConnection(engine.cancellation(),
-                (failure, text) -> translate(engine, failure, text));
-        return named(engine, sql).flatMap(verdict -> connections.runIdentified(source, sql, caller, timeout,
+        return named(engine, sql).flatMap(verdict -> connections(engine).runIdentified(source, sql, caller, timeout,
                 (connection, limit, id) -> inTransaction(connection, engine, sql, params, limit, reading, verdict,
                         new Role(source, caller, role),
                         () -> engine.cancellation().cancel(source.pool().orElse(null), connection, id))))
@@ -97,13 +95,15 @@ final class EngineStatements {
         }
         Engine engine = source.engine();
         SessionPlan session = engine.session();
-        OwnConnection connections = new OwnConnection(engine.cancellation(),
-                (failure, text) -> translate(engine, failure, text));
-        return named(engine, sql).flatMap(verdict -> connections.run(source, sql, Caller.service(), timeout,
-                (connection, limit) -> open(connection, session.open(true, limit), 0)
-                        .flatMap(opened -> reads.check(connection, engine, sql, verdict))
-                        .eventually(() -> connection.query(session.rollback()).execute().replaceWithVoid().onFailure()
-                                .recoverWithNull())));
+        Role none = new Role(source, Caller.service(), Optional.empty());
+        return named(engine, sql).flatMap(verdict -> connections(engine).run(source, sql, Caller.service(), timeout,
+                (connection, limit) -> closing(open(connection, session.open(true, limit), 0)
+                        .flatMap(opened -> reads.check(connection, engine, sql, verdict)), connection, session, none)));
+    }
+
+    /** Connections of their own on {@code engine}'s sources, the server's refusals in the engine's words. */
+    private static OwnConnection connections(Engine engine) {
+        return new OwnConnection(engine.cancellation(), (failure, text) -> translate(engine, failure, text));
     }
 
     /** Whether {@code failure} says the connection was closed before or while the statement ran. */
@@ -126,14 +126,19 @@ final class EngineStatements {
             Duration timeout, Reading reading, SqlVerdict verdict, Role role, Supplier<Uni<Void>> stop) {
         SessionPlan session = engine.session();
         ResultReader.Caps caps = new ResultReader.Caps(reading.maxRows(), reading.maxResultChars(), maxCellChars);
-        return open(connection, session.open(reading.readOnly(), timeout), 0)
+        Uni<QueryResult> work = open(connection, session.open(reading.readOnly(), timeout), 0)
                 .flatMap(opened -> role.take(connection, session, sql))
                 .flatMap(taken -> reads.check(connection, engine, sql, verdict))
                 .flatMap(checked -> engine.results().read(connection, session.timed(sql, timeout), params, caps, stop))
-                .map(QueryResult::of)
-                .onItemOrFailure().transformToUni((result, failure) -> afterwards(connection, session, role, failure)
-                        .onItemOrFailure().transformToUni((done, ignored) -> failure == null ? Uni.createFrom().item(result)
-                                : Uni.createFrom().<QueryResult> failure(failure)));
+                .map(QueryResult::of);
+        return closing(work, connection, session, role);
+    }
+
+    /** {@code work}'s outcome, once {@link #afterwards} has run on whichever path it ended. */
+    private static <T> Uni<T> closing(Uni<T> work, SqlConnection connection, SessionPlan session, Role role) {
+        return work.onItemOrFailure().transformToUni((result, failure) -> afterwards(connection, session, role, failure)
+                .onItemOrFailure().transformToUni((done, ignored) -> failure == null ? Uni.createFrom().item(result)
+                        : Uni.createFrom().<T> failure(failure)));
     }
 
     /**
