@@ -19,6 +19,9 @@ import io.sqlagent.workspace.WorkspaceFixture;
  */
 public final class TestProfiles {
 
+    /** How long source {@code default}'s calls wait for a connection in the profiles whose tests wait for the refusal. */
+    private static final String ACQUIRE_TIMEOUT = "3s";
+
     private TestProfiles() {
     }
 
@@ -64,15 +67,19 @@ public final class TestProfiles {
     }
 
     /**
-     * A tightly limited agent ({@code AgentLimitsTest}) that offers no save tools ({@code LearningDisabledTest}). Both
-     * classes use {@code @ScriptedModel(timeout = "1s")}. The limits test never asks for a save tool; the learning test's chat
-     * takes two
-     * iterations of the three allowed and its model answers at once.
+     * A tightly limited agent ({@code AgentLimitsTest}) that offers no save tools ({@code LearningDisabledTest}), and
+     * a short wait for a connection of source {@code default} ({@code PrincipalShareTest} waits for it twice to see the
+     * refusal it asserts; 3 s instead of 10). The three classes use {@code @ScriptedModel(timeout = "1s")}. The limits
+     * test never asks for a save tool; the learning test's chat takes two iterations of the three allowed and its model
+     * answers at once; none of the others' statements waits for a connection. The short acquire timeout stays out of the
+     * default profile, where {@code DisconnectChaosTest}'s thousand vanishing callers then left pool connections checked
+     * out.
      */
     public static class TightAgent implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
             return Map.of(
+                    "sqlagent.sources.default.acquire-timeout", ACQUIRE_TIMEOUT,
                     "sqlagent.agent.max-iterations", "3",
                     "sqlagent.agent.timeout", "3s",
                     "sqlagent.agent.model-timeout", "1s",
@@ -115,6 +122,8 @@ public final class TestProfiles {
             settings.put("sqlagent.tools.watch", "true");
             settings.put("sqlagent.tools.watch-interval", "200ms");
             settings.put("sqlagent.learning.approval", "required");
+            // PrincipalKnowledgeTest waits for it to see the busy refusal it asserts (TightAgent says why not everywhere).
+            settings.put("sqlagent.sources.default.acquire-timeout", ACQUIRE_TIMEOUT);
             return settings;
         }
     }

@@ -25,9 +25,11 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
 import io.restassured.response.Response;
 import io.sqlagent.Caller;
+import io.sqlagent.TestProfiles;
 import io.sqlagent.agent.ScriptedModel;
 import io.sqlagent.sql.run.QueryResult;
 import io.sqlagent.sql.run.QueryRunner;
@@ -42,10 +44,12 @@ import io.vertx.mutiny.sqlclient.Tuple;
  * No principal can starve a source: one principal holding its whole share of the default source's pool with slow
  * statements has one more wait in its own line (run when one of its statements ends, refused as {@code busy}, naming
  * the setting, when none ends within the acquire timeout or its line is full), while another principal's short
- * statement answers as usual, and refusals are counted in {@code sqlagent_source_busy_total}.
+ * statement answers as usual, and refusals are counted in {@code sqlagent_source_busy_total}. It runs in
+ * {@link TestProfiles.TightAgent}, whose acquire timeout is 3 s rather than the default 10.
  */
 @QuarkusTest
-@ScriptedModel
+@TestProfile(TestProfiles.TightAgent.class)
+@ScriptedModel(timeout = "1s")
 class PrincipalShareTest {
 
     private static final Duration WAIT = Duration.ofSeconds(20);
