@@ -29,7 +29,7 @@ import io.quarkus.logging.Log;
  * as {@code vndr}), when the name word's letters appear in it in order; a skeleton's candidate costs one per consonant
  * it skips. Rarer words cost more (half a point per halving of frequency below the 2,000 most common). The cheapest
  * candidate is the expansion only when the next costs half a point more: an abbreviation several words fit equally
- * ({@code hdr}: header, hydro) is not guessed.
+ * ({@code hdr}: header, hydro) is not guessed, and neither is one only a rare or distant word fits (cost above 2).
  */
 final class Expansions {
 
@@ -37,6 +37,11 @@ final class Expansions {
     private static final String VOCABULARY = "bert-vocabulary-en.txt";
     /** Ranks below this count as equally common: the vocabulary's order is only roughly by frequency. */
     private static final int COMMON = 2000;
+    /**
+     * The most a chosen candidate may cost: above it the only words that fit are rare or far (naples for {@code nps},
+     * ursula for {@code url}), and the name word is better left as it is.
+     */
+    private static final double MOST_COST = 2.0;
     /** What a candidate must cost less than the next for the name word to be expanded. */
     private static final double MARGIN = 0.5;
     private static final int SHORTEST = 3;
@@ -145,7 +150,7 @@ final class Expansions {
                 second = cost;
             }
         }
-        return best != null && bestCost + MARGIN <= second ? best : null;
+        return best != null && bestCost <= MOST_COST && bestCost + MARGIN <= second ? best : null;
     }
 
     /**
