@@ -19,6 +19,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.quarkus.test.junit.QuarkusTest;
 import io.smallrye.mutiny.subscription.Cancellable;
 import io.sqlagent.SnakeCaseJson;
+import io.sqlagent.agent.ScriptedModel;
 import io.sqlagent.sql.engine.postgres.PgStatementCache;
 import io.sqlagent.sql.engine.postgres.PostgresEngine;
 import io.sqlagent.sql.result.ResultColumn;
@@ -28,6 +29,7 @@ import io.vertx.mutiny.sqlclient.Pool;
 
 /** The second safety layer and the result shaping, against the real Chinook database. */
 @QuarkusTest
+@ScriptedModel
 class QueryRunnerTest {
 
     private static final Duration WAIT = Duration.ofSeconds(20);
