@@ -3,16 +3,17 @@
 # services start against one throwaway PostgreSQL (bench/lib/external-service.sh), are loaded in turn until their JIT
 # compilers settle, then take turns, round by round (the order flips each round), at REST (hey) and MCP
 # (bench/lib/mcp-load.mjs) with IN_FLIGHT calls in flight. Each line: round, build, transport, calls/s, the JVM's CPU
-# (user + system, from /proc) per call in ms, the share of it in the kernel, the kB the JVM allocated per call, and
-# the load. The allocation comes from a recording of each thread's allocated bytes alone (bench/lib/allocation.jfc):
-# unlike the CPU, the machine's load does not move it, so it shows a change of a few per cent that the CPU's noise
-# hides. Both builds see the same database, machine and minutes, which two separate runs on a shared machine do not.
+# (user + system, from /proc) per call in ms, the share of it in the kernel, the kB the JVM allocated per call (with
+# ALLOC=1), and the load. Both builds see the same database, machine and minutes, which two separate runs on a shared
+# machine do not. The allocation comes from a recording of each thread's allocated bytes alone
+# (bench/lib/allocation.jfc): unlike the CPU, the machine's load does not move it, so it shows a change of a few per
+# cent that the CPU's noise hides; but a recording JVM spends more CPU per call, so measure the CPU without ALLOC.
 #
 #   bench/service-cpu-ab.sh /tmp/before/quarkus-app target/quarkus-app        # ROUNDS=4 SECS=10 IN_FLIGHT=8
-#   SQL="SELECT * FROM track ORDER BY track_id LIMIT 1000" MODES=mcp bench/service-cpu-ab.sh A B
+#   ALLOC=1 SQL="SELECT * FROM track ORDER BY track_id LIMIT 1000" MODES=mcp bench/service-cpu-ab.sh A B
 #   B_OPTS=-Dquarkus.vertx.event-loops-pool-size=2 bench/service-cpu-ab.sh target/quarkus-app target/quarkus-app
 #
-# Env: A_OPTS, B_OPTS (each build's java options), SQL (count(*) of track), ROUNDS, SECS, IN_FLIGHT, MODES
+# Env: ALLOC, A_OPTS, B_OPTS (each build's java options), SQL (count(*) of track), ROUNDS, SECS, IN_FLIGHT, MODES
 # ("rest mcp"), WARM (seconds per build and transport, 30), SETTLE (most seconds to wait for each JIT, 120).
 # Needs hey, node, the JDK's jcmd and jfr, and PostgreSQL's server binaries.
 set -euo pipefail
@@ -62,12 +63,15 @@ for i in 0 1; do
   wait "$loader"
 done
 hz=$(getconf CLK_TCK)
-# The bytes each build allocates: one recording of nothing but each thread's allocated bytes every 100 ms
-# (bench/lib/allocation.jfc), started once and read at the end, so that no recording starts in a measured window.
+# With ALLOC=1, the bytes each build allocates: one recording of nothing but each thread's allocated bytes every
+# 100 ms (bench/lib/allocation.jfc), started once and read at the end. Not by default: a JVM recording anything
+# spends about twice the CPU per call (seen at 8 in flight), so its CPU column is then not comparable to a run without.
+alloc="${ALLOC:-0}"
 for i in 0 1; do
+  if [ "$alloc" != 1 ]; then break; fi
   jcmd "${pids[$i]}" JFR.start name=alloc settings="$PWD/bench/lib/allocation.jfc" filename="$work/alloc-$i.jfr" >/dev/null
 done
-sleep 5
+if [ "$alloc" = 1 ]; then sleep 5; fi
 rows="$work/rows.tsv"
 : >"$rows"
 for round in $(seq 1 "${ROUNDS:-4}"); do
@@ -86,6 +90,10 @@ for round in $(seq 1 "${ROUNDS:-4}"); do
   done
 done
 for i in 0 1; do
+  if [ "$alloc" != 1 ]; then
+    awk -F'\t' -v b="$i" '$2 == b {print -1}' "$rows" >"$work/allocated-$i"
+    continue
+  fi
   jcmd "${pids[$i]}" JFR.stop name=alloc >/dev/null
   # shellcheck disable=SC2046 # the windows are words
   python3 bench/lib/allocated.py "$work/alloc-$i.jfr" $(awk -F'\t' -v b="$i" '$2 == b {print $8}' "$rows") \
@@ -99,7 +107,8 @@ allocated = [iter(open(f).read().split()) for f in sys.argv[2:4]]
 for line in open(rows):
     r, b, mode, calls, du, ds, load, _ = line.rstrip("\n").split("\t")
     calls, du, ds = int(calls), int(du), int(ds)
-    kb = int(next(allocated[int(b)])) / 1024 / calls
+    bytes_ = int(next(allocated[int(b)]))
+    kb = "-" if bytes_ < 0 else f"{bytes_ / 1024 / calls:.1f}"
     print(f"{r}\t{'AB'[int(b)]}\t{mode}\t{calls / secs:.0f}\t{(du + ds) * 1000 / hz / calls:.3f}\t{ds / max(du + ds, 1):.2f}"
-          f"\t{kb:.1f}\t{load}")
+          f"\t{kb}\t{load}")
 PY
