@@ -12,7 +12,8 @@ import io.sqlagent.workspace.WorkspaceFixture;
  * application again for each profile, and again for each different set of {@code @WithTestResource}s, so a test that
  * needs settings of its own joins one of these (with the same test resources as the other classes of the profile)
  * rather than bringing a profile of its own. Each profile says which settings it holds for whom and why they do not
- * disturb the other classes; most tests run in the default profile. One profile lives elsewhere:
+ * disturb the other classes; most tests run in the default profile, every one of them with {@code @ScriptedModel} (the
+ * same test resource, so one application), whether or not it talks to the model. One profile lives elsewhere:
  * {@code BrokenSourceTest.Profile} points source {@code default} at a closed port, which no other test can share (nor
  * can {@code ExternalSourceTest}, whose test resource points it at another server).
  */
@@ -23,7 +24,10 @@ public final class TestProfiles {
 
     /**
      * No model configured, the shipped replay file set ({@code sqlagent.model.replay-file}): the demo as a newcomer
-     * tries it without a model server ({@code ReplayModelTest}, {@code ChatPageReplayTest}).
+     * tries it without a model server ({@code ReplayModelTest}, {@code ChatPageReplayTest}). {@code OpenApiExamplesTest}
+     * runs here too: its eval-run examples start runs that go on after it, which the replayed model answers without
+     * disturbing a scripted one. Classes of a profile run in the order of their names, so {@code ReplayModelTest}'s own
+     * run (at most two at once) starts before them; {@code ChatPageReplayTest} asks only its own question.
      */
     public static class Replayed implements QuarkusTestProfile {
         @Override
@@ -37,6 +41,9 @@ public final class TestProfiles {
      * audit queue of two records that is never flushed by its timer ({@code AuditBackpressureTest}). The tables the
      * limits test reads ({@code track}, {@code album}) are allowed by the policy, the policy test's results are single
      * small rows, and the audit test flushes the queue before it counts, so what the others called does not matter.
+     * It is also the profile without a model ({@code NoModelTest}, {@code ChatPageWithoutModelTest}): the default
+     * profile's classes all use {@code @ScriptedModel}, so they share one application. The one statement they run
+     * counts {@code track}, which the policy allows.
      */
     public static class Restricted implements QuarkusTestProfile {
         @Override

@@ -12,12 +12,16 @@ import org.junit.jupiter.api.Test;
 
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import io.sqlagent.TestProfiles;
 
 /**
  * No model configured: the service runs, the tools work, a chat gets one error event naming the settings. It runs in
- * the default profile without the scripted model's test resource, so the shipped model settings hold.
+ * {@link TestProfiles.Restricted}, which has no scripted model, so the shipped model settings hold (the table it counts
+ * is one the profile allows).
  */
 @QuarkusTest
+@TestProfile(TestProfiles.Restricted.class)
 class NoModelTest {
 
     @TestHTTPResource("/api/chat")

@@ -11,9 +11,11 @@ import org.junit.jupiter.api.Test;
 
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
+import io.sqlagent.agent.ScriptedModel;
 
 /** {@code introspect_schema} over REST on Chinook, with the contract's names, descriptions and shapes. */
 @QuarkusTest
+@ScriptedModel
 class IntrospectSchemaToolTest {
 
     @Test

@@ -28,6 +28,7 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.sqlagent.SnakeCaseJson;
+import io.sqlagent.agent.ScriptedModel;
 import io.sqlagent.sql.source.Source;
 import io.sqlagent.sql.source.SourceRegistry;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -43,6 +44,7 @@ import io.vertx.mutiny.sqlclient.Row;
  * {@code +HH:MM}), everything else is a string equal to the text output.
  */
 @QuarkusTest
+@ScriptedModel
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ResultFidelityTest {
 

@@ -21,6 +21,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.response.ValidatableResponse;
 import io.sqlagent.SnakeCaseJson;
+import io.sqlagent.agent.ScriptedModel;
 import io.sqlagent.sql.run.SqlErrorOccurred;
 
 /**
@@ -28,6 +29,7 @@ import io.sqlagent.sql.run.SqlErrorOccurred;
  * refused is refused and leaves the database unchanged; legitimate analytical SQL runs.
  */
 @QuarkusTest
+@ScriptedModel
 class RunSqlToolTest {
 
     /** Collects SQL error events. */

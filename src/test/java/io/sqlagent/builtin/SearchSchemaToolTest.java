@@ -39,11 +39,13 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.response.ValidatableResponse;
 import io.sqlagent.SnakeCaseJson;
+import io.sqlagent.agent.ScriptedModel;
 import io.sqlagent.embedded.EmbeddedDatabase;
 import io.sqlagent.knowledge.schema.SchemaSearch;
 
 /** {@code search_schema} and the schema index over REST and MCP, on Chinook. */
 @QuarkusTest
+@ScriptedModel
 class SearchSchemaToolTest {
 
     @Inject

@@ -19,6 +19,7 @@ import org.junit.jupiter.api.Test;
 
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
+import io.sqlagent.agent.ScriptedModel;
 import io.sqlagent.audit.AuditLog;
 import io.sqlagent.audit.AuditRows;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -26,6 +27,7 @@ import io.vertx.mutiny.sqlclient.Row;
 
 /** Every tool of the shipped config/tools/chinook.yaml, called over REST against the embedded Chinook database. */
 @QuarkusTest
+@ScriptedModel
 class ChinookToolsTest {
 
     @Inject

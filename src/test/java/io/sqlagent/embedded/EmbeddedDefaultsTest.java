@@ -20,11 +20,13 @@ import org.junit.jupiter.api.Test;
 import org.postgresql.ds.PGSimpleDataSource;
 
 import io.quarkus.test.junit.QuarkusTest;
+import io.sqlagent.agent.ScriptedModel;
 import io.sqlagent.sql.source.SourceRegistry;
 import io.vertx.mutiny.sqlclient.Pool;
 
 /** With nothing configured, the embedded server serves the store and the Chinook demo source. */
 @QuarkusTest
+@ScriptedModel
 class EmbeddedDefaultsTest {
 
     private static final Duration WAIT = Duration.ofSeconds(10);

@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Test;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
+import io.sqlagent.agent.ScriptedModel;
 import io.sqlagent.audit.AuditLog;
 import io.sqlagent.audit.AuditRows;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -26,6 +27,7 @@ import io.vertx.mutiny.sqlclient.Pool;
  * it was down is in the audit log afterwards.
  */
 @QuarkusTest
+@ScriptedModel
 class EmbeddedSupervisionTest {
 
     @Inject

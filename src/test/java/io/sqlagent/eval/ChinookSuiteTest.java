@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Test;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import io.quarkus.test.junit.QuarkusTest;
+import io.sqlagent.agent.ScriptedModel;
 import io.sqlagent.sql.guard.SqlGuard;
 import io.sqlagent.sql.run.QueryRunner;
 import io.sqlagent.sql.source.SourceRegistry;
@@ -28,6 +29,7 @@ import io.sqlagent.sql.source.SourceRegistry;
  * result, and the fixture the injection cases read is created and removed without trace.
  */
 @QuarkusTest
+@ScriptedModel
 class ChinookSuiteTest {
 
     private static final Duration WAIT = Duration.ofSeconds(30);

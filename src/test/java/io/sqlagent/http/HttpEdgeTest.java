@@ -26,6 +26,7 @@ import org.junit.jupiter.api.Test;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
 import io.restassured.http.ContentType;
+import io.sqlagent.agent.ScriptedModel;
 import io.vertx.core.json.JsonObject;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Tuple;
@@ -37,6 +38,7 @@ import io.vertx.mutiny.sqlclient.Tuple;
  * the extra origin {@code http://allowed.example:3000}, reads bodies for at most 5 s and headers for at most 2 s.
  */
 @QuarkusTest
+@ScriptedModel
 class HttpEdgeTest {
 
     private static final String FOREIGN = "http://evil.example";

@@ -22,16 +22,21 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
 import io.restassured.RestAssured;
 import io.sqlagent.SnakeCaseJson;
+import io.sqlagent.TestProfiles;
 
 /**
  * The OpenAPI document is what Swagger UI's "Try it out" sends: every operation that takes a body
  * documents at least one example, and every example — and the body Swagger UI builds from the
  * schema — posted to the real endpoint as documented, is taken (not refused as malformed: no 400,
- * 415 or 500; an unknown conversation is a 404).
+ * 415 or 500; an unknown conversation is a 404). It runs with the replayed model ({@link TestProfiles.Replayed}): the
+ * examples of {@code POST /api/evals/runs} start whole eval runs that go on in the background, which against the
+ * scripted model would ask it while later classes script it (and open its circuit breaker).
  */
 @QuarkusTest
+@TestProfile(TestProfiles.Replayed.class)
 class OpenApiExamplesTest {
 
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();

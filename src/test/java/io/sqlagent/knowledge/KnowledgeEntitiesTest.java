@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Test;
 
 import io.quarkus.test.junit.QuarkusTest;
 import io.smallrye.mutiny.Uni;
+import io.sqlagent.agent.ScriptedModel;
 import io.sqlagent.store.StoreSessions;
 import io.vertx.core.Vertx;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -29,6 +30,7 @@ import io.vertx.mutiny.sqlclient.Tuple;
  * the caller is a plain thread, a worker or a Vert.x event loop.
  */
 @QuarkusTest
+@ScriptedModel
 class KnowledgeEntitiesTest {
 
     private static final Duration WAIT = Duration.ofSeconds(30);

@@ -25,6 +25,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.response.ValidatableResponse;
 import io.sqlagent.SnakeCaseJson;
+import io.sqlagent.agent.ScriptedModel;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Tuple;
 
@@ -34,6 +35,7 @@ import io.vertx.mutiny.sqlclient.Tuple;
  * invalid arguments leave the store as it was.
  */
 @QuarkusTest
+@ScriptedModel
 class KnowledgeToolsTest {
 
     @Inject

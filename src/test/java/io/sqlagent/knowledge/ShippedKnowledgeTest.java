@@ -11,6 +11,7 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 
 import io.quarkus.test.junit.QuarkusTest;
+import io.sqlagent.agent.ScriptedModel;
 import io.sqlagent.sql.guard.SqlGuard;
 import io.sqlagent.sql.guard.SqlVerdict;
 import io.sqlagent.sql.run.QueryResult;
@@ -20,6 +21,7 @@ import io.sqlagent.sql.source.SourceRegistry;
 
 /** Every query pattern shipped in {@code knowledge/} passes the guard and answers on Chinook. */
 @QuarkusTest
+@ScriptedModel
 class ShippedKnowledgeTest {
 
     @Inject

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
+import io.sqlagent.agent.ScriptedModel;
 import io.vertx.core.json.JsonObject;
 
 /**
@@ -20,6 +21,7 @@ import io.vertx.core.json.JsonObject;
  * error at once (parse error, invalid request, invalid params), never a 500 or no answer.
  */
 @QuarkusTest
+@ScriptedModel
 class McpProtocolEdgesTest {
 
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();

@@ -22,6 +22,7 @@ import io.quarkiverse.mcp.server.test.McpAssured;
 import io.quarkiverse.mcp.server.test.McpAssured.McpStreamableTestClient;
 import io.quarkiverse.mcp.server.test.McpAssured.ToolInfo;
 import io.quarkus.test.junit.QuarkusTest;
+import io.sqlagent.agent.ScriptedModel;
 import io.sqlagent.tool.FakeTool;
 import io.sqlagent.tool.ToolDescriptor;
 import io.sqlagent.tool.ToolMetadata;
@@ -31,6 +32,7 @@ import io.vertx.core.json.JsonObject;
 
 /** Tools added, replaced and removed in the registry reach connected MCP clients with {@code list_changed}. */
 @QuarkusTest
+@ScriptedModel
 class McpRegistryChangesTest {
 
     private static final String GROUP = "mcp-changes-test";

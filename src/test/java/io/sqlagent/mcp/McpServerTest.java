@@ -21,6 +21,7 @@ import io.quarkiverse.mcp.server.test.McpAssured.McpStreamableTestClient;
 import io.quarkiverse.mcp.server.test.McpAssured.ToolInfo;
 import io.quarkus.test.junit.QuarkusTest;
 import io.sqlagent.SnakeCaseJson;
+import io.sqlagent.agent.ScriptedModel;
 import io.sqlagent.audit.AuditLog;
 import io.sqlagent.audit.AuditRows;
 import io.sqlagent.tool.ToolDescriptor;
@@ -34,6 +35,7 @@ import io.vertx.mutiny.sqlclient.Row;
  * and the test tools of {@code io.sqlagent.rest.TestTools}, on the Chinook test database.
  */
 @QuarkusTest
+@ScriptedModel
 class McpServerTest {
 
     @Inject

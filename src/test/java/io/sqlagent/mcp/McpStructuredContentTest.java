@@ -16,6 +16,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.quarkiverse.mcp.server.test.McpAssured;
 import io.quarkus.test.junit.QuarkusTest;
+import io.sqlagent.agent.ScriptedModel;
 import io.vertx.core.json.JsonObject;
 
 /**
@@ -23,6 +24,7 @@ import io.vertx.core.json.JsonObject;
  * text content, exact numbers, escapes and all, as the REST answer has it.
  */
 @QuarkusTest
+@ScriptedModel
 class McpStructuredContentTest {
 
     private static final String SQL = "SELECT 2.50::numeric AS price, 123456789012345678901234567890.125::numeric AS big,"

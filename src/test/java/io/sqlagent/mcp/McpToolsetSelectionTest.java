@@ -27,6 +27,7 @@ import io.quarkiverse.mcp.server.test.McpAssured;
 import io.quarkiverse.mcp.server.test.McpAssured.McpStreamableTestClient;
 import io.quarkiverse.mcp.server.test.McpAssured.ToolInfo;
 import io.quarkus.test.junit.QuarkusTest;
+import io.sqlagent.agent.ScriptedModel;
 import io.sqlagent.tool.FakeTool;
 import io.sqlagent.tool.ToolRegistration;
 import io.sqlagent.tool.ToolRegistry;
@@ -35,6 +36,7 @@ import io.vertx.core.json.JsonObject;
 
 /** MCP clients pick toolsets with {@code ?toolsets=} on the endpoint URL. */
 @QuarkusTest
+@ScriptedModel
 class McpToolsetSelectionTest {
 
     private static final String GROUP = "mcp-toolsets-test";

@@ -21,6 +21,7 @@ import io.quarkiverse.mcp.server.runtime.McpRequestValidator;
 import io.quarkiverse.mcp.server.test.McpAssured;
 import io.quarkiverse.mcp.server.test.McpAssured.McpStreamableTestClient;
 import io.quarkus.test.junit.QuarkusTest;
+import io.sqlagent.agent.ScriptedModel;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 
@@ -31,6 +32,7 @@ import io.vertx.core.json.JsonObject;
  * arguments with a bare "Internal error" again.
  */
 @QuarkusTest
+@ScriptedModel
 class ToolCallArgumentsCheckTest {
 
     private static final String CHANGED = "quarkus-mcp-server changed its runtime-internal McpRequestValidator, which "

@@ -15,13 +15,16 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import io.sqlagent.TestProfiles;
 
 /**
- * The page on a service with no model (the default test configuration): it says what to set
- * instead of failing; and the page's own security: a Content-Security-Policy without inline
- * scripts or remote origins, and no inline script in the page.
+ * The page on a service with no model ({@link TestProfiles.Restricted}, which has no scripted model): it says what to
+ * set instead of failing; and the page's own security: a Content-Security-Policy without inline scripts or remote
+ * origins, and no inline script in the page.
  */
 @QuarkusTest
+@TestProfile(TestProfiles.Restricted.class)
 class ChatPageWithoutModelTest {
 
     @TestHTTPResource("/")

@@ -24,12 +24,14 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
+import io.sqlagent.agent.ScriptedModel;
 import io.sqlagent.audit.AuditLog;
 import io.sqlagent.audit.AuditRows;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 
 @QuarkusTest
+@ScriptedModel
 class ToolResourceTest {
 
     @Inject

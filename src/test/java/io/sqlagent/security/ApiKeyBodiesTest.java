@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.response.Response;
+import io.sqlagent.agent.ScriptedModel;
 
 /**
  * {@code POST /api/keys} bodies, bound to {@code ApiKeyResource.NewKey} and validated: every body that is not a key
@@ -22,6 +23,7 @@ import io.restassured.response.Response;
  * hears 403 whatever it sends is AuthenticationIT's.
  */
 @QuarkusTest
+@ScriptedModel
 class ApiKeyBodiesTest {
 
     private static Response post(String body) {

@@ -10,12 +10,14 @@ import static org.hamcrest.Matchers.startsWith;
 import org.junit.jupiter.api.Test;
 
 import io.quarkus.test.junit.QuarkusTest;
+import io.sqlagent.agent.ScriptedModel;
 
 /**
  * The laptop default, {@code sqlagent.auth.mode=none}: nothing is refused (quarkus-oidc is inert and
  * needs no provider), there is no login, and the security headers are on every answer anyway.
  */
 @QuarkusTest
+@ScriptedModel
 class AuthDefaultsTest {
 
     @Test

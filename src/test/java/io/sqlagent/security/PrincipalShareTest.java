@@ -28,6 +28,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.response.Response;
 import io.sqlagent.Caller;
+import io.sqlagent.agent.ScriptedModel;
 import io.sqlagent.sql.run.QueryResult;
 import io.sqlagent.sql.run.QueryRunner;
 import io.sqlagent.sql.run.SqlExecutionException;
@@ -44,6 +45,7 @@ import io.vertx.mutiny.sqlclient.Tuple;
  * statement answers as usual, and refusals are counted in {@code sqlagent_source_busy_total}.
  */
 @QuarkusTest
+@ScriptedModel
 class PrincipalShareTest {
 
     private static final Duration WAIT = Duration.ofSeconds(20);

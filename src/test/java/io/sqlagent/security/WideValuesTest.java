@@ -20,6 +20,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.quarkus.test.junit.QuarkusTest;
 import io.smallrye.mutiny.Uni;
 import io.sqlagent.Caller;
+import io.sqlagent.agent.ScriptedModel;
 import io.sqlagent.sql.SqlConfig;
 import io.sqlagent.sql.run.QueryResult;
 import io.sqlagent.sql.run.QueryRunner;
@@ -34,6 +35,7 @@ import io.sqlagent.sql.source.SourceRegistry;
  * with a mapped role; values at and around the cap come whole or cut as before.
  */
 @QuarkusTest
+@ScriptedModel
 class WideValuesTest {
 
     private static final Duration WAIT = Duration.ofSeconds(120);

@@ -23,6 +23,7 @@ import org.junit.jupiter.api.Test;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.test.junit.QuarkusTest;
 import io.smallrye.mutiny.Uni;
+import io.sqlagent.agent.ScriptedModel;
 import io.sqlagent.knowledge.Learning;
 import io.sqlagent.knowledge.QueryPattern;
 import io.vertx.mutiny.core.Vertx;
@@ -38,6 +39,7 @@ import io.vertx.pgclient.PgConnectOptions;
  * checksums and its rows read through the knowledge entities. An edited script stops the migration.
  */
 @QuarkusTest
+@ScriptedModel
 class StoreUpgradeTest {
 
     private static final Duration WAIT = Duration.ofSeconds(30);

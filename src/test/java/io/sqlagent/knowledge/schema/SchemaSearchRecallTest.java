@@ -13,6 +13,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Test;
 
 import io.quarkus.test.junit.QuarkusTest;
+import io.sqlagent.agent.ScriptedModel;
 import io.sqlagent.bench.SchemaSearchBench;
 import io.sqlagent.bench.SchemaSet;
 import io.sqlagent.bench.WarehouseSchema;
@@ -27,6 +28,7 @@ import io.vertx.mutiny.core.Vertx;
  * The full sets are {@code bench/schema-search.sh}; the figures are in docs/schema-search.md.
  */
 @QuarkusTest
+@ScriptedModel
 class SchemaSearchRecallTest {
 
     @ConfigProperty(name = "sqlagent.sources.default.url")

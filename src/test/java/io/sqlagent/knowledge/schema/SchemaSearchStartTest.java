@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Test;
 
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.test.junit.QuarkusTest;
+import io.sqlagent.agent.ScriptedModel;
 import io.sqlagent.knowledge.KnowledgeStore;
 import io.sqlagent.knowledge.LearningConfig;
 import io.sqlagent.sql.SqlConfig;
@@ -32,6 +33,7 @@ import io.vertx.mutiny.core.Vertx;
  * with the application's parts, as the start does, so what other tests searched does not count.
  */
 @QuarkusTest
+@ScriptedModel
 class SchemaSearchStartTest {
 
     @Inject

@@ -12,11 +12,13 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 
 import io.quarkus.test.junit.QuarkusTest;
+import io.sqlagent.agent.ScriptedModel;
 import io.sqlagent.sql.source.Source;
 import io.sqlagent.sql.source.SourceRegistry;
 
 /** The catalog reading behind {@code introspect_schema}, on Chinook. */
 @QuarkusTest
+@ScriptedModel
 class SchemaIntrospectorTest {
 
     private static final Duration WAIT = Duration.ofSeconds(10);

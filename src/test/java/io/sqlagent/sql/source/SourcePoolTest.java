@@ -18,6 +18,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.subscription.Cancellable;
+import io.sqlagent.agent.ScriptedModel;
 import io.sqlagent.sql.run.QueryResult;
 import io.sqlagent.sql.run.QueryRunner;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -29,6 +30,7 @@ import io.vertx.mutiny.sqlclient.Tuple;
  * at once with 503 rather than queued without end.
  */
 @QuarkusTest
+@ScriptedModel
 class SourcePoolTest {
 
     private static final Duration WAIT = Duration.ofSeconds(20);

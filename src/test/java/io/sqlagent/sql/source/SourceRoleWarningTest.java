@@ -15,6 +15,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import io.quarkus.test.junit.QuarkusTest;
+import io.sqlagent.agent.ScriptedModel;
 import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.pgclient.PgBuilder;
@@ -27,6 +28,7 @@ import io.vertx.sqlclient.PoolOptions;
  * connects as the embedded server's superuser; the other roles are made on the same server.
  */
 @QuarkusTest
+@ScriptedModel
 class SourceRoleWarningTest {
 
     private static final Duration WAIT = Duration.ofSeconds(10);

@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 
 import io.quarkus.test.junit.QuarkusTest;
 import io.smallrye.mutiny.Uni;
+import io.sqlagent.agent.ScriptedModel;
 import io.sqlagent.sql.SqlConfig;
 import io.sqlagent.sql.engine.ResultReader;
 import io.sqlagent.sql.run.QueryRunner;
@@ -27,6 +28,7 @@ import io.vertx.mutiny.sqlclient.SqlConnection;
  * the caps it is given, and the server's refusal at the caller's character.
  */
 @QuarkusTest
+@ScriptedModel
 class PgResultsTest {
 
     private static final Duration WAIT = Duration.ofSeconds(20);

@@ -20,6 +20,7 @@ import org.junit.jupiter.api.Test;
 
 import io.quarkus.test.junit.QuarkusTest;
 import io.smallrye.mutiny.Uni;
+import io.sqlagent.agent.ScriptedModel;
 import io.sqlagent.bench.SchemaSearchBench;
 import io.sqlagent.embedded.EmbeddedDatabase;
 import io.sqlagent.sql.engine.SchemaReader;
@@ -40,6 +41,7 @@ import io.vertx.mutiny.sqlclient.Pool;
  * derives from the whole catalog, and the schema tools' shapes come out of it.
  */
 @QuarkusTest
+@ScriptedModel
 class PgSchemaTest {
 
     private static final Duration WAIT = Duration.ofSeconds(30);
