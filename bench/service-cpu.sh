@@ -18,7 +18,7 @@ cd "$(dirname "$0")/.."
 start_databases
 sql="${SQL:-SELECT count(*) FROM track}"
 body="$work/body.json"
-python3 -c 'import json,sys; print(json.dumps({"sql": sys.argv[1]}))' "$sql" >"$body"
+run_sql_body "$sql" "$body"
 start_service "$(service_jar "$app_dir")" "$@"
 ticks() {
   python3 -c '

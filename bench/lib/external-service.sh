@@ -6,6 +6,7 @@
 # start_databases            sets pgbin, pgport, work, postgres_pid (the postmaster); exports PGHOST, PGPORT, PGUSER;
 #                            env BENCH_PG_OPTIONS adds server options (e.g. "-c shared_preload_libraries=pg_stat_statements")
 # start_service JAR OPTS...  sets service_pid, url, ready_ms (launch to /q/health/ready), rss_kb (after start)
+# run_sql_body SQL FILE      writes run_sql's arguments {"sql": SQL} to FILE, for hey's -D
 # reference_server           installs the reference MCP server from npm when missing; prints its script's path
 # settle_jit LOADER...       runs LOADER (a command that loads the service until the file $work/load.stop
 #                            exists) until the service's JIT compilers settle; sets settle_note
@@ -139,6 +140,10 @@ service_opts=()
 settle_max=""
 
 # The packaged service: APP's, or this tree's (built when src/main or pom.xml is newer than the jar).
+run_sql_body() {
+  python3 -c 'import json,sys; print(json.dumps({"sql": sys.argv[1]}))' "$1" >"$2"
+}
+
 service_jar() {
   if [ -n "${1:-}" ]; then
     echo "$1/quarkus-run.jar"

@@ -61,6 +61,11 @@ public class McpMessageCheck {
             refuse(ctx, null, JsonRpcErrorCodes.INVALID_REQUEST, "The body is empty; post one JSON-RPC message");
             return;
         }
+        if (WellFormedMessage.is(body.getBytes())) {
+            // The common case, read without building the message; everything else is decoded to be told what is wrong.
+            ctx.next();
+            return;
+        }
         Object message;
         try {
             message = Json.decodeValue(body);
@@ -95,10 +100,10 @@ public class McpMessageCheck {
         ctx.next();
     }
 
-    private record Problem(int code, String message) {
+    record Problem(int code, String message) {
     }
 
-    private static Problem problem(JsonObject message) {
+    static Problem problem(JsonObject message) {
         if (!"2.0".equals(message.getValue("jsonrpc"))) {
             return new Problem(JsonRpcErrorCodes.INVALID_REQUEST, "jsonrpc must be \"2.0\"");
         }

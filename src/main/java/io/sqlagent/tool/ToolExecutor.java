@@ -117,15 +117,25 @@ public class ToolExecutor {
             outcome = beforeHooks(call, entry.descriptor(), context, 0)
                     .flatMap(gate -> pass(gate, entry, context, options, traced));
         }
+        // Steps a call does not need are left out of the chain: each Mutiny operator captures and restores the
+        // call's context around its callback, a cost every call paid.
         Uni<ToolExecution> executed = outcome
-                .map(completed -> new ToolExecution(completed.call(), context, completed.result(), startedAt,
-                        Duration.ofNanos(System.nanoTime() - started)))
-                .invoke(execution -> notifyCompleted(execution, traced))
-                .flatMap(execution -> afterHooks(execution, 0));
-        return Tracing.ending(span, Tracing.within(traced, executed), ToolCallSpan::completed)
-                .flatMap(execution -> options.failFast() && execution.result() instanceof ToolResult.Failure
-                        ? Uni.createFrom().failure(new ToolFailedException(execution))
-                        : Uni.createFrom().item(execution));
+                .map(completed -> {
+                    ToolExecution execution = new ToolExecution(completed.call(), context, completed.result(), startedAt,
+                            Duration.ofNanos(System.nanoTime() - started));
+                    notifyCompleted(execution, traced);
+                    return execution;
+                });
+        if (!afterHooks.isEmpty()) {
+            executed = executed.flatMap(execution -> afterHooks(execution, 0));
+        }
+        Uni<ToolExecution> ended = Tracing.ending(span, Tracing.within(traced, executed), ToolCallSpan::completed);
+        if (!options.failFast()) {
+            return ended;
+        }
+        return ended.flatMap(execution -> execution.result() instanceof ToolResult.Failure
+                ? Uni.createFrom().failure(new ToolFailedException(execution))
+                : Uni.createFrom().item(execution));
     }
 
     private record Completed(ToolCall call, ToolResult result) {

@@ -1,5 +1,6 @@
 package io.sqlagent.trace;
 
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiConsumer;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -107,21 +108,26 @@ public class Tracing {
                 (failed, failure) -> failed(failed, failure.getClass().getName(), failure.getMessage()));
     }
 
-    /** Like {@link #ending(Span, Uni, BiConsumer)}, with what a failure tells added by {@code onFailure}. */
+    /**
+     * Like {@link #ending(Span, Uni, BiConsumer)}, with what a failure tells added by {@code onFailure}. One operator for
+     * the three ends, not one each: every Mutiny operator captures and restores the call's context (request scope,
+     * trace) around its callback, a cost each call paid three times per span; the first end seen is the one recorded.
+     */
     public static <T> Uni<T> ending(Span span, Uni<T> uni, BiConsumer<Span, T> onItem, BiConsumer<Span, Throwable> onFailure) {
-        return uni
-                .onItem().invoke(item -> {
-                    onItem.accept(span, item);
-                    span.end();
-                })
-                .onFailure().invoke(failure -> {
-                    onFailure.accept(span, failure);
-                    span.end();
-                })
-                .onCancellation().invoke(() -> {
-                    span.setAttribute(ERROR_TYPE, "cancelled");
-                    span.end();
-                });
+        AtomicBoolean ended = new AtomicBoolean();
+        return uni.onTermination().invoke((item, failure, cancelled) -> {
+            if (!ended.compareAndSet(false, true)) {
+                return;
+            }
+            if (cancelled) {
+                span.setAttribute(ERROR_TYPE, "cancelled");
+            } else if (failure != null) {
+                onFailure.accept(span, failure);
+            } else {
+                onItem.accept(span, item);
+            }
+            span.end();
+        });
     }
 
     /** Marks {@code span} failed: {@code error.type} and an error status with {@code description}. */

@@ -4,10 +4,15 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.is;
+import static org.hamcrest.Matchers.nullValue;
 
 import java.io.IOException;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
@@ -22,10 +27,14 @@ import io.quarkiverse.mcp.server.test.McpAssured;
 import io.quarkiverse.mcp.server.test.McpAssured.McpStreamableTestClient;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.RestAssured;
 import io.restassured.http.ContentType;
 import io.restassured.response.ValidatableResponse;
 import io.sqlagent.SnakeCaseJson;
+import io.sqlagent.security.TestIdentities;
+import io.sqlagent.sql.engine.mysql.MariaDbRoles;
 import io.sqlagent.sql.engine.mysql.MariaDbServer;
+import io.sqlagent.sql.run.Pause;
 import io.sqlagent.sql.source.ExternalPostgresResource;
 
 /**
@@ -58,7 +67,12 @@ class DeclaredToolsOnMariaDbTest {
     }
 
     private static ValidatableResponse call(String tool, Map<String, Object> arguments) {
-        return given().contentType(ContentType.JSON).body(SnakeCaseJson.MAPPER.valueToTree(arguments).toString())
+        return call(Map.of(), tool, arguments);
+    }
+
+    private static ValidatableResponse call(Map<String, String> caller, String tool, Map<String, Object> arguments) {
+        return given().headers(caller).contentType(ContentType.JSON)
+                .body(SnakeCaseJson.MAPPER.valueToTree(arguments).toString())
                 .when().post("/api/tools/" + tool).then();
     }
 
@@ -246,6 +260,89 @@ class DeclaredToolsOnMariaDbTest {
         String refused = call("declared_buyer_emails", Map.of("id", 1)).statusCode(403).body("error", is("blocked"))
                 .body("message", containsString("gadget_buyer.email is hidden")).extract().asString();
         assertThat(refused).doesNotContain(ExternalPostgresResource.BUYER_EMAIL);
+    }
+
+    @Test
+    void aDeclaredToolRunsUnderTheCallersMariaDbRole() throws IOException {
+        // Source roles maps db_role to a MariaDB role (MariaDbRoles): the tool's statement reads a table only clerk_a's
+        // role may read, so the account alone cannot check its plan as the file loads; each call runs as its caller.
+        Files.writeString(file, """
+                tools:
+                  clerk_a_value:
+                    source: roles
+                    description: The value only clerk_a may read.
+                    statement: SELECT a FROM role_a WHERE id = :id
+                    parameters:
+                      - { name: id, type: integer, required: true }
+                  who_runs_it:
+                    source: roles
+                    description: The role a call runs under.
+                    statement: SELECT CURRENT_ROLE() AS r, :n AS n
+                    parameters:
+                      - { name: n, type: integer, required: true }
+                """);
+        DeclarativeTools.Reload reload = tools.reload();
+        assertThat(reload.problems()).isEmpty();
+        assertThat(reload.tools()).contains("clerk_a_value", "who_runs_it");
+
+        Map<String, String> alice = TestIdentities.headers("alice", "sql:read", "db_role=clerk_a");
+        Map<String, String> bob = TestIdentities.headers("bob", "sql:read", "db_role=clerk_b");
+        Map<String, String> mallory = TestIdentities.headers("mallory", "sql:read", "db_role=root");
+        call(alice, "clerk_a_value", Map.of("id", 1)).statusCode(200)
+                .body("result.rows[0].a", is(MariaDbRoles.ONLY_A));
+        call(alice, "who_runs_it", Map.of("n", 1)).statusCode(200).body("result.rows[0].r", is("clerk_a"));
+        call(bob, "who_runs_it", Map.of("n", 2)).statusCode(200).body("result.rows[0].r", is("clerk_b"));
+        // Another principal on the same pooled connection: the server refuses what its role does not grant.
+        String refused = call(bob, "clerk_a_value", Map.of("id", 1)).statusCode(422)
+                .body("message", containsString("SELECT command denied")).extract().asString();
+        assertThat(refused).doesNotContain(MariaDbRoles.ONLY_A);
+        // A role the source does not allow is forbidden before anything runs.
+        call(mallory, "clerk_a_value", Map.of("id", 1)).statusCode(403);
+        // No identity: the account's own privileges, no role left over from the calls before.
+        call(Map.of(), "who_runs_it", Map.of("n", 3)).statusCode(200).body("result.rows[0].r", nullValue());
+        call(Map.of(), "clerk_a_value", Map.of("id", 1)).statusCode(422);
+    }
+
+    @Test
+    void aCallerThatGoesAwayStopsADeclaredToolOnTheServer() throws Exception {
+        String marker = "declared_gone_" + System.nanoTime();
+        Files.writeString(file, """
+                tools:
+                  slow_count:
+                    source: gadgets
+                    description: A count that takes minutes.
+                    statement: SELECT COUNT(*) AS n FROM seq_1_to_100000 a, seq_1_to_100000 b WHERE :marker <> '%s'
+                    parameters:
+                      - { name: marker, type: string, required: true }
+                """.formatted(marker));
+        assertThat(tools.reload().applied()).isTrue();
+        byte[] json = ("{\"marker\":\"x\"}").getBytes(StandardCharsets.UTF_8);
+        try (Socket socket = new Socket("localhost", RestAssured.port)) {
+            socket.setSoLinger(true, 0); // a reset, as a killed client leaves
+            OutputStream out = socket.getOutputStream();
+            out.write(("POST /api/tools/slow_count HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+                    + "Content-Length: " + json.length + "\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.UTF_8));
+            out.write(json);
+            out.flush();
+            awaitRunning(marker, 1, Duration.ofSeconds(10), "the statement never ran");
+        }
+        // KILL QUERY reaches the server long before the statement's 30 s time limit.
+        awaitRunning(marker, 0, Duration.ofSeconds(5), "the declared tool's statement still runs after its caller left");
+        call("gadget_by_name", Map.of("name", "lamp")).statusCode(200).body("result.rows[0].id", is(1));
+    }
+
+    /** Waits until {@code expected} statements carrying {@code marker} run on the test MariaDB. */
+    private static void awaitRunning(String marker, int expected, Duration within, String failure) {
+        long until = System.nanoTime() + within.toNanos();
+        while (true) {
+            int running = Integer.parseInt(MariaDbServer.get().root("SELECT COUNT(*) FROM information_schema.PROCESSLIST "
+                    + "WHERE INFO LIKE '%" + marker + "%' AND ID <> CONNECTION_ID()").strip());
+            if (running == expected) {
+                return;
+            }
+            assertThat(System.nanoTime()).as(failure + " (" + running + " running)").isLessThan(until);
+            Pause.sleep(Duration.ofMillis(100));
+        }
     }
 
     @Test

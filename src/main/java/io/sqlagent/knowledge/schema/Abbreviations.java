@@ -34,7 +34,12 @@ final class Abbreviations {
     private static final List<String> DERIVED = List.of("al", "ment", "ing", "er", "ee", "ion", "ation", "y", "ery",
             "age", "ance", "ence", "ity");
 
+    /** The longest initialism matched ({@code rfq}): longer runs of initials are words of their own. */
+    private static final int LONGEST_INITIALISM = 4;
+
     private final Map<Character, List<String>> byInitial = new java.util.HashMap<>();
+    /** The name words short enough to be initialisms ({@code po}, {@code rfq}, {@code sla}). */
+    private final Set<String> shortWords = new HashSet<>();
     private final Map<String, List<String>> cache = new ConcurrentHashMap<>();
     private final Map<String, List<String>> derivedCache = new ConcurrentHashMap<>();
 
@@ -45,6 +50,9 @@ final class Abbreviations {
             vocabulary.addAll(List.of(entry.columns().split(" ")));
         }
         for (String word : vocabulary) {
+            if (word.length() >= 2 && word.length() <= LONGEST_INITIALISM && word.chars().allMatch(Character::isLetter)) {
+                shortWords.add(word);
+            }
             if (word.length() >= SHORTEST && Character.isLetter(word.charAt(0))) {
                 byInitial.computeIfAbsent(word.charAt(0), key -> new ArrayList<>()).add(word);
             }
@@ -68,6 +76,40 @@ final class Abbreviations {
         }
         return cached(derivedCache, word, candidate -> candidate.length() > word.length() && candidate.startsWith(word)
                 && DERIVED.contains(candidate.substring(word.length())));
+    }
+
+    /**
+     * The name words that are the initials of consecutive words of {@code question}: {@code po} for "purchase orders",
+     * {@code rfq} for "requests for quotation", {@code sla} for "service level agreement". The initials are taken of the
+     * question's words as written (plural or not), of its content words only and, when the run starts and ends with one,
+     * of every word ("for" in "request for quotation").
+     */
+    Set<String> initialisms(String question) {
+        List<String> tokens = SchemaWords.tokens(question);
+        Set<String> found = new HashSet<>();
+        for (int from = 0; from < tokens.size(); from++) {
+            if (SchemaWords.isStop(tokens.get(from))) {
+                continue;
+            }
+            StringBuilder content = new StringBuilder();
+            StringBuilder every = new StringBuilder();
+            for (int to = from; to < tokens.size() && content.length() < LONGEST_INITIALISM; to++) {
+                String token = tokens.get(to);
+                every.append(token.charAt(0));
+                if (SchemaWords.isStop(token)) {
+                    continue;
+                }
+                content.append(token.charAt(0));
+                if (content.length() >= 2 && shortWords.contains(content.toString())) {
+                    found.add(content.toString());
+                }
+                if (every.length() > content.length() && every.length() <= LONGEST_INITIALISM
+                        && shortWords.contains(every.toString())) {
+                    found.add(every.toString());
+                }
+            }
+        }
+        return found;
     }
 
     /** At most {@link #MOST} name words with {@code word}'s initial that {@code matches}, the longest first. */

@@ -161,7 +161,8 @@ final class SchemaGraph {
     int representative(int table, Set<String> asked) {
         int current = table;
         for (int steps = 0; steps < original.length && original[current] >= 0; steps++) {
-            if (asked.containsAll(marks.get(current))) {
+            // A single letter ("product X") is a placeholder, not a request for the copy named orders_x.
+            if (asked.containsAll(marks.get(current)) && marks.get(current).stream().anyMatch(word -> word.length() > 1)) {
                 break;
             }
             current = original[current];

@@ -169,13 +169,20 @@ public final class SchemaIndex {
         String summary = description.isEmpty()
                 ? SchemaWords.cut("Columns: " + String.join(", ", columnNames), SUMMARY_CHARS)
                 : summary(description);
-        String embedded = SchemaWords.cut(String.join(" ", SchemaWords.words(relation.schema() + " " + relation.name()))
+        // The model reads words, not a team's abbreviations: vndr_mstr is embedded as "vendor master".
+        String embedded = SchemaWords.cut(expanded(relation.schema() + " " + relation.name())
                 + (description.isEmpty() ? "" : ": " + description) + ". Columns: "
-                + String.join(", ", columnNames.stream().map(name -> String.join(" ", SchemaWords.words(name))).toList()),
+                + String.join(", ", columnNames.stream().map(SchemaIndex::expanded).toList()),
                 EMBEDDED_CHARS);
         return new Entry(qualified, summary, SchemaWords.terms(relation.schema() + " " + relation.name()),
                 SchemaWords.terms(String.join(" ", columnNames)), SchemaWords.terms(text.toString()), embedded,
                 List.copyOf(references), relation.kind() != null && relation.kind().contains("view"), values);
+    }
+
+    /** The words of {@code name}, each abbreviation written as the word it stands for (see {@link Expansions}). */
+    private static String expanded(String name) {
+        Expansions expansions = Expansions.english();
+        return String.join(" ", SchemaWords.words(name).stream().map(expansions::expand).toList());
     }
 
     /**

@@ -256,22 +256,27 @@ final class SchemaRanking {
             BOOSTS.forEach((field, boost) -> any.add(new BoostQuery(new TermQuery(new Term(field, word)), boost),
                     BooleanClause.Occur.SHOULD));
         }
-        // A name word made from the question's word by an English ending (rental for rented) matches it nearly as the
-        // word itself does.
-        // Names abbreviated as teams abbreviate them (cust_ord_hdr for a customer order header) match the word they
-        // shorten, at less weight than the word itself.
+        // A name made of the initials of the question's words (po_hdr for purchase orders, sla_def for a service level
+        // agreement) names them as the words would.
+        // Two letters (po, gl) are a weaker clue than three: "gold loyalty" is no general ledger.
+        for (String initialism : abbreviations.initialisms(query)) {
+            should(any, List.of(initialism), initialism.length() == 2 ? Abbreviations.WEIGHT : 1f);
+        }
         for (String word : terms) {
-            for (String derived : abbreviations.derived(word)) {
-                for (String field : List.of(SchemaIndex.NAME, SchemaIndex.COLUMNS)) {
-                    any.add(new BoostQuery(new TermQuery(new Term(field, derived)),
-                            BOOSTS.get(field) * Abbreviations.DERIVED_WEIGHT), BooleanClause.Occur.SHOULD);
-                }
-            }
-            for (String abbreviation : abbreviations.of(word)) {
-                for (String field : List.of(SchemaIndex.NAME, SchemaIndex.COLUMNS)) {
-                    any.add(new BoostQuery(new TermQuery(new Term(field, abbreviation)),
-                            BOOSTS.get(field) * Abbreviations.WEIGHT), BooleanClause.Occur.SHOULD);
-                }
+            // A name word made from the question's word by an English ending (rental for rented) matches it nearly as
+            // the word itself does.
+            should(any, abbreviations.derived(word), Abbreviations.DERIVED_WEIGHT);
+            // Names abbreviated as teams abbreviate them (cust_ord_hdr for a customer order header) match the word they
+            // shorten, at less weight than the word itself.
+            should(any, abbreviations.of(word), Abbreviations.WEIGHT);
+        }
+        // A past tense as written abbreviates too, before its ending was cut (rcvd for received, shpd for shipped).
+        for (String token : SchemaWords.tokens(query).stream().limit(32).toList()) {
+            String stem = SchemaWords.stem(token);
+            if (token.endsWith("ed") && !stem.equals(token) && !SchemaWords.isStop(token)) {
+                List<String> more = new ArrayList<>(abbreviations.of(token));
+                more.removeAll(abbreviations.of(stem));
+                should(any, more, Abbreviations.WEIGHT);
             }
         }
         try {
@@ -283,6 +288,16 @@ final class SchemaRanking {
             return ranking;
         } catch (IOException e) {
             throw new UncheckedIOException("The schema index could not be searched", e);
+        }
+    }
+
+    /** Adds each of {@code nameWords} as a word of a table's name or columns, at {@code weight} of the word itself. */
+    private static void should(BooleanQuery.Builder any, List<String> nameWords, float weight) {
+        for (String nameWord : nameWords) {
+            for (String field : List.of(SchemaIndex.NAME, SchemaIndex.COLUMNS)) {
+                any.add(new BoostQuery(new TermQuery(new Term(field, nameWord)), BOOSTS.get(field) * weight),
+                        BooleanClause.Occur.SHOULD);
+            }
         }
     }
 

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Matcher;
@@ -31,6 +32,7 @@ import io.sqlagent.sql.schema.SchemaIntrospector;
 import io.sqlagent.sql.source.Source;
 import io.sqlagent.sql.source.SourceRegistry;
 import io.sqlagent.tool.ToolException;
+import io.sqlagent.tool.ToolUnavailableException;
 import io.sqlagent.workspace.vector.Embeddings;
 import io.vertx.mutiny.core.Vertx;
 
@@ -287,9 +289,16 @@ public class SchemaSearch {
             }
             return Uni.createFrom().item(index);
         }
-        return Uni.createFrom().completionStage(rebuild().words())
-                .onFailure().transform(failure -> new ToolException(
-                        "The schema index of source '" + sourceName + "' could not be built: " + failure.getMessage()));
+        return Uni.createFrom().completionStage(rebuild().words()).onFailure().transform(failure -> {
+            Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause()
+                    : failure;
+            if (cause instanceof ToolUnavailableException outage) {
+                // The source's server out of reach (sql.run.SourceOutage): a refusal to retry, as a statement gets.
+                return outage;
+            }
+            return new ToolException(
+                    "The schema index of source '" + sourceName + "' could not be built: " + cause.getMessage());
+        });
     }
 
     /**

@@ -31,14 +31,39 @@ final class SchemaWords {
         if (text == null) {
             return words;
         }
-        // customerID -> customer ID, invoiceLine -> invoice Line, v2Orders -> v2 Orders
-        String split = text.replaceAll("([\\p{Ll}\\p{N}])(\\p{Lu})", "$1 $2").replaceAll("(\\p{Lu})(\\p{Lu}\\p{Ll})", "$1 $2");
-        for (String word : split.toLowerCase(Locale.ROOT).split("[^\\p{L}\\p{N}]+")) {
+        for (String word : split(text).split("[^\\p{L}\\p{N}]+")) {
             if (!word.isEmpty() && !STOP.contains(word)) {
                 words.add(stem(word));
             }
         }
         return words;
+    }
+
+    /**
+     * The words of {@code text} split as {@link #words} splits them, lower-cased, stop words kept and nothing stemmed:
+     * the question as written, for the initials of its words.
+     */
+    static List<String> tokens(String text) {
+        List<String> tokens = new ArrayList<>();
+        if (text != null) {
+            for (String word : split(text).split("[^\\p{L}\\p{N}]+")) {
+                if (!word.isEmpty() && Character.isLetter(word.charAt(0))) {
+                    tokens.add(word);
+                }
+            }
+        }
+        return tokens;
+    }
+
+    /** Whether {@code word} (lower-case) is one of the words that say nothing about a table. */
+    static boolean isStop(String word) {
+        return STOP.contains(word);
+    }
+
+    private static String split(String text) {
+        // customerID -> customer ID, invoiceLine -> invoice Line, v2Orders -> v2 Orders
+        return text.replaceAll("([\\p{Ll}\\p{N}])(\\p{Lu})", "$1 $2").replaceAll("(\\p{Lu})(\\p{Lu}\\p{Ll})", "$1 $2")
+                .toLowerCase(Locale.ROOT);
     }
 
     /** The words joined by spaces: the form the index stores. */
@@ -50,7 +75,10 @@ final class SchemaWords {
     static String stem(String word) {
         int n = word.length();
         if (n > 5 && word.endsWith("ed") && !word.endsWith("eed")) {
-            return word.substring(0, n - 2);
+            // shipped -> ship, planned -> plan; billed and passed keep their double letter
+            char last = word.charAt(n - 3);
+            boolean doubled = last == word.charAt(n - 4) && "lsz".indexOf(last) < 0 && "aeiou".indexOf(last) < 0;
+            return word.substring(0, doubled ? n - 3 : n - 2);
         }
         if (n > 4 && word.endsWith("ies")) {
             return word.substring(0, n - 3) + "y";

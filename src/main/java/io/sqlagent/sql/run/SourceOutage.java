@@ -6,6 +6,7 @@ import java.net.UnknownHostException;
 import java.nio.channels.ClosedChannelException;
 import java.util.Set;
 
+import io.smallrye.mutiny.Uni;
 import io.sqlagent.sql.source.Source;
 import io.sqlagent.tool.ToolUnavailableException;
 import io.vertx.sqlclient.ClosedConnectionException;
@@ -16,9 +17,10 @@ import io.vertx.sqlclient.ClosedConnectionException;
  * and the statement was read-only, so the caller is told to try again ({@link ToolUnavailableException}: 503 with
  * {@code Retry-After} over REST, a tool error over MCP and to the model), with the source named and neither the
  * server's address nor the driver's exception in the message. The pool opens new connections on demand, so the first
- * call after the server is back succeeds without a restart of the service.
+ * call after the server is back succeeds without a restart of the service. Statements ({@link QueryRunner}) and the
+ * catalog reads of the schema tools ({@code sql.schema.SchemaIntrospector}) are refused alike.
  */
-final class SourceOutage {
+public final class SourceOutage {
 
     /**
      * The server's own word that it is going away: SQLSTATE class 08 (connection exception: MySQL's and MariaDB's
@@ -30,12 +32,12 @@ final class SourceOutage {
     }
 
     /** Whether {@code failure} says the source's server could not be reached or went away, rather than refused SQL. */
-    static boolean is(Throwable failure) {
+    public static boolean is(Throwable failure) {
         return refused(failure) || lost(failure);
     }
 
     /** The refusal the caller gets for {@code failure} on {@code source}; {@link #is} holds for it. */
-    static ToolUnavailableException of(Source source, Throwable failure) {
+    public static ToolUnavailableException of(Source source, Throwable failure) {
         String name = "Source '" + source.name() + "'";
         if (refused(failure)) {
             return new ToolUnavailableException(name + " cannot be reached (" + reason(failure)
@@ -45,6 +47,11 @@ final class SourceOutage {
         return new ToolUnavailableException(name + " lost its connection to the database server while the statement "
                 + "ran (the server went away or closed it); nothing was written, the statement was read-only; try again "
                 + "when it is back");
+    }
+
+    /** {@code read} on {@code source}, its failure for a server out of reach turned into the refusal {@link #of} gives. */
+    public static <T> Uni<T> refusedWhenOut(Source source, Uni<T> read) {
+        return read.onFailure(SourceOutage::is).transform(failure -> of(source, failure));
     }
 
     /** No connection could be made. */

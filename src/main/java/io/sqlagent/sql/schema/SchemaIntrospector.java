@@ -8,13 +8,14 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import io.smallrye.mutiny.Uni;
 import io.sqlagent.sql.engine.SchemaReader;
+import io.sqlagent.sql.run.SourceOutage;
 import io.sqlagent.sql.source.Source;
 
 /**
  * Reads a source's schema through its engine's {@link SchemaReader} ({@code Engine.schema()}), whatever the engine: the
  * tables and views the source's account may read, and for one of them its columns, keys, relationships (both
  * directions) and comments, in the shapes the schema tools answer with ({@link EngineCatalog}), so they answer alike on
- * every engine.
+ * every engine. A source whose server cannot be reached is refused as {@link SourceOutage} says, as a statement is.
  */
 @ApplicationScoped
 public class SchemaIntrospector {
@@ -57,7 +58,7 @@ public class SchemaIntrospector {
 
     /** The readable relations, the source's own schema ({@code public}) first. */
     public Uni<List<Relation>> relations(Source source) {
-        return reader(source).tables(source.requirePool()).map(EngineCatalog::relations);
+        return SourceOutage.refusedWhenOut(source, reader(source).tables(source.requirePool()).map(EngineCatalog::relations));
     }
 
     /** A column as the catalog describes it; {@code description} is empty when it has no comment. */
@@ -72,7 +73,7 @@ public class SchemaIntrospector {
 
     /** Every readable relation with its columns, {@code public} first, read in one catalog read. */
     public Uni<List<CatalogTable>> catalog(Source source) {
-        return reader(source).catalog(source.requirePool()).map(EngineCatalog::catalog);
+        return SourceOutage.refusedWhenOut(source, reader(source).catalog(source.requirePool()).map(EngineCatalog::catalog));
     }
 
     /**
@@ -97,7 +98,8 @@ public class SchemaIntrospector {
 
     /** Columns of one relation in order, as the {@code introspect_schema} contract describes them. */
     public Uni<List<Map<String, Object>>> columns(Source source, Relation relation) {
-        return reader(source).table(source.requirePool(), table(relation)).map(EngineCatalog::columns);
+        return SourceOutage.refusedWhenOut(source,
+                reader(source).table(source.requirePool(), table(relation)).map(EngineCatalog::columns));
     }
 
     /**
@@ -105,8 +107,8 @@ public class SchemaIntrospector {
      * it, ordered by the referencing table and column.
      */
     public Uni<List<Map<String, Object>>> relationships(Source source, Relation relation) {
-        return reader(source).keys(source.requirePool(), table(relation))
-                .map(keys -> EngineCatalog.relationships(keys, relation));
+        return SourceOutage.refusedWhenOut(source, reader(source).keys(source.requirePool(), table(relation))
+                .map(keys -> EngineCatalog.relationships(keys, relation)));
     }
 
     private static SchemaReader reader(Source source) {

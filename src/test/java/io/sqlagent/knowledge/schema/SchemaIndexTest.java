@@ -135,6 +135,43 @@ class SchemaIndexTest {
     }
 
     @Test
+    void aNameMadeOfTheInitialsOfTheQuestionsWordsIsFound() {
+        List<CatalogTable> catalog = new ArrayList<>();
+        catalog.add(table("pur.po_hdr", null, List.of(), "po_no", "po_dt", "po_tot"));
+        catalog.add(table("pur.rfq_hdr", null, List.of(), "rfq_no", "issue_dt"));
+        catalog.add(table("mkt.nps_srvy", null, List.of(), "nps_scr", "srvy_dt"));
+        catalog.add(table("svc.sla_def", null, List.of(), "prio_cd", "resp_hrs"));
+        catalog.add(table("ord.promoCode", null, List.of(), "promo_cd", "pct_off"));
+        catalog.add(table("fin.gl_acct", null, List.of(), "acct_no", "acct_nm"));
+        catalog.add(table("crm.cust_mstr", null, List.of(), "cust_nm", "loyaltyLvl"));
+        SchemaIndex index = index(catalog);
+
+        assertThat(tables(index.search("Which purchase orders are still open?", null, List.of(), 4)).get(0))
+                .isEqualTo("pur.po_hdr");
+        // "for" counts inside the run, as initialisms spell it.
+        assertThat(tables(index.search("requests for quotation awaiting answers", null, List.of(), 4)).get(0))
+                .isEqualTo("pur.rfq_hdr");
+        assertThat(tables(index.search("our net promoter score by month", null, List.of(), 4)).get(0))
+                .isEqualTo("mkt.nps_srvy");
+        assertThat(tables(index.search("tickets that breached the service level agreement", null, List.of(), 4)).get(0))
+                .isEqualTo("svc.sla_def");
+        // Two letters are a weaker clue (gold loyalty is not a general ledger): the words themselves come first.
+        assertThat(tables(index.search("customers in the gold loyalty tier", null, List.of(), 4)).get(0))
+                .isEqualTo("crm.cust_mstr");
+    }
+
+    @Test
+    void aPlaceholderLetterDoesNotAskForTheCopyNamedWithIt() {
+        List<CatalogTable> catalog = new ArrayList<>();
+        catalog.add(table("prod.item_mstr", null, List.of(), "sku", "item_desc"));
+        catalog.add(table("prod.item_mstr_x", null, List.of(), "sku", "item_desc"));
+        SchemaIndex index = index(catalog);
+
+        assertThat(tables(index.search("stock movements of product item X", null, List.of(), 4)).get(0))
+                .isEqualTo("prod.item_mstr");
+    }
+
+    @Test
     void aQuestionsVerbFindsTheNounANameMakesOfIt() {
         List<CatalogTable> catalog = new ArrayList<>();
         catalog.add(table("public.rental", null, List.of(), "rental_date", "return_date"));

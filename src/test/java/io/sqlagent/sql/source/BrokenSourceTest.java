@@ -6,6 +6,7 @@ import static org.hamcrest.Matchers.allOf;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.is;
 import static org.hamcrest.Matchers.not;
+import static org.hamcrest.Matchers.notNullValue;
 import static org.hamcrest.Matchers.startsWith;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -114,6 +115,25 @@ class BrokenSourceTest {
         for (String gauge : expected) {
             assertTrue(scrape.contains(gauge), gauge + " is not in the scrape: "
                     + scrape.lines().filter(line -> line.startsWith("sqlagent_source")).toList());
+        }
+    }
+
+    @Test
+    void everyToolOnASourceThatCannotBeReachedIsRefusedToRetryNamingItAndNothingElse() {
+        // PostgreSQL (default, typed) and MySQL (legacy: a host that does not resolve): the statement, the schema listing,
+        // a table's description and the schema index's first build all get 503 busy with Retry-After.
+        for (String source : List.of("default", "typed", "legacy")) {
+            for (String[] call : List.of(new String[] { "run_sql", "{\"sql\":\"SELECT 1\",\"source\":\"" + source + "\"}" },
+                    new String[] { "introspect_schema", "{\"source\":\"" + source + "\"}" },
+                    new String[] { "introspect_schema", "{\"table_name\":\"orders\",\"source\":\"" + source + "\"}" },
+                    new String[] { "search_schema", "{\"query\":\"orders per customer\",\"source\":\"" + source + "\"}" })) {
+                String body = given().contentType("application/json").body(call[1]).when().post("/api/tools/" + call[0])
+                        .then().statusCode(503).header("Retry-After", notNullValue())
+                        .body("error", is("busy")).body("message", containsString("Source '" + source + "'"))
+                        .extract().asString();
+                assertThat(body).as(call[0] + " " + call[1]).doesNotContain("127.0.0.1", "s3cret-pw", "q@ss", "hunter2",
+                        "Exception", "io.vertx", "error id");
+            }
         }
     }
 

@@ -2,6 +2,7 @@ package io.sqlagent.sql.source;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.empty;
 import static org.hamcrest.Matchers.is;
 import static org.hamcrest.Matchers.startsWith;
 
@@ -14,6 +15,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -117,6 +119,19 @@ class MariaDbChaosTest {
         assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(5));
         assertRefused(down.extract().statusCode(), down.extract().header("Retry-After"), down.extract().asString());
         assertMcpRefused();
+        // The schema tools on the source that is gone: refused the same way, at once.
+        for (String arguments : List.of("{\"source\":\"flaky\"}",
+                "{\"source\":\"flaky\",\"table_name\":\"gadget\",\"include_sample_data\":true}")) {
+            started = System.nanoTime();
+            ValidatableResponse schema = given().contentType(ContentType.JSON).body(arguments).when()
+                    .post("/api/tools/introspect_schema").then();
+            assertThat(Duration.ofNanos(System.nanoTime() - started)).as(arguments).isLessThan(Duration.ofSeconds(5));
+            assertRefused(schema.extract().statusCode(), schema.extract().header("Retry-After"),
+                    schema.extract().asString());
+        }
+        // search_schema's index of the source was never built (the server went before a search asked for it).
+        ValidatableResponse search = searchFlaky();
+        assertRefused(search.extract().statusCode(), search.extract().header("Retry-After"), search.extract().asString());
 
         // Meanwhile the PostgreSQL source and the other MariaDB server answer.
         runSql("SELECT count(*) AS n FROM track", "default").statusCode(200).body("result.rows[0].n", is(7));
@@ -135,6 +150,16 @@ class MariaDbChaosTest {
                 Duration.ofSeconds(30), "readiness never came back UP");
         runSql("SELECT COUNT(*) AS n FROM seq_1_to_10", "flaky").statusCode(200).body("result.rows[0].n", is(10));
         assertThat(running(marker)).isZero();
+        // The schema tools too (this server's database holds no table): the listing, and the index built now.
+        given().contentType(ContentType.JSON).body("{\"source\":\"flaky\"}").when().post("/api/tools/introspect_schema")
+                .then().statusCode(200).body("result.count", is(0));
+        searchFlaky().statusCode(200).body("result.tables", empty());
+    }
+
+    private static ValidatableResponse searchFlaky() {
+        return given().contentType(ContentType.JSON)
+                .body("{\"source\":\"flaky\",\"query\":\"gadgets and their prices\"}").when()
+                .post("/api/tools/search_schema").then();
     }
 
     @Test

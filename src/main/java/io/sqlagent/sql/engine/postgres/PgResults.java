@@ -53,7 +53,6 @@ public final class PgResults implements ResultReader {
      */
     private static final int SHORT_VALUE_CHARS = 40;
 
-    private static final String NAMES_PREFIX = "SELECT * FROM (";
     // WHERE false, not LIMIT 0: both return no rows and the statement's own columns, but PostgreSQL plans
     // the statement in full under a LIMIT 0, while a constant false condition lets it skip planning the
     // joins and starting them (PostgreSQL 15, a top-10 join over three tables, warm: 0.13-0.15 ms of
@@ -179,12 +178,18 @@ public final class PgResults implements ResultReader {
 
     /**
      * The statement's columns: names from an empty run ({@code WHERE false}), types from {@code pg_typeof} over an empty outer
-     * join.
+     * join. The empty run is a statement each connection keeps prepared (PostgreSQL parses and plans it once per
+     * connection, not once per call): when the columns changed since, PostgreSQL refuses to run it
+     * ({@link PgStatementCache#resultChanged}), and the call runs once more with its columns learned again
+     * ({@link PgShapes#stale}).
      */
-    private static Uni<List<ResultColumn>> describe(SqlConnection connection, String body, Tuple params) {
-        return connection.preparedQuery(NAMES_PREFIX + body + NAMES_SUFFIX).execute(params)
+    private Uni<List<ResultColumn>> describe(SqlConnection connection, String body, Tuple params) {
+        String prefix = PgStatementCache.names(shapes.epoch());
+        return connection.preparedQuery(prefix + body + NAMES_SUFFIX).execute(params)
+                .onFailure(PgStatementCache::resultChanged)
+                .transform(failure -> shapes.stale(body))
                 .onFailure(PgException.class)
-                .transform(failure -> new PgRefusal((PgException) failure, -NAMES_PREFIX.length()))
+                .transform(failure -> new PgRefusal((PgException) failure, -prefix.length()))
                 .flatMap(empty -> {
                     List<String> names = empty.columnsNames() == null ? List.of() : empty.columnsNames();
                     List<String> types = new ArrayList<>(names.size());

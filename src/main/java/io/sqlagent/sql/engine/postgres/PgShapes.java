@@ -1,6 +1,7 @@
 package io.sqlagent.sql.engine.postgres;
 
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 import com.github.benmanes.caffeine.cache.Cache;
@@ -26,6 +27,28 @@ final class PgShapes {
             .maximumWeight(SHAPE_CACHE_CHARS)
             .weigher((String body, List<ColumnKind> kinds) -> body.length() + 16 + kinds.size())
             .build();
+
+    /**
+     * Which names statements are current ({@link PgStatementCache#names}): a new epoch after a kept one found its
+     * columns changed, so that every connection prepares its names statements afresh rather than run ones PostgreSQL
+     * refuses. The client drops a refused statement itself only when it reads the refusal's English message.
+     */
+    private final AtomicLong epoch = new AtomicLong();
+
+    /** The epoch of the names statements to run now. */
+    long epoch() {
+        return epoch.get();
+    }
+
+    /**
+     * A kept names statement of {@code body} was refused because its columns changed since the connection prepared
+     * it: forgets its kinds, starts a new epoch, and gives the failure that runs the statement once more.
+     */
+    Changed stale(String body) {
+        shapes.invalidate(body);
+        epoch.incrementAndGet();
+        return new Changed();
+    }
 
     /** The kinds of {@code body}'s columns when its last run learned them, else null. */
     List<ColumnKind> known(String body) {

@@ -1,5 +1,7 @@
 package io.sqlagent.sql.engine.postgres;
 
+import io.vertx.pgclient.PgException;
+
 /**
  * Which statements a PostgreSQL connection may keep prepared for the next call (the pool's
  * {@code preparedStatementCacheSqlFilter}), and the openings that mark them: the statements that read a query's rows,
@@ -19,19 +21,50 @@ public final class PgStatementCache {
      */
     public static final String COLUMNS_PREFIX = "SELECT /* sqlagent: columns */ ";
 
+    /**
+     * Starts the statement that learns a query's column names and types ({@code PgResults}): {@link #names} of the
+     * current epoch. Kept too: PostgreSQL itself notices when the columns of a kept one would change (it refuses to
+     * run it, {@link #resultChanged}), and the next epoch's text is prepared afresh on every connection.
+     */
+    public static final String NAMES_PREFIX = "SELECT /* sqlagent: names ";
+
+    /** SQLSTATE of a kept statement whose result's columns changed since it was prepared (feature not supported). */
+    private static final String RESULT_TYPE_CHANGED = "0A000";
+    /**
+     * The server function that refuses it: sent untranslated with every error, unlike the message, which follows the
+     * server's {@code lc_messages}.
+     */
+    private static final String REVALIDATION = "RevalidateCachedQuery";
+
     private PgStatementCache() {
+    }
+
+    /** The opening of the statement that learns a query's columns, in {@code epoch}: a subquery follows. */
+    static String names(long epoch) {
+        return NAMES_PREFIX + epoch + " */ * FROM (";
+    }
+
+    /**
+     * Whether {@code failure} is PostgreSQL refusing to run a kept statement because its result's columns changed since
+     * it was prepared ({@code cached plan must not change result type}): only a statement prepared before can fail so.
+     */
+    static boolean resultChanged(Throwable failure) {
+        return failure instanceof PgException pg && RESULT_TYPE_CHANGED.equals(pg.getSqlState())
+                && (REVALIDATION.equals(pg.getRoutine())
+                        || "cached plan must not change result type".equals(pg.getErrorMessage()));
     }
 
     /**
      * Whether a connection may keep {@code sql} prepared for the next call: only the statements that start with
-     * {@link #ROWS_PREFIX} or {@link #COLUMNS_PREFIX}. Any other statement (the column names of a {@code SELECT *}, a
-     * declared tool's own SQL) could change its result's shape with the schema, and PostgreSQL refuses to run a kept
-     * statement whose shape changed ({@code cached plan must not change result type}). The SQL client keeps only
-     * statements run with {@code preparedQuery}: the columns statement of a small result ({@code PgResults}),
-     * which PostgreSQL then parses and plans once per connection. A rows statement prepared for a cursor is never
-     * kept: it is parsed on every call and closed after it.
+     * {@link #ROWS_PREFIX}, {@link #COLUMNS_PREFIX} or {@link #NAMES_PREFIX}. Any other statement (a declared tool's
+     * own SQL, an EXPLAIN) could change its result's shape with the schema, and PostgreSQL refuses to run a kept
+     * statement whose shape changed ({@code cached plan must not change result type}); the names statement is kept
+     * because that refusal is what it is there to notice ({@code PgResults}). The SQL client keeps only statements
+     * run with {@code preparedQuery}: the columns statement of a small result and the names statement, which
+     * PostgreSQL then parses and plans once per connection. A rows statement prepared for a cursor is never kept: it
+     * is parsed on every call and closed after it.
      */
     public static boolean keeps(String sql) {
-        return sql.startsWith(ROWS_PREFIX) || sql.startsWith(COLUMNS_PREFIX);
+        return sql.startsWith(ROWS_PREFIX) || sql.startsWith(COLUMNS_PREFIX) || sql.startsWith(NAMES_PREFIX);
     }
 }
