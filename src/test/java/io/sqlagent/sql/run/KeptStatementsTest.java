@@ -8,6 +8,7 @@ import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.Test;
 
+import io.sqlagent.agent.ScriptedModel;
 import io.quarkus.test.junit.QuarkusTest;
 import io.sqlagent.sql.result.ResultColumn;
 import io.sqlagent.sql.source.Source;
@@ -19,6 +20,7 @@ import io.sqlagent.sql.source.SourceRegistry;
  * with its columns as they are now, on every connection of the pool.
  */
 @QuarkusTest
+@ScriptedModel
 class KeptStatementsTest {
 
     private static final Duration WAIT = Duration.ofSeconds(20);
