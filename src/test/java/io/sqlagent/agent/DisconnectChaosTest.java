@@ -41,6 +41,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.sqlagent.SnakeCaseJson;
+import io.sqlagent.agent.live.LiveRuns;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Tuple;
 
@@ -93,8 +94,15 @@ class DisconnectChaosTest {
         });
     }
 
+    @Inject
+    LiveRuns runs;
+
     @AfterEach
-    void restore() {
+    void restore() throws InterruptedException {
+        // A chat whose client vanished goes on (a run outlives its stream): it must end while the program still answers
+        // it, or its next model call takes a turn a later class scripts for itself (ModelFaultsTest saw its first turn
+        // taken so).
+        awaitTrue(() -> runs.count() == 0, Duration.ofSeconds(60), () -> runs.count() + " chat runs still in progress");
         model.program(null);
         model.recordRequests(true);
     }
