@@ -7,9 +7,6 @@ import static org.hamcrest.Matchers.is;
 import static org.hamcrest.Matchers.nullValue;
 
 import java.io.IOException;
-import java.io.OutputStream;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -31,6 +28,7 @@ import io.restassured.RestAssured;
 import io.restassured.http.ContentType;
 import io.restassured.response.ValidatableResponse;
 import io.sqlagent.SnakeCaseJson;
+import io.sqlagent.http.RawHttp;
 import io.sqlagent.security.TestIdentities;
 import io.sqlagent.sql.engine.mysql.MariaDbRoles;
 import io.sqlagent.sql.engine.mysql.MariaDbServer;
@@ -316,14 +314,7 @@ class DeclaredToolsOnMariaDbTest {
                       - { name: marker, type: string, required: true }
                 """.formatted(marker));
         assertThat(tools.reload().applied()).isTrue();
-        byte[] json = ("{\"marker\":\"x\"}").getBytes(StandardCharsets.UTF_8);
-        try (Socket socket = new Socket("localhost", RestAssured.port)) {
-            socket.setSoLinger(true, 0); // a reset, as a killed client leaves
-            OutputStream out = socket.getOutputStream();
-            out.write(("POST /api/tools/slow_count HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
-                    + "Content-Length: " + json.length + "\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.UTF_8));
-            out.write(json);
-            out.flush();
+        try (RawHttp gone = RawHttp.postThenVanish(RestAssured.port, "/api/tools/slow_count", "{\"marker\":\"x\"}")) {
             awaitRunning(marker, 1, Duration.ofSeconds(10), "the statement never ran");
         }
         // KILL QUERY reaches the server long before the statement's 30 s time limit.
@@ -335,8 +326,7 @@ class DeclaredToolsOnMariaDbTest {
     private static void awaitRunning(String marker, int expected, Duration within, String failure) {
         long until = System.nanoTime() + within.toNanos();
         while (true) {
-            int running = Integer.parseInt(MariaDbServer.get().root("SELECT COUNT(*) FROM information_schema.PROCESSLIST "
-                    + "WHERE INFO LIKE '%" + marker + "%' AND ID <> CONNECTION_ID()").strip());
+            int running = MariaDbServer.get().running(marker);
             if (running == expected) {
                 return;
             }

@@ -42,6 +42,18 @@ public final class RawHttp implements AutoCloseable {
         }
     }
 
+    /**
+     * Posts {@code json} to {@code path} without reading the answer; closing the returned connection resets it, as a
+     * killed client leaves, so the server sees its caller vanish mid-call.
+     */
+    public static RawHttp postThenVanish(int port, String path, String json) throws IOException {
+        RawHttp http = new RawHttp(port);
+        http.socket.setSoLinger(true, 0);
+        byte[] body = json.getBytes(StandardCharsets.UTF_8);
+        return http.head("POST " + path + " HTTP/1.1", "Content-Type: application/json", "Content-Length: " + body.length,
+                "Connection: close").send(body);
+    }
+
     public RawHttp(int port) throws IOException {
         socket = new Socket("localhost", port);
         socket.setSoTimeout(30_000);

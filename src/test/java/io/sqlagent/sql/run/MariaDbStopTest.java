@@ -67,8 +67,7 @@ class MariaDbStopTest {
 
     /** How many statements of the sequence tables run now, other than this count's own. */
     private static int running() {
-        return Integer.parseInt(MariaDbServer.get().root("SELECT COUNT(*) FROM information_schema.PROCESSLIST "
-                + "WHERE INFO LIKE '%seq_1_to_100000%' AND ID <> CONNECTION_ID()").strip());
+        return MariaDbServer.get().running("seq_1_to_100000");
     }
 
     /** Waits up to two seconds for the server to finish stopping the statement (a kill is noticed between rows). */

@@ -7,13 +7,10 @@ import static org.hamcrest.Matchers.is;
 import static org.hamcrest.Matchers.startsWith;
 
 import java.io.IOException;
-import java.io.OutputStream;
-import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -37,6 +34,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.response.ValidatableResponse;
 import io.sqlagent.SnakeCaseJson;
+import io.sqlagent.http.RawHttp;
 import io.sqlagent.sql.engine.mysql.MariaDbServer;
 import io.sqlagent.sql.run.Pause;
 
@@ -94,8 +92,7 @@ class MariaDbChaosTest {
 
     /** Statements carrying {@code marker} that run on the source's server now. */
     private static int running(String marker) {
-        return Integer.parseInt(server().root("SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE INFO LIKE '%"
-                + marker + "%' AND ID <> CONNECTION_ID()").strip());
+        return server().running(marker);
     }
 
     @Test
@@ -178,14 +175,7 @@ class MariaDbChaosTest {
     @Test
     void aCallerThatGoesAwayMidStatementLeavesNothingRunningOnTheServer() throws Exception {
         String marker = "chaos_gone_" + System.nanoTime();
-        byte[] json = body(marked(marker), "flaky").getBytes(StandardCharsets.UTF_8);
-        try (Socket socket = new Socket(base.getHost(), base.getPort())) {
-            socket.setSoLinger(true, 0); // a reset, as a killed client leaves
-            OutputStream out = socket.getOutputStream();
-            out.write(("POST /api/tools/run_sql HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
-                    + "Content-Length: " + json.length + "\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.UTF_8));
-            out.write(json);
-            out.flush();
+        try (RawHttp gone = RawHttp.postThenVanish(base.getPort(), "/api/tools/run_sql", body(marked(marker), "flaky"))) {
             awaitTrue(() -> running(marker) == 1, Duration.ofSeconds(10), "the statement never ran");
         }
         // KILL QUERY reaches the server long before the statement's 30 s time limit.

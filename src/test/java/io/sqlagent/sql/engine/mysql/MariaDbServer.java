@@ -149,6 +149,12 @@ public final class MariaDbServer {
         return client(ProcessBuilder.Redirect.PIPE, "--skip-column-names", "-e", sql);
     }
 
+    /** Statements whose text holds {@code fragment} that run on this server now, other than this count's own. */
+    public int running(String fragment) {
+        return Integer.parseInt(root("SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE INFO LIKE '%" + fragment
+                + "%' AND ID <> CONNECTION_ID()").strip());
+    }
+
     /** Runs the script {@code script} as root, read by the client from its standard input (scripts too long for -e). */
     public void rootScript(Path script) {
         client(ProcessBuilder.Redirect.from(script.toFile()), "--default-character-set=utf8mb4");
