@@ -164,10 +164,8 @@ public class QueryRunner {
      */
     private Uni<QueryResult> traced(Source source, String sql, Caller caller, Context parent, Reading reading,
             Tuple params) {
-        return attempt(source, sql, caller, parent, reading, params)
-                // A server out of reach is no fault of the call: the caller is told to try again (SourceOutage).
-                .onFailure(SourceOutage::is)
-                .transform(failure -> SourceOutage.of(source, failure));
+        // A server out of reach is no fault of the call: the caller is told to try again (SourceOutage).
+        return SourceOutage.refusedWhenOut(source, attempt(source, sql, caller, parent, reading, params));
     }
 
     private Uni<QueryResult> attempt(Source source, String sql, Caller caller, Context parent, Reading reading,
