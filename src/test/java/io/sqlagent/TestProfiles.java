@@ -71,9 +71,7 @@ public final class TestProfiles {
      * a short wait for a connection of source {@code default} ({@code PrincipalShareTest} waits for it twice to see the
      * refusal it asserts; 3 s instead of 10). The three classes use {@code @ScriptedModel(timeout = "1s")}. The limits
      * test never asks for a save tool; the learning test's chat takes two iterations of the three allowed and its model
-     * answers at once; none of the others' statements waits for a connection. The short acquire timeout stays out of the
-     * default profile, where {@code DisconnectChaosTest}'s thousand vanishing callers then left pool connections checked
-     * out.
+     * answers at once; none of the others' statements waits for a connection.
      */
     public static class TightAgent implements QuarkusTestProfile {
         @Override

@@ -263,9 +263,7 @@ public class CaseRunner {
                 prints.add(Uni.createFrom().item("not checked: not a plain table name"));
                 continue;
             }
-            prints.add(source().requirePool()
-                    .query(FINGERPRINT.formatted(table))
-                    .execute()
+            prints.add(source().withConnection(client -> client.query(FINGERPRINT.formatted(table)).execute())
                     .map(rows -> rows.iterator().next().getString(0))
                     .onFailure().recoverWithItem(failure -> "not checked: " + failure.getMessage()));
         }

@@ -57,7 +57,7 @@ public final class ColumnValues {
      * {@code schema.table} then column.
      */
     public static Uni<Map<String, Map<String, List<String>>>> read(Source source, int maxDistinct) {
-        return source.requirePool().preparedQuery(VALUES).execute(Tuple.of(maxDistinct)).map(rows -> {
+        return source.withConnection(client -> client.preparedQuery(VALUES).execute(Tuple.of(maxDistinct))).map(rows -> {
             Map<String, Map<String, List<String>>> values = new HashMap<>();
             for (Row row : rows) {
                 Set<String> kept = new LinkedHashSet<>();

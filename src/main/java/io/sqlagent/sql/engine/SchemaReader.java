@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Optional;
 
 import io.smallrye.mutiny.Uni;
-import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.SqlClient;
 
 /**
  * How an engine reads a source's schema from its catalog, in engine-free terms: the tables and views the source's
@@ -24,20 +24,20 @@ public interface SchemaReader {
      * reads one table on its own ({@link #table}) may leave the columns' defaults out here, where they are costly
      * (PostgreSQL deparses each one) and the schema index does not use them.
      */
-    Uni<List<Table>> catalog(Pool pool);
+    Uni<List<Table>> catalog(SqlClient pool);
 
     /**
      * Every readable table and view as {@link #catalog} lists them, in its order; their columns and foreign keys may be
      * left empty (PostgreSQL reads them per table, {@link #table}).
      */
-    default Uni<List<Table>> tables(Pool pool) {
+    default Uni<List<Table>> tables(SqlClient pool) {
         return catalog(pool);
     }
 
     /**
      * {@code listed} (one of {@link #tables}) with its columns and its foreign keys; with none when it is gone.
      */
-    default Uni<Table> table(Pool pool, Table listed) {
+    default Uni<Table> table(SqlClient pool, Table listed) {
         return catalog(pool).map(tables -> tables.stream()
                 .filter(table -> table.schema().equals(listed.schema()) && table.name().equals(listed.name()))
                 .findFirst()
@@ -49,7 +49,7 @@ public interface SchemaReader {
      * The foreign keys out of {@code listed} and into it, each with the table that holds it, ordered by that table's name
      * then the key's column; a key of a table into itself is listed once.
      */
-    default Uni<List<HeldKey>> keys(Pool pool, Table listed) {
+    default Uni<List<HeldKey>> keys(SqlClient pool, Table listed) {
         return catalog(pool).map(tables -> {
             List<HeldKey> keys = new ArrayList<>();
             for (Table table : tables) {

@@ -58,7 +58,8 @@ public class SchemaIntrospector {
 
     /** The readable relations, the source's own schema ({@code public}) first. */
     public Uni<List<Relation>> relations(Source source) {
-        return SourceOutage.refusedWhenOut(source, reader(source).tables(source.requirePool()).map(EngineCatalog::relations));
+        return SourceOutage.refusedWhenOut(source,
+                source.withConnection(client -> reader(source).tables(client)).map(EngineCatalog::relations));
     }
 
     /** A column as the catalog describes it; {@code description} is empty when it has no comment. */
@@ -73,7 +74,8 @@ public class SchemaIntrospector {
 
     /** Every readable relation with its columns, {@code public} first, read in one catalog read. */
     public Uni<List<CatalogTable>> catalog(Source source) {
-        return SourceOutage.refusedWhenOut(source, reader(source).catalog(source.requirePool()).map(EngineCatalog::catalog));
+        return SourceOutage.refusedWhenOut(source,
+                source.withConnection(client -> reader(source).catalog(client)).map(EngineCatalog::catalog));
     }
 
     /**
@@ -99,7 +101,7 @@ public class SchemaIntrospector {
     /** Columns of one relation in order, as the {@code introspect_schema} contract describes them. */
     public Uni<List<Map<String, Object>>> columns(Source source, Relation relation) {
         return SourceOutage.refusedWhenOut(source,
-                reader(source).table(source.requirePool(), table(relation)).map(EngineCatalog::columns));
+                source.withConnection(client -> reader(source).table(client, table(relation))).map(EngineCatalog::columns));
     }
 
     /**
@@ -107,7 +109,7 @@ public class SchemaIntrospector {
      * it, ordered by the referencing table and column.
      */
     public Uni<List<Map<String, Object>>> relationships(Source source, Relation relation) {
-        return SourceOutage.refusedWhenOut(source, reader(source).keys(source.requirePool(), table(relation))
+        return SourceOutage.refusedWhenOut(source, source.withConnection(client -> reader(source).keys(client, table(relation)))
                 .map(keys -> EngineCatalog.relationships(keys, relation)));
     }
 

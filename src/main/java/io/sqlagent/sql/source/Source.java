@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 import io.micrometer.core.instrument.Metrics;
 import io.smallrye.mutiny.Uni;
@@ -106,7 +107,7 @@ public record Source(String name, String displayUrl, Optional<Pool> pool, Option
      * not. Never for SQL from a model or a caller.
      */
     public Uni<RowSet<Row>> executeWriting(String sql) {
-        Uni<RowSet<Row>> written = requirePool().withConnection(connection -> connection.query(READ_WRITE_DEFAULT).execute()
+        Uni<RowSet<Row>> written = withConnection(connection -> connection.query(READ_WRITE_DEFAULT).execute()
                 .flatMap(ignored -> connection.query(sql).execute())
                 .eventually(() -> connection.query(READ_ONLY_DEFAULT).execute()));
         // A caller that stops waiting (a timeout) does not cut this short: the default must be set
@@ -153,6 +154,20 @@ public record Source(String name, String displayUrl, Optional<Pool> pool, Option
         }
     }
 
+    /**
+     * {@code work} on a connection of the service's own ({@link #connection()}: a full pool or a wait past the
+     * acquire timeout is refused as busy), handed back when the work ends, fails or is cancelled. For the service's
+     * own reads (the catalog, statistics, probes), which the pool would otherwise queue without a bound on the wait.
+     */
+    public <T> Uni<T> withConnection(java.util.function.Function<SqlConnection, Uni<T>> work) {
+        return io.sqlagent.CancelSafe.then(connection(),
+                connection -> Uni.createFrom().deferred(() -> work.apply(connection))
+                        .eventually(() -> connection.close().onFailure().recoverWithNull()),
+                connection -> connection.close().subscribe().with(done -> {
+                }, failure -> {
+                }));
+    }
+
     /** A connection of its own from the pool, for the caller to close, bound by the pool alone (see below). */
     public Uni<SqlConnection> connection() {
         return connection(() -> {
@@ -165,7 +180,17 @@ public record Source(String name, String displayUrl, Optional<Pool> pool, Option
      * up: the Mutiny wrapper of the pool's future would drop it, checked out for good, which is
      * how a few impatient callers used to exhaust a pool. A full wait queue or a wait past
      * {@code acquire-timeout} fails with {@link ToolUnavailableException}, naming the setting.
-     * {@code giveBack} runs when no connection is passed on: the wait failed, or was cancelled.
+     * {@code giveBack} runs when no connection is passed on: the wait failed, timed out or was cancelled.
+     * <p>
+     * The wait is timed here, not by the pool ({@link SourceRegistry} gives it no connection timeout): Vert.x 4.5's
+     * pool can time a wait out after it has already picked a connection for it (the timer fires between the
+     * pool handing the connection over and cancelling the timer), and then fails the wait and loses that connection,
+     * checked out for good (vertx-sql-client's "Have SQL connection pool handle racy uncancellable timeout", fixed
+     * in 5.x only). A thousand callers vanishing under a 3 s timeout left connections so. Here exactly one of
+     * the connection, the failure, the timeout and the cancel settles the wait; a connection that arrives after
+     * the wait was settled otherwise goes straight back to the pool. The one cost: a wait given up stays in the
+     * pool's queue (counted against {@code max-wait-queue-size}) until a connection frees up for it and is handed
+     * back at once.
      */
     private Uni<SqlConnection> connection(Runnable giveBack) {
         Pool connections = requirePool();
@@ -173,27 +198,79 @@ public record Source(String name, String displayUrl, Optional<Pool> pool, Option
             // Counted here rather than read from Vert.x's own queue gauge (sql_pool_queue_size),
             // which never counts down a call refused because the queue was full.
             waiting.incrementAndGet();
-            Future<io.vertx.sqlclient.SqlConnection> acquiring = connections.getDelegate().getConnection()
-                    .andThen(done -> waiting.decrementAndGet());
-            return Uni.createFrom().<SqlConnection> emitter(emitter -> acquiring.onComplete(acquired -> {
-                if (acquired.succeeded()) {
-                    emitter.complete(SqlConnection.newInstance(acquired.result()));
-                } else {
-                    giveBack.run();
-                    emitter.fail(acquired.cause());
-                }
-            }))
-                    .onFailure().transform(this::busyOr)
+            AtomicReference<Wait> wait = new AtomicReference<>(Wait.PENDING);
+            Future<io.vertx.sqlclient.SqlConnection> acquiring = connections.getDelegate().getConnection();
+            return Uni.createFrom().<SqlConnection> emitter(emitter -> {
+                Runnable stopTimer = afterAcquireTimeout(() -> {
+                    if (wait.compareAndSet(Wait.PENDING, Wait.ABANDONED)) {
+                        waiting.decrementAndGet();
+                        giveBack.run();
+                        emitter.fail(timedOut());
+                    }
+                });
+                acquiring.onComplete(acquired -> {
+                    if (wait.compareAndSet(Wait.PENDING, acquired.succeeded() ? Wait.DELIVERED : Wait.ABANDONED)) {
+                        stopTimer.run();
+                        waiting.decrementAndGet();
+                        if (acquired.succeeded()) {
+                            emitter.complete(SqlConnection.newInstance(acquired.result()));
+                        } else {
+                            giveBack.run();
+                            emitter.fail(busyOr(acquired.cause()));
+                        }
+                    } else if (acquired.succeeded()) {
+                        // The wait was given up (timed out or cancelled) before this connection came.
+                        acquired.result().close();
+                    }
+                });
+            })
                     // Runs only when cancelled before the connection was passed on (onCancellation
                     // and the item are mutually exclusive), so nobody else will ever close it. It is
                     // the last step on purpose: a Mutiny step after it would drop a connection that
                     // passed it just as the cancel came (a step drops items once cancelled), and the
                     // connection would stay checked out for good.
                     .onCancellation().invoke(() -> {
-                        giveBack.run();
-                        acquiring.onSuccess(io.vertx.sqlclient.SqlConnection::close);
+                        if (wait.compareAndSet(Wait.PENDING, Wait.ABANDONED)) {
+                            waiting.decrementAndGet();
+                            giveBack.run();
+                        } else if (wait.get() == Wait.DELIVERED) {
+                            // Emitted just as the cancel came, and dropped on its way.
+                            acquiring.onSuccess(io.vertx.sqlclient.SqlConnection::close);
+                        }
                     });
         });
+    }
+
+    /** Where a wait for a connection stands: the first of its outcomes settles it. */
+    private enum Wait {
+        PENDING,
+        DELIVERED,
+        ABANDONED
+    }
+
+    /**
+     * Runs {@code timedOut} once the acquire timeout has passed, on the caller's Vert.x context when it has one; the
+     * returned action cancels it.
+     */
+    private Runnable afterAcquireTimeout(Runnable timedOut) {
+        long millis = Math.max(1, limits.acquireTimeout().toMillis());
+        io.vertx.core.Context context = io.vertx.core.Vertx.currentContext();
+        if (context != null) {
+            io.vertx.core.Vertx vertx = context.owner();
+            long timer = vertx.setTimer(millis, id -> timedOut.run());
+            return () -> vertx.cancelTimer(timer);
+        }
+        java.util.concurrent.ScheduledFuture<?> timer = io.smallrye.mutiny.infrastructure.Infrastructure
+                .getDefaultWorkerPool().schedule(timedOut, millis, java.util.concurrent.TimeUnit.MILLISECONDS);
+        return () -> timer.cancel(false);
+    }
+
+    /** The refusal of a wait past the acquire timeout, counted. */
+    private ToolUnavailableException timedOut() {
+        busyCounter(name, TIMEOUT).increment();
+        return new ToolUnavailableException("Source '" + name + "' is busy: no connection became free within "
+                + limits.acquireTimeout().toMillis() + " ms (sqlagent.sources." + name
+                + ".acquire-timeout); try again shortly");
     }
 
     /** A {@link #BUSY_METRIC} reason: the wait queue was full. */
@@ -221,12 +298,6 @@ public record Source(String name, String displayUrl, Optional<Pool> pool, Option
                             + limits.maxWaitQueueSize() + " calls are already waiting (" + setting + "max-pool-size, " + setting
                             + "max-wait-queue-size); try again shortly");
         }
-        // The pool fails a wait past its connection timeout with a bare "Timeout" (no type of its own).
-        if ("Timeout".equals(failure.getMessage())) {
-            busyCounter(name, TIMEOUT).increment();
-            return new ToolUnavailableException("Source '" + name + "' is busy: no connection became free within "
-                    + limits.acquireTimeout().toMillis() + " ms (" + setting + "acquire-timeout); try again shortly");
-        }
         return failure;
     }
 
@@ -239,9 +310,7 @@ public record Source(String name, String displayUrl, Optional<Pool> pool, Option
             return Uni.createFrom().item(SourceStatus.down(name, displayUrl,
                     "misconfigured: " + configurationProblem.orElse("no pool")));
         }
-        return pool.get()
-                .query(engine.versionQuery())
-                .execute()
+        return withConnection(client -> client.query(engine.versionQuery()).execute())
                 .map(rows -> {
                     Row row = rows.iterator().next();
                     return SourceStatus.up(name, displayUrl, Engines.withName(engine, String.valueOf(row.getValue(0))));

@@ -9,7 +9,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import jakarta.annotation.PreDestroy;
@@ -190,10 +189,10 @@ public class SourceRegistry {
             Engine engine = Engines.forUrl(settings.url());
             PoolOptions poolOptions = new PoolOptions()
                     .setMaxSize(settings.maxPoolSize())
-                    // Bounded waits: a full queue is refused at once, a wait ends at the timeout.
+                    // Bounded waits: a full queue is refused at once, a wait ends at the acquire timeout, which
+                    // Source.connection times itself (why not the pool: there). 0: the pool times no wait.
                     .setMaxWaitQueueSize(settings.maxWaitQueueSize())
-                    .setConnectionTimeout((int) settings.acquireTimeout().toMillis())
-                    .setConnectionTimeoutUnit(TimeUnit.MILLISECONDS)
+                    .setConnectionTimeout(0)
                     .setName("sqlagent-source-" + name);
             io.vertx.sqlclient.Pool pool = engine.pool(vertx.getDelegate(),
                     new Engine.Connect(SourceUrls.canonical(settings.url()),

@@ -65,7 +65,7 @@ public class SourceRoleCheck {
         if (known != null && System.nanoTime() - known.at() < KEPT_FOR.toNanos()) {
             return Uni.createFrom().item(known.warning());
         }
-        return pool.query(PRIVILEGES).execute()
+        return source.withConnection(client -> client.query(PRIVILEGES).execute())
                 .map(rows -> rows.iterator().hasNext() ? warning(rows.iterator().next()) : Optional.<String> empty())
                 .invoke(warning -> checked.put(pool, new Checked(warning, System.nanoTime())))
                 .ifNoItem().after(timeout).recoverWithItem(Optional.empty())

@@ -11,9 +11,9 @@ import java.util.regex.Pattern;
 
 import io.smallrye.mutiny.Uni;
 import io.sqlagent.sql.engine.SchemaReader;
-import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.RowSet;
+import io.vertx.mutiny.sqlclient.SqlClient;
 
 /**
  * A MySQL or MariaDB source's schema from {@code information_schema}, which lists only what the source's account has
@@ -49,14 +49,14 @@ final class MySqlSchema implements SchemaReader {
     private static final Pattern TEXT = Pattern.compile("(var)?char\\(.*|(tiny|medium|long)?text|enum\\(.*|set\\(.*");
 
     @Override
-    public Uni<List<Table>> catalog(Pool pool) {
+    public Uni<List<Table>> catalog(SqlClient pool) {
         return pool.query(TABLES).execute().flatMap(tables -> pool.query(COLUMNS).execute()
                 .flatMap(columns -> pool.query(FOREIGN_KEYS).execute()
                         .flatMap(keys -> jsonColumns(pool).map(json -> tables(tables, columns, keys, json)))));
     }
 
     /** {@code schema.table.column} of MariaDB's JSON columns; none where the server has no check constraints. */
-    private static Uni<Set<String>> jsonColumns(Pool pool) {
+    private static Uni<Set<String>> jsonColumns(SqlClient pool) {
         return pool.query(JSON_CHECKS).execute().map(rows -> {
             Set<String> json = new java.util.HashSet<>();
             for (Row row : rows) {

@@ -7,9 +7,9 @@ import java.util.regex.Pattern;
 
 import io.smallrye.mutiny.Uni;
 import io.sqlagent.sql.engine.SchemaReader;
-import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.RowSet;
+import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
 
 /**
@@ -103,7 +103,7 @@ final class PgSchema implements SchemaReader {
     private static final Pattern TEXT = Pattern.compile("text|citext|character varying.*|character\\(.*|character");
 
     @Override
-    public Uni<List<Table>> tables(Pool pool) {
+    public Uni<List<Table>> tables(SqlClient pool) {
         return pool.query(RELATIONS).execute().map(rows -> {
             List<Table> tables = new ArrayList<>();
             for (Row row : rows) {
@@ -114,7 +114,7 @@ final class PgSchema implements SchemaReader {
     }
 
     @Override
-    public Uni<List<Table>> catalog(Pool pool) {
+    public Uni<List<Table>> catalog(SqlClient pool) {
         return pool.query(CATALOG).execute().map(PgSchema::catalog);
     }
 
@@ -157,7 +157,7 @@ final class PgSchema implements SchemaReader {
     }
 
     @Override
-    public Uni<Table> table(Pool pool, Table listed) {
+    public Uni<Table> table(SqlClient pool, Table listed) {
         Tuple named = Tuple.of(listed.schema(), listed.name());
         return pool.preparedQuery(COLUMNS).execute(named).flatMap(rows -> keys(pool, listed).map(keys -> {
             List<Column> columns = new ArrayList<>();
@@ -175,7 +175,7 @@ final class PgSchema implements SchemaReader {
     }
 
     @Override
-    public Uni<List<HeldKey>> keys(Pool pool, Table listed) {
+    public Uni<List<HeldKey>> keys(SqlClient pool, Table listed) {
         return pool.preparedQuery(FOREIGN_KEYS).execute(Tuple.of(listed.schema(), listed.name())).map(rows -> {
             List<HeldKey> keys = new ArrayList<>();
             for (Row row : rows) {

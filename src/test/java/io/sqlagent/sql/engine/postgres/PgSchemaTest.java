@@ -108,7 +108,7 @@ class PgSchemaTest {
     private SchemaReader fromCatalogOnly() {
         return new SchemaReader() {
             @Override
-            public Uni<List<Table>> catalog(Pool pool) {
+            public Uni<List<Table>> catalog(io.vertx.mutiny.sqlclient.SqlClient pool) {
                 return schema.catalog(pool);
             }
 
