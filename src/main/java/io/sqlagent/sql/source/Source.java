@@ -31,7 +31,8 @@ import io.vertx.mutiny.sqlclient.SqlConnection;
  * @param pool the connection pool, absent when the settings are unusable
  * @param configurationProblem why the settings are unusable, when they are
  * @param limits how the pool hands out connections
- * @param waiting calls in the pool's wait queue now (the gauge {@code sqlagent_source_waiting})
+ * @param waiting calls waiting for a connection now, until each gets one, fails, times out or gives up (the gauge
+ *        {@code sqlagent_source_waiting})
  * @param shares how many statements each principal has on the source now, against its share
  * @param engine the engine its URL names ({@link Engines}); PostgreSQL's when the URL names none
  */
