@@ -36,11 +36,6 @@ public record KnowledgeItemId(String kind, long number) {
         return Optional.of(matcher.group(1).equals("learning") ? learning(number) : query(number));
     }
 
-    /** The entity the item is. */
-    Class<? extends ReviewedItem> entity() {
-        return kind.equals(LEARNING) ? Learning.class : QueryPattern.class;
-    }
-
     /** A caller's id as it may be shown in a message: bounded. */
     static String shown(String id) {
         return id == null ? "" : id.length() > 40 ? id.substring(0, 40) + "…" : id;

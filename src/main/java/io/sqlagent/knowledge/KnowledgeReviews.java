@@ -10,18 +10,16 @@ import java.util.Optional;
 import java.util.function.Consumer;
 
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.persistence.LockModeType;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import io.quarkus.hibernate.reactive.panache.Panache;
-import io.quarkus.hibernate.reactive.panache.PanacheQuery;
-import io.quarkus.panache.common.Page;
 import io.smallrye.mutiny.Uni;
 import io.sqlagent.SnakeCaseJson;
-import io.sqlagent.store.StoreSessions;
 import io.sqlagent.tool.ToolCallContext;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.SqlClient;
+import io.vertx.mutiny.sqlclient.Tuple;
 import io.vertx.pgclient.PgException;
 
 /**
@@ -35,19 +33,19 @@ public class KnowledgeReviews {
 
     static final int MAX_REASON = 2000;
 
-    private static final String PROPOSED = "status = 'proposed' order by createdAt, id";
+    private static final String PROPOSED = "status = 'proposed' ORDER BY created_at, id LIMIT $1";
 
-    private static final String PROPOSED_BY = "status = 'proposed' and proposedBy = ?1 order by createdAt, id";
+    private static final String PROPOSED_BY = "status = 'proposed' AND proposed_by = $2 ORDER BY created_at, id LIMIT $1";
 
     private static final String SET_EMBEDDING = """
-            UPDATE learning SET embedding = CAST(CAST(:embedding AS text) AS real[]) WHERE id = :id""";
+            UPDATE learning SET embedding = CAST(CAST($1 AS text) AS real[]) WHERE id = $2""";
 
-    private final StoreSessions sessions;
+    private final Pool store;
     private final LearningEmbeddings embeddings;
     private final ValidatedQueries queries;
 
-    KnowledgeReviews(StoreSessions sessions, LearningEmbeddings embeddings, ValidatedQueries queries) {
-        this.sessions = sessions;
+    KnowledgeReviews(Pool store, LearningEmbeddings embeddings, ValidatedQueries queries) {
+        this.store = store;
         this.embeddings = embeddings;
         this.queries = queries;
     }
@@ -57,26 +55,22 @@ public class KnowledgeReviews {
      * reader's own for anyone else.
      */
     public Uni<List<Map<String, Object>>> proposals(int limit, KnowledgeReader reader) {
-        return sessions.withSession(() -> proposed(true, limit, reader)
-                .flatMap(learnings -> proposed(false, limit, reader)
+        Object[] parameters = reader.reviewer() ? new Object[] { (long) limit }
+                : new Object[] { (long) limit, reader.author() };
+        String where = reader.reviewer() ? PROPOSED : PROPOSED_BY;
+        return KnowledgeItems.learnings(store, where, parameters)
+                .flatMap(learnings -> KnowledgeItems.patterns(store, where, parameters)
                         .map(patterns -> {
                             List<ReviewedItem> items = new ArrayList<>(learnings);
                             items.addAll(patterns);
                             return items;
-                        })))
+                        }))
                 .map(items -> items.stream()
                         .sorted(Comparator.comparing((ReviewedItem item) -> item.createdAt)
                                 .thenComparing(item -> item.itemId().kind()).thenComparing(item -> item.id))
                         .limit(limit)
                         .map(KnowledgeReviews::view)
                         .toList());
-    }
-
-    private static Uni<List<ReviewedItem>> proposed(boolean learnings, int limit, KnowledgeReader reader) {
-        String query = reader.reviewer() ? PROPOSED : PROPOSED_BY;
-        Object[] parameters = reader.reviewer() ? new Object[0] : new Object[] { reader.author() };
-        PanacheQuery<ReviewedItem> found = learnings ? Learning.find(query, parameters) : QueryPattern.find(query, parameters);
-        return found.page(Page.ofSize(limit)).list();
     }
 
     /**
@@ -128,9 +122,7 @@ public class KnowledgeReviews {
     /** Deletes an item whatever its status; fails with {@code proposal_not_found} when there is none. */
     public Uni<Void> delete(String id) {
         KnowledgeItemId item = id(id);
-        return sessions.withTransaction(() -> item.kind().equals(KnowledgeItemId.LEARNING)
-                ? Learning.deleteById(item.number())
-                : QueryPattern.deleteById(item.number()))
+        return KnowledgeItems.delete(store, item)
                 .map(deleted -> {
                     if (!deleted) {
                         throw ReviewException.notFound(id);
@@ -144,9 +136,7 @@ public class KnowledgeReviews {
     }
 
     private Uni<Optional<ReviewedItem>> stored(KnowledgeItemId item) {
-        return sessions.withSession(() -> Panache.getSession()
-                .flatMap(session -> session.find(item.entity(), item.number()))
-                .map(Optional::<ReviewedItem> ofNullable));
+        return KnowledgeItems.find(store, item, false);
     }
 
     /** The item, when it is still a proposal; otherwise the failure to answer. */
@@ -171,24 +161,25 @@ public class KnowledgeReviews {
      */
     private Uni<Map<String, Object>> decide(KnowledgeItemId item, String id, Consumer<ReviewedItem> decision,
             Optional<Float[]> embedding) {
-        return sessions.withTransaction(() -> Panache.getSession()
-                .flatMap(session -> session.find(item.entity(), item.number(), LockModeType.PESSIMISTIC_WRITE)
-                        .map(found -> {
-                            ReviewedItem proposed = proposed(found, item, id);
-                            decision.accept(proposed);
-                            return proposed;
-                        })
-                        .call(decided -> embedding.isEmpty() ? Uni.createFrom().voidItem()
-                                : session.createNativeQuery(SET_EMBEDDING)
-                                        .setParameter("embedding", LearningEmbeddings.literal(embedding.get()))
-                                        .setParameter("id", item.number())
-                                        .executeUpdate())
-                        .call(session::flush)))
+        return store.withTransaction(connection -> KnowledgeItems.find(connection, item, true)
+                .map(found -> {
+                    ReviewedItem proposed = proposed(found.orElse(null), item, id);
+                    decision.accept(proposed);
+                    return proposed;
+                })
+                .call(decided -> KnowledgeItems.update(connection, decided))
+                .call(decided -> embedding.isEmpty() ? Uni.createFrom().voidItem()
+                        : setEmbedding(connection, item, embedding.get())))
                 .map(KnowledgeReviews::view)
                 .onFailure(KnowledgeReviews::duplicate)
                 .transform(failure -> new ReviewException("duplicate", 409, "The edits clash with another item: "
                         + uniqueViolation(failure).map(PgException::getErrorMessage).orElse("")
                         + ". Nothing was changed."));
+    }
+
+    private static Uni<Void> setEmbedding(SqlClient connection, KnowledgeItemId item, Float[] embedding) {
+        return connection.preparedQuery(SET_EMBEDDING).execute(Tuple.of(LearningEmbeddings.literal(embedding), item.number()))
+                .replaceWithVoid();
     }
 
     private static boolean duplicate(Throwable failure) {

@@ -11,18 +11,20 @@ import java.util.Set;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 import io.sqlagent.SnakeCaseJson;
+import io.sqlagent.store.NamedSql;
 import io.sqlagent.store.StoreMigrations;
-import io.sqlagent.store.StoreSessions;
 import io.sqlagent.tool.ToolException;
 import io.vertx.core.json.JsonArray;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.SqlClient;
 
 /**
  * The knowledge base in the store ({@code query_pattern}, {@code learning}, {@code knowledge_doc}),
- * through the Panache entities where JPQL can say it and native queries in the same Hibernate Reactive
- * session where it cannot (full-text ranking, {@code INSERT … ON CONFLICT}). Duplicates are caught by
+ * in plain SQL on the store's reactive client (full-text ranking, {@code INSERT … ON CONFLICT}), items read as
+ * {@link ReviewedItem}s ({@link KnowledgeItems}). Duplicates are caught by
  * the tables' unique indexes, not by a read before the write, so two agents saving the same thing at
  * once still store it once.
  */
@@ -62,7 +64,7 @@ public class KnowledgeStore {
              ORDER BY id DESC LIMIT 1)""";
 
     /** The same title (ignoring case and surrounding blanks) in the same category: what {@code dedup_key} keeps unique. */
-    private static final String SAME_LEARNING = "lower(trim(title)) = lower(?1) and category = ?2";
+    private static final String SAME_LEARNING = "lower(btrim(title, ' ')) = lower($1) AND category = $2 LIMIT 1";
 
     private static final String INSERT_LEARNING = """
             INSERT INTO learning (title, description, category, sql, source, conversation_id, status, proposed_by, embedding, asked)
@@ -82,7 +84,7 @@ public class KnowledgeStore {
     /** {@code tables_used} from a JSON array of names: a text parameter, so no array binding is needed. */
     private static final String TABLES = "ARRAY(SELECT json_array_elements_text(CAST(CAST(:tablesUsed AS text) AS json)))";
 
-    private static final String SAME_PATTERN = "name = ?1 or lower(trim(question)) = lower(?2)";
+    private static final String SAME_PATTERN = "name = $1 OR lower(btrim(question, ' ')) = lower($2)";
 
     private static final String UPSERT_FILE_PATTERN = """
             INSERT INTO query_pattern
@@ -97,15 +99,15 @@ public class KnowledgeStore {
             INSERT INTO knowledge_doc (kind, name, body, source_file) VALUES (:kind, :name, :body, :sourceFile)
             ON CONFLICT (kind, name) DO UPDATE SET body = excluded.body, source_file = excluded.source_file""";
 
-    private final StoreSessions sessions;
+    private final Pool store;
     private final StoreMigrations migrations;
     private final MeterRegistry meters;
     private final LearningConfig learning;
     private final LearningEmbeddings embeddings;
 
-    KnowledgeStore(StoreSessions sessions, StoreMigrations migrations, MeterRegistry meters, LearningConfig learning,
+    KnowledgeStore(Pool store, StoreMigrations migrations, MeterRegistry meters, LearningConfig learning,
             LearningEmbeddings embeddings) {
-        this.sessions = sessions;
+        this.store = store;
         this.migrations = migrations;
         this.meters = meters;
         this.learning = learning;
@@ -152,8 +154,8 @@ public class KnowledgeStore {
     /** Query patterns matching any word of {@code tsquery}, best first. */
     public Uni<List<PatternHit>> searchPatterns(String tsquery, int limit) {
         return ready().flatMap(ok -> search(SEARCH_PATTERNS, tsquery, limit))
-                .map(rows -> rows.stream().map(row -> new PatternHit((String) row[0], (String) row[1], (String) row[2],
-                        (String) row[3], names((String) row[4]), number(row[5]), number(row[6]))).toList());
+                .map(rows -> rows.stream().map(row -> new PatternHit(row.getString(0), row.getString(1), row.getString(2),
+                        row.getString(3), names(row.getString(4)), number(row, 5), number(row, 6))).toList());
     }
 
     /**
@@ -164,21 +166,22 @@ public class KnowledgeStore {
     public Uni<List<LearningHit>> searchLearnings(String tsquery, int limit, boolean includeSaved) {
         String sql = SEARCH_LEARNINGS.formatted(includeSaved ? SAVED_LEARNINGS : "");
         return ready().flatMap(ok -> search(sql, tsquery, limit))
-                .map(rows -> rows.stream().map(row -> new LearningHit((String) row[0], (String) row[1], (String) row[2],
-                        (String) row[3], number(row[4]), number(row[5]))).toList());
+                .map(rows -> rows.stream().map(row -> new LearningHit(row.getString(0), row.getString(1), row.getString(2),
+                        row.getString(3), number(row, 4), number(row, 5))).toList());
     }
 
-    /** A full-text search: PostgreSQL's ranking ({@code ts_rank_cd}) is not JPQL, so it is a native query. */
-    private Uni<List<Object[]>> search(String sql, String tsquery, int limit) {
-        return sessions.withSession(() -> Panache.getSession()
-                .flatMap(session -> session.createNativeQuery(sql, Object[].class)
-                        .setParameter("query", tsquery)
-                        .setParameter("limit", limit)
-                        .getResultList()));
+    /** A full-text search ranked by PostgreSQL ({@code ts_rank_cd}). */
+    private Uni<List<Row>> search(String sql, String tsquery, int limit) {
+        return NamedSql.of(sql).execute(store, Map.of("query", tsquery, "limit", (long) limit))
+                .map(rows -> {
+                    List<Row> found = new java.util.ArrayList<>(rows.size());
+                    rows.forEach(found::add);
+                    return found;
+                });
     }
 
-    private static double number(Object value) {
-        return ((Number) value).doubleValue();
+    private static double number(Row row, int column) {
+        return ((Number) row.getValue(column)).doubleValue();
     }
 
     private static List<String> names(String json) {
@@ -215,12 +218,17 @@ public class KnowledgeStore {
     }
 
     private Uni<Learning> sameLearning(String title, String category) {
-        return sessions.withSession(() -> Learning.<Learning> find(SAME_LEARNING, trimmed(title), category).firstResult());
+        return sameLearning(store, title, category);
+    }
+
+    private static Uni<Learning> sameLearning(SqlClient client, String title, String category) {
+        return KnowledgeItems.learnings(client, SAME_LEARNING, trimmed(title), category)
+                .map(found -> found.isEmpty() ? null : found.get(0));
     }
 
     /**
-     * Inserts the learning unless its {@code dedup_key} is taken ({@code ON CONFLICT}, which JPQL cannot say, so
-     * two agents saving the same learning at once store it once), then reads it back as an entity.
+     * Inserts the learning unless its {@code dedup_key} is taken ({@code ON CONFLICT}, so two agents saving the same
+     * learning at once store it once), then reads it back.
      */
     private Uni<SaveOutcome> insertLearning(String title, String description, String category, String sql,
             Provenance provenance,
@@ -237,8 +245,8 @@ public class KnowledgeStore {
         values.put("proposedBy", provenance.principal());
         values.put("embedding", LearningEmbeddings.literal(vector));
         values.put("conversation", provenance.conversation().map(Object::toString).orElse(null));
-        return sessions.withTransaction(() -> execute(INSERT_LEARNING, values)
-                .flatMap(inserted -> Learning.<Learning> find(SAME_LEARNING, trimmed(title), category).firstResult()
+        return store.withTransaction(connection -> execute(connection, INSERT_LEARNING, values)
+                .flatMap(inserted -> sameLearning(connection, title, category)
                         .map(stored -> {
                             if (inserted == 0) {
                                 // Saved by someone else since the look-up: the same learning, stored once.
@@ -250,7 +258,7 @@ public class KnowledgeStore {
                 .invoke(saved -> countSaved("learning", category));
     }
 
-    /** {@code text} without surrounding spaces, as PostgreSQL's {@code btrim} (and JPQL's {@code trim}) leave it. */
+    /** {@code text} without surrounding spaces, as PostgreSQL's {@code btrim(text, ' ')} leaves it. */
     private static String trimmed(String text) {
         return text.replaceAll("^ +| +$", "");
     }
@@ -281,10 +289,10 @@ public class KnowledgeStore {
         values.put("resultRows", shape.rows());
         values.put("resultDigest", shape.digest());
         values.put("conversation", provenance.conversation().map(Object::toString).orElse(null));
-        return ready().flatMap(ok -> sessions.withTransaction(() -> execute(
+        return ready().flatMap(ok -> store.withTransaction(connection -> execute(connection,
                 INSERT_AGENT_PATTERN.formatted(TABLES, ASKED), values)
-                .flatMap(inserted -> QueryPattern.<QueryPattern> find(SAME_PATTERN, pattern.name(), trimmed(pattern.question()))
-                        .list()
+                .flatMap(inserted -> KnowledgeItems.patterns(connection, SAME_PATTERN, pattern.name(),
+                        trimmed(pattern.question()))
                         .map(same -> inserted == 0 ? duplicatePattern(same, pattern, reader)
                                 : same.stream().filter(found -> found.name.equals(pattern.name())).findFirst()
                                         .orElseThrow()))))
@@ -321,7 +329,7 @@ public class KnowledgeStore {
      * name belongs to a pattern the agent saved, which a file does not overwrite.
      */
     public Uni<Boolean> upsertFilePattern(KnowledgeFile.Pattern pattern, String sourceFile) {
-        return sessions.withTransaction(() -> execute(UPSERT_FILE_PATTERN, patternValues(pattern, "file", sourceFile, null)))
+        return execute(store, UPSERT_FILE_PATTERN, patternValues(pattern, "file", sourceFile, null))
                 .map(rows -> rows > 0);
     }
 
@@ -332,16 +340,12 @@ public class KnowledgeStore {
         values.put("name", name);
         values.put("body", body);
         values.put("sourceFile", sourceFile);
-        return sessions.withTransaction(() -> execute(UPSERT_DOC, values)).replaceWithVoid();
+        return execute(store, UPSERT_DOC, values).replaceWithVoid();
     }
 
-    /** A native statement in the current session ({@code INSERT ... ON CONFLICT}, which JPQL cannot say); rows changed. */
-    private static Uni<Integer> execute(String sql, Map<String, Object> values) {
-        return Panache.getSession().flatMap(session -> {
-            var statement = session.createNativeQuery(sql);
-            values.forEach(statement::setParameter);
-            return statement.executeUpdate();
-        });
+    /** A statement with named parameters ({@code INSERT ... ON CONFLICT}); the rows it changed. */
+    private static Uni<Integer> execute(SqlClient client, String sql, Map<String, Object> values) {
+        return NamedSql.of(sql).execute(client, values).map(rows -> rows.rowCount());
     }
 
     private static Map<String, Object> patternValues(KnowledgeFile.Pattern pattern, String source, String sourceFile,

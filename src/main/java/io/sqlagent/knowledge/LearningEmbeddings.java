@@ -1,14 +1,15 @@
 package io.sqlagent.knowledge;
 
+import java.util.Map;
 import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
-import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
-import io.sqlagent.store.StoreSessions;
+import io.sqlagent.store.NamedSql;
 import io.sqlagent.workspace.vector.Embeddings;
+import io.vertx.mutiny.sqlclient.Pool;
 
 /**
  * Finds a learning that says the same as a new one in other words: title and description are
@@ -25,19 +26,20 @@ public class LearningEmbeddings {
      * precision: PostgreSQL raises an error when a product of two {@code real}s underflows. Only learnings the caller
      * may read are compared ({@link KnowledgeReader}): another principal's proposal is not a duplicate for this caller.
      */
-    private static final String NEAREST = """
-            SELECT id, title, status, similarity FROM (
-                SELECT id, title, status, (SELECT sum(a::float8 * b::float8) FROM unnest(embedding, CAST(CAST(:vector AS text) AS real[])) AS t(a, b)) AS similarity
-                FROM learning WHERE embedding IS NOT NULL
-                    AND (status = 'approved' OR :reviewer OR proposed_by = :author)) scored
-            WHERE similarity >= :threshold ORDER BY similarity DESC, id LIMIT 1""";
+    private static final NamedSql NEAREST = NamedSql
+            .of("""
+                    SELECT id, title, status, similarity FROM (
+                        SELECT id, title, status, (SELECT sum(a::float8 * b::float8) FROM unnest(embedding, CAST(CAST(:vector AS text) AS real[])) AS t(a, b)) AS similarity
+                        FROM learning WHERE embedding IS NOT NULL
+                            AND (status = 'approved' OR :reviewer OR proposed_by = :author)) scored
+                    WHERE similarity >= :threshold ORDER BY similarity DESC, id LIMIT 1""");
 
-    private final StoreSessions sessions;
+    private final Pool store;
     /** The in-process model of the vector tools (langchain4j stays behind workspace.vector), loaded on first use. */
     private final Embeddings model;
 
-    LearningEmbeddings(StoreSessions sessions, Embeddings embeddings) {
-        this.sessions = sessions;
+    LearningEmbeddings(Pool store, Embeddings embeddings) {
+        this.store = store;
         this.model = embeddings.local();
     }
 
@@ -61,15 +63,16 @@ public class LearningEmbeddings {
         if (threshold >= 1) {
             return Uni.createFrom().item(Optional.empty());
         }
-        return sessions.withSession(() -> Panache.getSession()
-                .flatMap(session -> session.createNativeQuery(NEAREST, Object[].class)
-                        .setParameter("vector", literal(vector))
-                        .setParameter("threshold", threshold)
-                        .setParameter("reviewer", reader.reviewer())
-                        .setParameter("author", reader.author())
-                        .getResultList()))
-                .map(rows -> rows.stream().findFirst().map(row -> new Near(((Number) row[0]).longValue(), (String) row[1],
-                        (String) row[2], ((Number) row[3]).doubleValue())));
+        return NEAREST.execute(store, Map.of("vector", literal(vector), "threshold", threshold, "reviewer", reader.reviewer(),
+                "author", reader.author()))
+                .map(rows -> {
+                    var found = rows.iterator();
+                    if (!found.hasNext()) {
+                        return Optional.empty();
+                    }
+                    var row = found.next();
+                    return Optional.of(new Near(row.getLong(0), row.getString(1), row.getString(2), row.getDouble(3)));
+                });
     }
 
     /** The cosine of two unit vectors, as the store computes it: their dot product in double precision. */
@@ -83,7 +86,7 @@ public class LearningEmbeddings {
 
     /**
      * {@code vector} as a PostgreSQL array literal, cast to {@code real[]} in the statement: the
-     * store's {@code embedding} column is not mapped on {@link Learning}, so it is written as text.
+     * store's {@code embedding} column is written as text, whose cast PostgreSQL checks.
      */
     static String literal(Float[] vector) {
         StringBuilder text = new StringBuilder("{");

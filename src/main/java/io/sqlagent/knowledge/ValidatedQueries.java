@@ -8,11 +8,9 @@ import java.util.UUID;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
-import io.quarkus.panache.common.Page;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.sqlagent.SnakeCaseJson;
-import io.sqlagent.store.StoreSessions;
 import io.sqlagent.tool.ToolCall;
 import io.sqlagent.tool.ToolCallContext;
 import io.sqlagent.tool.ToolException;
@@ -22,6 +20,8 @@ import io.sqlagent.tool.ToolForbiddenException;
 import io.sqlagent.tool.ToolRefusedException;
 import io.sqlagent.tool.ToolResult;
 import io.sqlagent.tool.ToolUnavailableException;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Tuple;
 
 /**
  * Runs validated queries the way {@code run_sql} does — through the tool executor, so the guard, the
@@ -36,12 +36,21 @@ public class ValidatedQueries {
     /** At most this many queries are checked in one request, oldest check first. */
     static final int MAX_CHECKED = 1000;
 
-    private final ToolExecutor executor;
-    private final StoreSessions sessions;
+    /** A check's outcome; the shape ($5..$7) only when the pattern had none (one saved before checks). */
+    private static final String RECORD = """
+            UPDATE query_pattern SET check_status = $2, check_message = $3, checked_at = $4,
+                result_columns = CASE WHEN result_digest IS NULL AND CAST($5 AS text) IS NOT NULL THEN CAST(CAST($6 AS text) AS jsonb)
+                                      ELSE result_columns END,
+                result_rows = CASE WHEN result_digest IS NULL AND CAST($5 AS text) IS NOT NULL THEN $7 ELSE result_rows END,
+                result_digest = coalesce(result_digest, CAST($5 AS text))
+            WHERE id = $1""";
 
-    ValidatedQueries(ToolExecutor executor, StoreSessions sessions) {
+    private final ToolExecutor executor;
+    private final Pool store;
+
+    ValidatedQueries(ToolExecutor executor, Pool store) {
         this.executor = executor;
-        this.sessions = sessions;
+        this.store = store;
     }
 
     /**
@@ -78,10 +87,8 @@ public class ValidatedQueries {
      * Runs every validated query that is not rejected (at most {@link #MAX_CHECKED}), records and returns what each came to.
      */
     public Uni<List<Check>> checkAll(ToolCallContext context) {
-        return sessions.withSession(() -> QueryPattern.<QueryPattern> find(
-                "status <> 'rejected' order by checkedAt nulls first, id")
-                .page(Page.ofSize(MAX_CHECKED))
-                .list())
+        return KnowledgeItems.patterns(store, "status <> 'rejected' ORDER BY checked_at NULLS FIRST, id LIMIT $1",
+                (long) MAX_CHECKED)
                 .flatMap(patterns -> Multi.createFrom().iterable(patterns)
                         .onItem().transformToUniAndConcatenate(pattern -> check(pattern, context))
                         .collect().asList());
@@ -110,20 +117,10 @@ public class ValidatedQueries {
 
     /** Records a check; a query that had no result shape yet (one saved before checks) keeps this one's. */
     private Uni<Void> record(long id, String status, String message, ResultShape shape) {
-        return sessions.withTransaction(() -> QueryPattern.<QueryPattern> findById(id)
-                .invoke(pattern -> {
-                    if (pattern == null) {
-                        return; // deleted meanwhile: nothing to record
-                    }
-                    pattern.checkStatus = status;
-                    pattern.checkMessage = message;
-                    pattern.checkedAt = OffsetDateTime.now();
-                    if (shape != null && pattern.resultDigest == null) {
-                        pattern.resultDigest = shape.digest();
-                        pattern.resultColumns = shape.columns().toString();
-                        pattern.resultRows = shape.rows();
-                    }
-                }))
+        // A pattern deleted meanwhile matches no row: nothing to record.
+        return store.preparedQuery(RECORD).execute(Tuple.from(new Object[] { id, status, message, OffsetDateTime.now(),
+                shape == null ? null : shape.digest(), shape == null ? null : shape.columns().toString(),
+                shape == null ? null : shape.rows() }))
                 .replaceWithVoid();
     }
 

@@ -19,24 +19,20 @@ import org.junit.jupiter.api.Test;
 import io.quarkus.test.junit.QuarkusTest;
 import io.smallrye.mutiny.Uni;
 import io.sqlagent.agent.ScriptedModel;
-import io.sqlagent.store.StoreSessions;
 import io.vertx.core.Vertx;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Tuple;
 
 /**
- * The knowledge entities round-trip through the real store: what an entity writes is what the
- * table holds (arrays, JSON, defaults, the generated search column), and store work runs whether
- * the caller is a plain thread, a worker or a Vert.x event loop.
+ * The knowledge items round-trip through the real store: what a review writes ({@link KnowledgeItems#update}) is what
+ * the table holds and what is read back (arrays, JSON, defaults, the generated search column), and store work runs
+ * whether the caller is a plain thread, a worker or a Vert.x event loop.
  */
 @QuarkusTest
 @ScriptedModel
 class KnowledgeEntitiesTest {
 
     private static final Duration WAIT = Duration.ofSeconds(30);
-
-    @Inject
-    StoreSessions sessions;
 
     @Inject
     KnowledgeStore knowledge;
@@ -54,20 +50,26 @@ class KnowledgeEntitiesTest {
     @Test
     void aQueryPatternRoundTripsWithItsArrayAndJsonColumns() {
         String name = unique();
-        QueryPattern pattern = new QueryPattern();
-        pattern.name = name;
-        pattern.question = "How many " + name + "?";
+        long id = store
+                .preparedQuery(
+                        """
+                                INSERT INTO query_pattern (name, question, sql, summary, source, status) VALUES ($1, $2, 'SELECT 1', '', 'agent',
+                                    'proposed') RETURNING id""")
+                .execute(Tuple.of(name, "How many " + name + "?")).await().atMost(WAIT)
+                .iterator().next().getLong("id");
+        QueryPattern pattern = patternNamed(name);
+        assertArrayEquals(new String[0], pattern.tablesUsed);
         pattern.sql = "SELECT count(*) FROM \"Track\"";
         pattern.summary = "Counts " + name;
         pattern.tablesUsed = new String[] { "Track", "Album, with comma" };
-        pattern.source = "agent";
         pattern.status = "approved";
         pattern.resultColumns = "[{\"name\": \"count\", \"type\": \"int8\"}]";
         pattern.resultRows = 1;
 
-        long id = sessions.withTransaction(() -> pattern.<QueryPattern> persist()).await().atMost(WAIT).id;
+        KnowledgeItems.update(store, pattern).await().atMost(WAIT);
 
-        QueryPattern read = sessions.withSession(() -> QueryPattern.<QueryPattern> findById(id)).await().atMost(WAIT);
+        QueryPattern read = patternNamed(name);
+        assertEquals(id, read.id);
         assertEquals(name, read.name);
         assertArrayEquals(new String[] { "Track", "Album, with comma" }, read.tablesUsed);
         assertEquals("[{\"name\": \"count\", \"type\": \"int8\"}]", read.resultColumns);
@@ -88,21 +90,19 @@ class KnowledgeEntitiesTest {
     @Test
     void aLearningAndATableNoteRoundTripAndAreSearched() {
         String word = unique();
-        Learning learning = new Learning();
-        learning.title = "Prices of " + word + " are cents";
-        learning.description = "Divide by 100.";
-        learning.category = "data_quality";
-        learning.source = "agent";
+        store.preparedQuery("""
+                INSERT INTO learning (title, description, category, source, status, proposed_by)
+                VALUES ($1, 'Divide by 100.', 'data_quality', 'agent', 'proposed', 'ann')""")
+                .execute(Tuple.of("Prices of " + word + " are cents")).await().atMost(WAIT);
+        Learning learning = KnowledgeItems.learnings(store, "title = $1", "Prices of " + word + " are cents").await()
+                .atMost(WAIT).get(0);
         learning.status = "approved";
-        learning.proposedBy = "ann";
-        KnowledgeDoc doc = new KnowledgeDoc();
-        doc.kind = "table";
-        doc.name = "table_" + word;
-        doc.body = "Holds " + word + " rows.";
+        KnowledgeItems.update(store, learning).await().atMost(WAIT);
+        knowledge.upsertDoc("table", "table_" + word, "Holds " + word + " rows.", null).await().atMost(WAIT);
 
-        sessions.withTransaction(() -> learning.persist().chain(doc::persist)).await().atMost(WAIT);
-
-        Learning read = sessions.withSession(() -> Learning.<Learning> findById(learning.id)).await().atMost(WAIT);
+        Learning read = KnowledgeItems.find(store, KnowledgeItemId.learning(learning.id), false).await().atMost(WAIT)
+                .map(Learning.class::cast).orElseThrow();
+        assertNotNull(read.createdAt);
         assertEquals("ann", read.proposedBy);
         assertEquals("approved", read.status);
         assertEquals("md5", store.preparedQuery("SELECT CASE WHEN dedup_key = md5(lower(btrim(title)) || '|' || category) "
@@ -112,6 +112,10 @@ class KnowledgeEntitiesTest {
                 .map(KnowledgeStore.LearningHit::title).toList();
         assertTrue(titles.contains(learning.title), titles.toString());
         assertTrue(titles.contains("table_" + word), titles.toString());
+    }
+
+    private QueryPattern patternNamed(String name) {
+        return KnowledgeItems.patterns(store, "name = $1", name).await().atMost(WAIT).get(0);
     }
 
     @Test

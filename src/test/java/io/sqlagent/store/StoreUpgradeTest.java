@@ -20,10 +20,9 @@ import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.Test;
 
-import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.test.junit.QuarkusTest;
-import io.smallrye.mutiny.Uni;
 import io.sqlagent.agent.ScriptedModel;
+import io.sqlagent.knowledge.KnowledgeItems;
 import io.sqlagent.knowledge.Learning;
 import io.sqlagent.knowledge.QueryPattern;
 import io.vertx.mutiny.core.Vertx;
@@ -52,9 +51,6 @@ class StoreUpgradeTest {
 
     @Inject
     Vertx vertx;
-
-    @Inject
-    StoreSessions sessions;
 
     private List<Row> rows(Pool pool, String sql) {
         List<Row> rows = new ArrayList<>();
@@ -184,14 +180,6 @@ class StoreUpgradeTest {
         return StoreMigrations.SCRIPTS.stream().map(StoreMigrations.Script::shipped).toList();
     }
 
-    /** {@code read} through the entities, on the store in {@code schema} (the transaction's search_path). */
-    private <T> T inSchema(String schema, java.util.function.Supplier<Uni<T>> read) {
-        return sessions.withTransaction(() -> Panache.getSession()
-                .flatMap(session -> session.createNativeQuery("SET LOCAL search_path TO " + schema).executeUpdate())
-                .flatMap(set -> read.get()))
-                .await().atMost(WAIT);
-    }
-
     @Test
     void aStoreOfTheCurrentReleaseGetsChecksumsAndKeepsItsData() {
         String schema = schemaName();
@@ -230,12 +218,12 @@ class StoreUpgradeTest {
             assertEquals("How heavy?", learning.getString("asked"));
             // A second start checks the recorded checksums and changes nothing.
             assertEquals(0, StoreMigrations.apply(old, shipped()).await().atMost(WAIT));
-            // And the entities read what that release wrote.
-            Learning entity = inSchema(schema, () -> Learning.<Learning> find("title", "Kiwi weights are grams").firstResult());
+            // And the knowledge store's items read what that release wrote.
+            Learning entity = KnowledgeItems.learnings(old, "title = $1", "Kiwi weights are grams").await().atMost(WAIT).get(0);
             assertEquals("proposed", entity.status);
             assertEquals("How heavy?", entity.asked);
             assertNotNull(entity.createdAt);
-            QueryPattern pattern = inSchema(schema, () -> QueryPattern.<QueryPattern> find("name", "kiwi_count").firstResult());
+            QueryPattern pattern = KnowledgeItems.patterns(old, "name = $1", "kiwi_count").await().atMost(WAIT).get(0);
             assertArrayEquals(new String[] { "kiwi", "orchard" }, pattern.tablesUsed);
             assertEquals("[{\"name\": \"n\", \"type\": \"int4\"}]", pattern.resultColumns);
             assertEquals("drifted", pattern.checkStatus);
