@@ -1,6 +1,7 @@
 package io.sqlagent.sql.result;
 
 import java.util.List;
+import java.util.function.IntPredicate;
 
 /**
  * Has PostgreSQL cut values longer than an answer keeps ({@code max-cell-chars}) before they are sent, so a call's
@@ -53,6 +54,14 @@ public final class WideValues {
      * says, wide values cut, then the column of the string columns cut.
      */
     public static String selectList(List<ColumnKind> kinds, String alias, int cap) {
+        return selectList(kinds, column -> false, alias, cap);
+    }
+
+    /**
+     * {@link #selectList(List, String, int)}, where a string column for which {@code whole} holds is read as it is: its
+     * type keeps it within the cap ({@code varchar(n)} with n no more than the cap), so PostgreSQL has nothing to cut.
+     */
+    public static String selectList(List<ColumnKind> kinds, IntPredicate whole, String alias, int cap) {
         StringBuilder list = new StringBuilder();
         StringBuilder cuts = new StringBuilder();
         for (int i = 0; i < kinds.size(); i++) {
@@ -60,6 +69,10 @@ public final class WideValues {
             list.append(i > 0 ? ", " : "");
             switch (kinds.get(i)) {
                 case STRING -> {
+                    if (whole.test(i)) {
+                        list.append(column).append("::text");
+                        continue;
+                    }
                     String text = column + "::text";
                     // octet_length of a text is its stored length, read without reading the value.
                     list.append("CASE WHEN octet_length(").append(text).append(") <= ").append(cap).append(" THEN ")

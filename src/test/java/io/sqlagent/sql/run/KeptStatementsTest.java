@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 
 import io.quarkus.test.junit.QuarkusTest;
 import io.sqlagent.agent.ScriptedModel;
+import io.sqlagent.sql.engine.postgres.PgStatementCache;
 import io.sqlagent.sql.result.ResultColumn;
 import io.sqlagent.sql.source.Source;
 import io.sqlagent.sql.source.SourceRegistry;
@@ -87,6 +88,52 @@ class KeptStatementsTest {
         } finally {
             execute("DROP TABLE kept_shape");
         }
+    }
+
+    @Test
+    void aResultWhoseColumnTypesBoundItsValuesIsReadFromAStatementItsConnectionKept() {
+        // Given a result of a numeric column with a precision and a varchar(n) column (without their bounds, a numeric
+        // column's values have no length a reader could plan for): it counts its own plans, asked again and again
+        String sql = "SELECT (generic_plans + custom_plans)::numeric(12, 0) AS plans, left(statement, 12)::varchar(12)"
+                + " AS head FROM pg_prepared_statements WHERE statement LIKE '%plans of a bounded statement%'"
+                + " AND statement NOT LIKE '" + PgStatementCache.NAMES_PREFIX + "%'";
+        long most = 0;
+        for (int i = 0; i < 12; i++) {
+            QueryResult result = run(sql);
+            assertThat(result.rowCount()).isLessThanOrEqualTo(1);
+            most = Math.max(most, result.rowCount() == 0 ? 0 : result.rows().get(0).get(0).asLong());
+        }
+
+        // Then a connection ran it from the statement it prepared before, in one read, not a cursor's statement a call
+        assertThat(most).isGreaterThanOrEqualTo(2);
+    }
+
+    @Test
+    void valuesOfColumnsBoundedByTheirTypesAreAnsweredAsOnTheFirstRun() {
+        // Given values of bounded types, below, at and above the cap on a value's length (2,000 characters)
+        String sql = """
+                SELECT repeat('é', 2500)::varchar(3000) AS wider, repeat('x', 2000)::varchar(2000) AS at_cap,
+                       repeat('😀', 1999)::varchar(1999) AS astral, E'a"b\\\\c\\n'::varchar(6) AS quoted,
+                       -12345678.91::numeric(10, 2) AS price, 0.001::numeric(3, 3) AS tiny, 'NaN'::numeric(4, 1) AS nan,
+                       'ab'::character(4) AS padded, 'pg_class'::name AS relation""";
+
+        // When it runs first (each row's JSON) and again (each column as text, uncut where the type bounds it)
+        QueryResult first = run(sql);
+        QueryResult again = run(sql);
+        QueryResult third = run(sql);
+
+        // Then every run answers the same, the value wider than the cap cut, the one at the cap whole
+        assertThat(again.rowObjects().toString()).isEqualTo(first.rowObjects().toString());
+        assertThat(third.rowObjects().toString()).isEqualTo(first.rowObjects().toString());
+        assertThat(again.columns()).isEqualTo(first.columns());
+        var row = again.rowObjects().get(0);
+        assertThat(row.get("wider").asText()).startsWith("éé").contains("[cut: ").hasSizeLessThan(2100);
+        assertThat(row.get("at_cap").asText()).isEqualTo("x".repeat(2000));
+        assertThat(row.get("quoted").asText()).isEqualTo("a\"b\\c\n");
+        assertThat(row.get("price").toString()).isEqualTo("-12345678.91");
+        assertThat(row.get("tiny").toString()).isEqualTo("0.001");
+        assertThat(row.get("padded").asText()).isEqualTo("ab  ");
+        assertThat(row.get("relation").asText()).isEqualTo("pg_class");
     }
 
     private QueryResult run(String sql) {

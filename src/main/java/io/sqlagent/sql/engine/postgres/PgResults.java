@@ -121,17 +121,20 @@ public final class PgResults implements ResultReader {
         }
         // The column names, the rows statement's preparation and its first read go to PostgreSQL together (the client
         // pipelines them on the connection): one round trip.
-        List<ColumnKind> known = shapes.known(body.get());
-        // Wide values are cut by PostgreSQL, to what the answer keeps (WideValues).
+        PgShapes.Shape known = shapes.known(body.get());
+        // Wide values are cut by PostgreSQL, to what the answer keeps (WideValues), where a column's type lets them be.
         int cap = reading.maxCellChars();
         // OFFSET 0: the statement's own expressions are computed once, however often the select list names them.
         String prefix = (known == null ? PgStatementCache.ROWS_PREFIX + WideValues.rowJson()
-                : PgStatementCache.COLUMNS_PREFIX + WideValues.selectList(known, "q", cap))
+                : PgStatementCache.COLUMNS_PREFIX + WideValues.selectList(known.kinds(), i -> known.within(i, cap), "q",
+                        cap))
                 + " FROM (SELECT * FROM (";
-        String suffix = "\n) AS b OFFSET 0) AS q" + (known == null ? "" : "(" + ColumnKind.aliases(known.size()) + ")");
+        String suffix = "\n) AS b OFFSET 0) AS q"
+                + (known == null ? "" : "(" + ColumnKind.aliases(known.kinds().size()) + ")");
         int shift = -prefix.length();
         Uni<List<ResultColumn>> described = describe(connection, body.get(), params)
-                .invoke(columns -> shapes.learn(body.get(), known, columns));
+                .invoke(columns -> shapes.learn(body.get(), known, columns.columns(), columns.longest()))
+                .map(Described::columns);
         Uni<RowSet<Row>> first = known != null && small(known, reading)
                 // The client keeps this statement prepared on the connection (PgStatementCache): PostgreSQL parses and
                 // plans it once per connection, not once per call, and a single execute brings every row.
@@ -141,26 +144,31 @@ public final class PgResults implements ResultReader {
                         .onFailure(PgException.class)
                         .transform(failure -> new PgRefusal((PgException) failure, shift))
                         .flatMap(statement -> firstRead(statement, params, reading, progress));
-        progress.kinds = known;
+        progress.kinds = known == null ? null : known.kinds();
         return readRows(first, described, reading, progress, shift);
     }
 
     /**
-     * Whether a result of {@code kinds} is small enough to be read without a cursor, in one execute of at most
+     * Whether a result of {@code shape} is small enough to be read without a cursor, in one execute of at most
      * {@code max-rows + 1} rows: when that many rows, each value at its longest as PostgreSQL sends it (strings and
-     * JSON cut to {@code max-cell-chars}, a number or a boolean a few characters), stay within what one cursor read
-     * brings ({@link #BATCH_CHARS}). With the defaults, a result of one string column and a few numbers is; a
-     * {@code SELECT *} of a table with two text columns is not, nor a result with a {@code numeric} column, whose
-     * values are sent whole at any length: a cursor reads those in batches sized by what the rows brought.
+     * JSON cut to {@code max-cell-chars} or shorter by their type, such as {@code varchar(200)}; a number or a boolean a
+     * few characters), stay within what one cursor read brings ({@link #BATCH_CHARS}). With the defaults, a result of
+     * one text column and a few numbers is; a {@code SELECT *} of a table with two text columns is not, nor a result
+     * with a {@code numeric} column of no precision, whose values are sent whole at any length: a cursor reads those in
+     * batches sized by what the rows brought.
      */
-    private boolean small(List<ColumnKind> kinds, Reading reading) {
+    private boolean small(PgShapes.Shape shape, Reading reading) {
         long row = 0;
-        for (ColumnKind kind : kinds) {
-            if (kind == ColumnKind.DECIMAL) {
+        for (int i = 0; i < shape.kinds().size(); i++) {
+            int longest = shape.longest().get(i);
+            ColumnKind kind = shape.kinds().get(i);
+            if (kind == ColumnKind.DECIMAL && longest == PgColumnLengths.UNBOUNDED) {
                 return false;
             }
-            row += kind == ColumnKind.STRING || kind == ColumnKind.JSON ? reading.maxCellChars() + SHORT_VALUE_CHARS
-                    : SHORT_VALUE_CHARS;
+            boolean wide = kind == ColumnKind.STRING || kind == ColumnKind.JSON || kind == ColumnKind.DECIMAL;
+            row += SHORT_VALUE_CHARS + (!wide ? 0
+                    : longest == PgColumnLengths.UNBOUNDED ? reading.maxCellChars()
+                            : Math.min(longest, reading.maxCellChars()));
         }
         return (reading.maxRows() + 1L) * row <= BATCH_CHARS;
     }
@@ -183,7 +191,7 @@ public final class PgResults implements ResultReader {
      * ({@link PgStatementCache#resultChanged}), and the call runs once more with its columns learned again
      * ({@link PgShapes#stale}).
      */
-    private Uni<List<ResultColumn>> describe(SqlConnection connection, String body, Tuple params) {
+    private Uni<Described> describe(SqlConnection connection, String body, Tuple params) {
         String prefix = PgStatementCache.names(shapes.epoch());
         return connection.preparedQuery(prefix + body + NAMES_SUFFIX).execute(params)
                 .onFailure(PgStatementCache::resultChanged)
@@ -193,11 +201,15 @@ public final class PgResults implements ResultReader {
                 .flatMap(empty -> {
                     List<String> names = empty.columnsNames() == null ? List.of() : empty.columnsNames();
                     List<String> types = new ArrayList<>(names.size());
-                    descriptors(empty).forEach(descriptor -> types.add(DriverTypes.name(descriptor)));
-                    if (!types.contains(DriverTypes.UNKNOWN)) {
-                        return Uni.createFrom().item(ResultColumn.keyed(names, types));
-                    }
-                    return typesOfUnknown(connection, body, params, names, types);
+                    List<Integer> longest = new ArrayList<>(names.size());
+                    descriptors(empty).forEach(descriptor -> {
+                        types.add(DriverTypes.name(descriptor));
+                        longest.add(PgColumnLengths.of(descriptor));
+                    });
+                    Uni<List<ResultColumn>> columns = types.contains(DriverTypes.UNKNOWN)
+                            ? typesOfUnknown(connection, body, params, names, types)
+                            : Uni.createFrom().item(ResultColumn.keyed(names, types));
+                    return columns.map(complete -> new Described(complete, longest));
                 });
     }
 
@@ -228,6 +240,10 @@ public final class PgResults implements ResultReader {
                     }
                     return ResultColumn.keyed(names, complete);
                 });
+    }
+
+    /** A statement's columns as PostgreSQL describes them, and the most characters each one's value can have. */
+    private record Described(List<ResultColumn> columns, List<Integer> longest) {
     }
 
     /** Rows read so far, kept ones written into the answer; {@code seen} counts every row read, kept or not. */

@@ -23,10 +23,31 @@ final class PgShapes {
     /** About how many characters of statement text {@link #shapes} keeps. */
     private static final long SHAPE_CACHE_CHARS = 4_000_000;
 
-    private final Cache<String, List<ColumnKind>> shapes = Caffeine.newBuilder()
+    private final Cache<String, Shape> shapes = Caffeine.newBuilder()
             .maximumWeight(SHAPE_CACHE_CHARS)
-            .weigher((String body, List<ColumnKind> kinds) -> body.length() + 16 + kinds.size())
+            .weigher((String body, Shape shape) -> body.length() + 16 + 2 * shape.kinds().size())
             .build();
+
+    /**
+     * What a statement's rows statement is built for.
+     *
+     * @param kinds how each column's value is asked for ({@link ColumnKind})
+     * @param longest the most characters each column's value can have as text, {@link PgColumnLengths#UNBOUNDED}
+     *        when its type does not say
+     */
+    record Shape(List<ColumnKind> kinds, List<Integer> longest) {
+
+        Shape {
+            kinds = List.copyOf(kinds);
+            longest = List.copyOf(longest);
+        }
+
+        /** Whether a value of column {@code index} never has more than {@code cap} characters. */
+        boolean within(int index, int cap) {
+            int most = longest.get(index);
+            return most != PgColumnLengths.UNBOUNDED && most <= cap;
+        }
+    }
 
     /**
      * Which names statements are current ({@link PgStatementCache#names}): a new epoch after a kept one found its
@@ -50,24 +71,24 @@ final class PgShapes {
         return new Changed();
     }
 
-    /** The kinds of {@code body}'s columns when its last run learned them, else null. */
-    List<ColumnKind> known(String body) {
+    /** The shape of {@code body}'s columns when its last run learned it, else null. */
+    Shape known(String body) {
         return shapes.getIfPresent(body);
     }
 
     /**
-     * Keeps the kinds of a statement's columns for its next run, once PostgreSQL described them; fails with
-     * {@link Changed} when this run's rows statement was built for other kinds (the tables changed since
-     * the last run), whose rows could not be read as they are.
+     * Keeps the shape of a statement's columns for its next run, once PostgreSQL described them ({@code longest} of
+     * each, {@link PgColumnLengths}); fails with {@link Changed} when this run's rows statement was built for another
+     * shape (the tables changed since the last run), whose rows could not be read as they are.
      */
-    void learn(String body, List<ColumnKind> known, List<ResultColumn> columns) {
-        List<ColumnKind> kinds = ColumnKind.of(columns);
-        if (known != null && !known.equals(kinds)) {
+    void learn(String body, Shape known, List<ResultColumn> columns, List<Integer> longest) {
+        Shape shape = new Shape(ColumnKind.of(columns), longest);
+        if (known != null && !known.equals(shape)) {
             shapes.invalidate(body);
             throw new Changed();
         }
-        if (known == null && !kinds.isEmpty()) {
-            shapes.put(body, List.copyOf(kinds));
+        if (known == null && !shape.kinds().isEmpty()) {
+            shapes.put(body, shape);
         }
     }
 
