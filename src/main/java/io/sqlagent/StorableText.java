@@ -42,6 +42,17 @@ public final class StorableText {
         return cleaned.toString();
     }
 
+    /** What {@link #isStorable} refuses, phrased as a problem of an argument. */
+    public static final String UNSTORABLE = "holds a NUL character (U+0000) or half of a surrogate pair, which the store cannot keep";
+
+    /**
+     * Whether PostgreSQL {@code text} holds {@code text} as it is ({@code null} does): for what a caller saves on purpose,
+     * such as a learning, where a cleaned copy would be a silent change and a refusal naming the argument is kinder.
+     */
+    public static boolean isStorable(String text) {
+        return text == null || isClean(text);
+    }
+
     private static boolean isClean(String text) {
         for (int i = 0; i < text.length(); i++) {
             char c = text.charAt(i);

@@ -11,6 +11,7 @@ import io.sqlagent.knowledge.KnowledgeStore;
 import io.sqlagent.knowledge.LearningConfig;
 import io.sqlagent.knowledge.Provenance;
 import io.sqlagent.knowledge.SaveOutcome;
+import io.sqlagent.tool.ToolArgumentsException;
 import io.sqlagent.tool.ToolCallContext;
 import io.sqlagent.tool.ToolDefinition;
 import io.sqlagent.tool.ToolException;
@@ -60,6 +61,8 @@ public class SaveLearningTool extends TypedTool<SaveLearningTool.Arguments> {
         if (arguments.title().isBlank() || arguments.description().isBlank()) {
             throw new ToolException("The title and the description must not be blank.");
         }
+        ToolArgumentsException.requireStorable("save_learning", "title", arguments.title(), "description",
+                arguments.description(), "sql", arguments.sql().orElse(null));
         String title = arguments.title().strip();
         String sql = arguments.sql().filter(text -> !text.isBlank()).orElse(null);
         Provenance provenance = new Provenance(context.caller(), context.identity().name(), context.conversationId());

@@ -15,6 +15,7 @@ import io.sqlagent.knowledge.Provenance;
 import io.sqlagent.knowledge.ResultShape;
 import io.sqlagent.knowledge.SaveOutcome;
 import io.sqlagent.knowledge.ValidatedQueries;
+import io.sqlagent.tool.ToolArgumentsException;
 import io.sqlagent.tool.ToolCallContext;
 import io.sqlagent.tool.ToolDefinition;
 import io.sqlagent.tool.ToolException;
@@ -66,6 +67,9 @@ public class SaveValidatedQueryTool extends TypedTool<SaveValidatedQueryTool.Arg
         if (arguments.name().isBlank() || arguments.question().isBlank() || arguments.summary().isBlank()) {
             throw new ToolException("The name, question and summary must not be blank.");
         }
+        ToolArgumentsException.requireStorable("save_validated_query", "name", arguments.name(), "question",
+                arguments.question(), "sql", arguments.sql(), "summary", arguments.summary(), "tables_used",
+                arguments.tablesUsed(), "data_quality_notes", arguments.dataQualityNotes().orElse(null));
         return queries.run(arguments.sql(), context).flatMap(shape -> save(arguments, shape, context));
     }
 

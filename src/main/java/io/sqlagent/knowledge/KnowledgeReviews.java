@@ -16,6 +16,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.smallrye.mutiny.Uni;
 import io.sqlagent.SnakeCaseJson;
+import io.sqlagent.StorableText;
 import io.sqlagent.tool.ToolCallContext;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.SqlClient;
@@ -110,6 +111,10 @@ public class KnowledgeReviews {
         KnowledgeItemId item = id(id);
         if (reason != null && reason.length() > MAX_REASON) {
             return Uni.createFrom().failure(ReviewException.invalid("'reason' must be at most " + MAX_REASON + " characters"));
+        }
+        if (!StorableText.isStorable(reason)) {
+            return Uni.createFrom()
+                    .failure(ReviewException.invalid("'reason' " + StorableText.UNSTORABLE + "; nothing was changed"));
         }
         return decide(item, id, proposed -> {
             proposed.status = "rejected";

@@ -11,6 +11,8 @@ import java.util.Set;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import io.sqlagent.StorableText;
+
 /**
  * What a reviewer changes while approving: for a learning {@code title}, {@code description},
  * {@code category}, {@code sql}; for a validated query {@code name}, {@code question}, {@code sql},
@@ -70,6 +72,8 @@ public record ProposalEdits(Map<String, Object> values) {
                 tables(value, max, problems).ifPresent(tables -> values.put(name, tables));
             } else if (!value.isTextual() || value.asText().isBlank()) {
                 problems.add("'" + name + "' must be a non-blank string");
+            } else if (!StorableText.isStorable(value.asText())) {
+                problems.add("'" + name + "' " + StorableText.UNSTORABLE);
             } else if (value.asText().strip().length() > max) {
                 problems.add("'" + name + "' must be at most " + max + " characters");
             } else if (name.equals("category") && !CATEGORIES.contains(value.asText())) {
@@ -91,8 +95,10 @@ public record ProposalEdits(Map<String, Object> values) {
         }
         List<String> tables = new ArrayList<>();
         for (JsonNode table : value) {
-            if (!table.isTextual() || table.asText().isBlank() || table.asText().length() > 200) {
-                problems.add("'tables_used' must hold non-blank table names (at most 200 characters)");
+            if (!table.isTextual() || table.asText().isBlank() || table.asText().length() > 200
+                    || !StorableText.isStorable(table.asText())) {
+                problems.add("'tables_used' must hold non-blank table names (at most 200 characters, no NUL character"
+                        + " or half of a surrogate pair)");
                 return Optional.empty();
             }
             if (!tables.contains(table.asText().strip())) {

@@ -222,6 +222,7 @@ class GovernedLearningTest {
         bad.put("{\"reason\": \"a\"} {}", new String[] { "malformed_json", "more after its JSON value" });
         bad.put("{\"reason\": ", new String[] { "malformed_json", "not valid JSON" });
         bad.put("{\"reason\": \"" + "x".repeat(2001) + "\"}", new String[] { "invalid_edits", "at most 2000 characters" });
+        bad.put("{\"reason\": \"nul \\u0000\"}", new String[] { "invalid_edits", "'reason' holds a NUL character" });
         for (Map.Entry<String, String[]> body : bad.entrySet()) {
             String shown = body.getKey().length() > 60 ? body.getKey().substring(0, 60) + "…" : body.getKey();
             var refused = review("POST", reject, body.getKey(), REVIEWER).extract();
@@ -263,6 +264,11 @@ class GovernedLearningTest {
                 .body("message", containsString("'description' must be a non-blank string"));
         review("POST", path + "/approve", "{\"title\": \"" + "x".repeat(101) + "\"}", REVIEWER).statusCode(400)
                 .body("message", containsString("at most 100 characters"));
+        review("POST", path + "/approve", "{\"title\": \"half \\udc00 pair\", \"description\": \"a\\u0000b\"}", REVIEWER)
+                .statusCode(400)
+                .body("error", is("invalid_edits"))
+                .body("message", containsString("'title' holds a NUL character (U+0000) or half of a surrogate pair"))
+                .body("message", containsString("'description' holds"));
         review("POST", path + "/approve", "{\"title\": ", REVIEWER).statusCode(400).body("error", is("malformed_json"));
         review("POST", path + "/approve", "[]", REVIEWER).statusCode(400).body("error", is("invalid_body"));
         review("POST", path + "/reject", "{\"because\": \"no\"}", REVIEWER).statusCode(400).body("error", is("invalid_body"))

@@ -172,6 +172,39 @@ class KnowledgeToolsTest {
     }
 
     @Test
+    void textTheStoreCannotHoldIsRefusedNamingTheArgumentAndNothingIsSaved() {
+        // PostgreSQL text holds no NUL, and half a surrogate pair is no UTF-8: refused as the caller's mistake (400), not a
+        // failed tool with an error id (422), whichever argument holds it.
+        String suffix = UUID.randomUUID().toString().substring(0, 8);
+        String nul = "\u0000";
+        ObjectNode learning = SnakeCaseJson.MAPPER.createObjectNode().put("title", "Weights " + suffix)
+                .put("description", "grams" + nul + "not kilograms").put("category", "data_quality");
+        call("save_learning", learning).statusCode(400)
+                .body("error", is("invalid_arguments"))
+                .body("message", containsString("description holds a NUL character (U+0000)"))
+                .body("details[0].argument", is("description"));
+        // Half a pair only travels as a JSON escape: a Java string holding one would be sent as '?'.
+        String halfPair = learning.put("description", "grams").put("sql", "SELECT 1 -- HALF").toString().replace("HALF",
+                "\\ud800");
+        given().contentType(ContentType.JSON).body(halfPair).when().post("/api/tools/save_learning").then().statusCode(400)
+                .body("details[0].argument", is("sql"))
+                .body("details[0].problem", containsString("half of a surrogate pair"));
+        assertEquals(0, count("SELECT count(*) FROM learning WHERE title = $1", "Weights " + suffix));
+
+        ObjectNode pattern = pattern("weights_" + suffix, "Which tracks weigh most " + suffix + "?", "SELECT 1");
+        pattern.putArray("tables_used").add("track").add("al" + nul + "bum");
+        pattern.put("summary", "the " + nul + " heaviest");
+        call("save_validated_query", pattern).statusCode(400)
+                .body("error", is("invalid_arguments"))
+                .body("details.argument", is(List.of("summary", "tables_used[1]")))
+                .body("message", containsString("nothing was saved"));
+        assertEquals(0, count("SELECT count(*) FROM query_pattern WHERE name = $1", "weights_" + suffix));
+        pattern.putArray("tables_used").add("track");
+        pattern.put("summary", "the heaviest");
+        call("save_validated_query", pattern).statusCode(200).body("result.success", is(true));
+    }
+
+    @Test
     void aValidatedQueryIsSavedAndFoundAndTheSameQuestionIsRefused() {
         String suffix = UUID.randomUUID().toString().substring(0, 8);
         String question = "How many albums does each wombat artist have " + suffix + "?";
