@@ -53,6 +53,17 @@ public final class StorableText {
         return text == null || isClean(text);
     }
 
+    /**
+     * Whether {@code text} shows anything: a character that is not white space, a control or a format character (such as
+     * a zero-width space) nor half of a surrogate pair. {@link String#isBlank} lets those through, while a model finds no
+     * word in them and a reader sees nothing.
+     */
+    public static boolean isVisible(String text) {
+        return text != null && text.codePoints().anyMatch(c -> !Character.isWhitespace(c) && !Character.isSpaceChar(c)
+                && Character.getType(c) != Character.CONTROL && Character.getType(c) != Character.FORMAT
+                && Character.getType(c) != Character.SURROGATE);
+    }
+
     private static boolean isClean(String text) {
         for (int i = 0; i < text.length(); i++) {
             char c = text.charAt(i);

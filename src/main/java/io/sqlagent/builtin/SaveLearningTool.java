@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.Optional;
 
 import io.smallrye.mutiny.Uni;
+import io.sqlagent.StorableText;
 import io.sqlagent.jsonschema.Param;
 import io.sqlagent.knowledge.KnowledgeReader;
 import io.sqlagent.knowledge.KnowledgeStore;
@@ -58,7 +59,7 @@ public class SaveLearningTool extends TypedTool<SaveLearningTool.Arguments> {
         if (!learning.enabled()) {
             throw new ToolRefusedException(DISABLED);
         }
-        if (arguments.title().isBlank() || arguments.description().isBlank()) {
+        if (!StorableText.isVisible(arguments.title()) || !StorableText.isVisible(arguments.description())) {
             throw new ToolException("The title and the description must not be blank.");
         }
         ToolArgumentsException.requireStorable("save_learning", "title", arguments.title(), "description",

@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.Optional;
 
 import io.smallrye.mutiny.Uni;
+import io.sqlagent.StorableText;
 import io.sqlagent.jsonschema.Param;
 import io.sqlagent.knowledge.KnowledgeFile;
 import io.sqlagent.knowledge.KnowledgeReader;
@@ -64,7 +65,8 @@ public class SaveValidatedQueryTool extends TypedTool<SaveValidatedQueryTool.Arg
         if (!learning.enabled()) {
             throw new ToolRefusedException(SaveLearningTool.DISABLED);
         }
-        if (arguments.name().isBlank() || arguments.question().isBlank() || arguments.summary().isBlank()) {
+        if (!StorableText.isVisible(arguments.name()) || !StorableText.isVisible(arguments.question())
+                || !StorableText.isVisible(arguments.summary())) {
             throw new ToolException("The name, question and summary must not be blank.");
         }
         ToolArgumentsException.requireStorable("save_validated_query", "name", arguments.name(), "question",
@@ -74,7 +76,8 @@ public class SaveValidatedQueryTool extends TypedTool<SaveValidatedQueryTool.Arg
     }
 
     private Uni<Map<String, Object>> save(Arguments arguments, ResultShape shape, ToolCallContext context) {
-        List<String> tables = arguments.tablesUsed().stream().map(String::strip).filter(t -> !t.isEmpty()).distinct().toList();
+        List<String> tables = arguments.tablesUsed().stream().map(String::strip).filter(StorableText::isVisible).distinct()
+                .toList();
         KnowledgeFile.Pattern pattern = new KnowledgeFile.Pattern(arguments.name().strip(), arguments.question().strip(),
                 arguments.sql().strip(), arguments.summary().strip(), tables,
                 arguments.dataQualityNotes().filter(text -> !text.isBlank()).orElse(null));

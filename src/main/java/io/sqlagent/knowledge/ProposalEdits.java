@@ -70,7 +70,7 @@ public record ProposalEdits(Map<String, Object> values) {
                 values.put(name, null);
             } else if (name.equals("tables_used")) {
                 tables(value, max, problems).ifPresent(tables -> values.put(name, tables));
-            } else if (!value.isTextual() || value.asText().isBlank()) {
+            } else if (!value.isTextual() || !StorableText.isVisible(value.asText())) {
                 problems.add("'" + name + "' must be a non-blank string");
             } else if (!StorableText.isStorable(value.asText())) {
                 problems.add("'" + name + "' " + StorableText.UNSTORABLE);
@@ -95,7 +95,7 @@ public record ProposalEdits(Map<String, Object> values) {
         }
         List<String> tables = new ArrayList<>();
         for (JsonNode table : value) {
-            if (!table.isTextual() || table.asText().isBlank() || table.asText().length() > 200
+            if (!table.isTextual() || !StorableText.isVisible(table.asText()) || table.asText().length() > 200
                     || !StorableText.isStorable(table.asText())) {
                 problems.add("'tables_used' must hold non-blank table names (at most 200 characters, no NUL character"
                         + " or half of a surrogate pair)");

@@ -31,6 +31,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.smallrye.mutiny.Uni;
 import io.sqlagent.Caller;
 import io.sqlagent.SnakeCaseJson;
+import io.sqlagent.StorableText;
 import io.sqlagent.http.ErrorBody;
 import io.sqlagent.security.CallerResolver;
 import io.sqlagent.store.StoreMigrations;
@@ -112,12 +113,14 @@ public class AuditResource {
         int size = size(limit);
         List<String> conditions = new ArrayList<>();
         Tuple values = Tuple.tuple();
+        // The log keeps what PostgreSQL cannot store (NUL, half a surrogate pair) as U+FFFD: a filter is cleaned the same
+        // way, so it finds those records instead of failing the query.
         if (present(principal)) {
-            values.addString(principal);
+            values.addString(StorableText.clean(principal));
             conditions.add("principal = $" + values.size());
         }
         if (present(tool)) {
-            values.addString(tool);
+            values.addString(StorableText.clean(tool));
             conditions.add("tool = $" + values.size());
         }
         if (present(outcome)) {

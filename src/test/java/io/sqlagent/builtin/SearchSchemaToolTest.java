@@ -11,6 +11,7 @@ import static org.hamcrest.Matchers.is;
 import static org.hamcrest.Matchers.lessThanOrEqualTo;
 import static org.hamcrest.Matchers.matchesPattern;
 import static org.hamcrest.Matchers.not;
+import static org.hamcrest.Matchers.notNullValue;
 import static org.hamcrest.Matchers.nullValue;
 import static org.hamcrest.Matchers.startsWith;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -133,6 +134,16 @@ class SearchSchemaToolTest {
     @Test
     void aQueryOfOnlyPunctuationFindsByMeaningOrNothingButNeverFails() {
         searchSchema("{\"query\":\"?!\"}").statusCode(200);
+    }
+
+    @Test
+    void aQueryWithNothingTheModelCanReadIsRankedByWordsAndNeverFails() {
+        // A NUL, a zero-width space or half a surrogate pair gives the model's tokenizer nothing, and it refused to embed
+        // them: 422 with the library's exception. The pattern \\S lets them through, as they are not white space.
+        for (String query : List.of("\\u0000", "\\u200b", "\\ud800", "\\u0000\\ud800\\u200b")) {
+            searchSchema("{\"query\":\"" + query + "\"}").statusCode(200).body("result.tables", notNullValue());
+        }
+        searchSchema("{\"query\":\"\\u200bgenres\\u0000\"}").statusCode(200).body("result.tables[0].table", is("public.genre"));
     }
 
     @Test

@@ -189,7 +189,12 @@ class KnowledgeToolsTest {
         given().contentType(ContentType.JSON).body(halfPair).when().post("/api/tools/save_learning").then().statusCode(400)
                 .body("details[0].argument", is("sql"))
                 .body("details[0].problem", containsString("half of a surrogate pair"));
-        assertEquals(0, count("SELECT count(*) FROM learning WHERE title = $1", "Weights " + suffix));
+        // Only invisible characters (a zero-width space) are blank too: before, the model refused to embed them (422 with
+        // its exception and an error id).
+        learning.put("title", "\u200b\u2060").put("description", "\u200b").remove("sql");
+        call("save_learning", learning).statusCode(422).body("message", is("The title and the description must not be blank."));
+        assertEquals(0, count("SELECT count(*) FROM learning WHERE title = $1 OR title = $2", "Weights " + suffix,
+                "\u200b\u2060"));
 
         ObjectNode pattern = pattern("weights_" + suffix, "Which tracks weigh most " + suffix + "?", "SELECT 1");
         pattern.putArray("tables_used").add("track").add("al" + nul + "bum");

@@ -5,6 +5,7 @@ import static org.hamcrest.Matchers.allOf;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItems;
+import static org.hamcrest.Matchers.hasSize;
 import static org.hamcrest.Matchers.is;
 import static org.hamcrest.Matchers.not;
 import static org.hamcrest.Matchers.nullValue;
@@ -258,6 +259,11 @@ class ToolResourceTest {
         assertEquals("nul \uFFFD here", nul.getJsonObject("arguments").getString("note"));
         assertEquals("success", after.getString("outcome"));
         assertEquals("unknown_tool", unknown.getString("outcome"));
+        // A filter holding NUL finds what was stored cleaned (before: 500 with PostgreSQL's encoding error).
+        given().queryParam("tool", "made_up\u0000tool").when().get("/api/audit").then().statusCode(200)
+                .body("items[0].tool", is("made_up\uFFFDtool"));
+        given().queryParam("principal", "no\u0000body").when().get("/api/audit").then().statusCode(200)
+                .body("items", hasSize(0));
         assertEquals(droppedBefore, dropped(), "nothing was dropped");
     }
 

@@ -315,8 +315,17 @@ public class SchemaSearch {
         }
         return index().flatMap(index -> knowledgeTables(query)
                 .flatMap(known -> Uni.createFrom()
-                        .item(() -> index.search(query, index.semantic() ? embeddings().embed(query) : null, known, limit))
+                        .item(() -> index.search(query, index.semantic() && hasWord(query) ? embeddings().embed(query) : null,
+                                known, limit))
                         .runSubscriptionOn(Infrastructure.getDefaultWorkerPool())));
+    }
+
+    /**
+     * Whether the model can read anything in {@code query}: a letter or a digit. Its tokenizer finds nothing in a zero-width
+     * space, a NUL or half a surrogate pair and refuses to embed them; such a query is ranked by words alone.
+     */
+    private static boolean hasWord(String query) {
+        return query.codePoints().anyMatch(Character::isLetterOrDigit);
     }
 
     /**
