@@ -108,6 +108,7 @@ class ApiKeyBodiesTest {
         assertRefused(key + "{\"bad name\":\"x\"}}", "invalid_attributes", "attribute name \"bad name\" must be");
         assertRefused(key + "{\"pg_role\":\"" + "r".repeat(257) + "\"}}", "invalid_attributes", "at most 256");
         assertRefused(key + "{\"pg_role\":\"a\\u0000b\"}}", "invalid_attributes", "NUL");
+        assertRefused(key + "{\"pg_role\":\"a\\ud800b\"}}", "invalid_attributes", "half of a surrogate pair");
         String many = IntStream.rangeClosed(0, 20).mapToObj(i -> "\"a" + i + "\":\"v\"").collect(Collectors.joining(","));
         assertRefused(key + "{" + many + "}}", "invalid_attributes", "at most 20");
     }

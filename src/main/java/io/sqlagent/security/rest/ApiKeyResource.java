@@ -80,7 +80,8 @@ public class ApiKeyResource {
     private static final String NOT_BOOTSTRAP = "(?!" + ApiKeyIdentityProvider.BOOTSTRAP_NAME + "\\z)(?s).*";
     private static final String SCOPE = "[A-Za-z0-9][A-Za-z0-9:._*-]{0,99}";
     private static final String ATTRIBUTE = "[A-Za-z_][A-Za-z0-9_.-]{0,63}";
-    private static final String NO_NUL = "[^\\x00]*";
+    /** No NUL and no half of a surrogate pair: what PostgreSQL text cannot hold (a pair is one code point and passes). */
+    private static final String NO_NUL = "[^\\x00\\x{D800}-\\x{DFFF}]*";
     private static final int MAX_SCOPES = 50;
     private static final int MAX_ATTRIBUTES = 20;
     private static final int MAX_ATTRIBUTE_CHARS = 256;
@@ -90,7 +91,7 @@ public class ApiKeyResource {
     private static final String INVALID_SCOPE = "invalid_scopes: scope {invalid} is not a scope name of at most 100 characters (letters, digits, ':', '.', '_', '*', '-')";
     private static final String INVALID_ATTRIBUTES = "invalid_attributes: attributes must be an object of at most 20 names to strings, such as pg_role to support_rep_3";
     private static final String INVALID_ATTRIBUTE_NAME = "invalid_attributes: attribute name {invalid} must be letters, digits, '_', '.', '-' (at most 64), starting with a letter or '_'";
-    private static final String INVALID_ATTRIBUTE = "invalid_attributes: an attribute must be a string of at most 256 characters, without NUL";
+    private static final String INVALID_ATTRIBUTE = "invalid_attributes: an attribute must be a string of at most 256 characters, without NUL or half of a surrogate pair";
 
     /** What {@code POST /api/keys} answers: the only time the key is shown. */
     public record CreatedKey(String name, String principal, String key, List<String> scopes) {
