@@ -39,11 +39,18 @@ public class McpMessageCheck {
 
     private final String root;
     private final long maxBodyBytes;
+    private final int maxBatchSize;
 
     McpMessageCheck(@ConfigProperty(name = "quarkus.mcp.server.http.root-path", defaultValue = "/mcp") String root,
-            @ConfigProperty(name = "quarkus.http.limits.max-body-size", defaultValue = "10240K") MemorySize maxBodySize) {
+            @ConfigProperty(name = "quarkus.http.limits.max-body-size", defaultValue = "10240K") MemorySize maxBodySize,
+            McpConfig config) {
+        int maxBatchSize = config.maxBatchSize();
+        if (maxBatchSize < 1) {
+            throw new IllegalArgumentException("sqlagent.mcp.max-batch-size must be at least 1 (got " + maxBatchSize + ")");
+        }
         this.root = root.endsWith("/") && root.length() > 1 ? root.substring(0, root.length() - 1) : root;
         this.maxBodyBytes = maxBodySize.asLongValue();
+        this.maxBatchSize = maxBatchSize;
     }
 
     void register(@Observes Router router) {
@@ -82,6 +89,14 @@ public class McpMessageCheck {
         } else if (message instanceof JsonArray batch) {
             if (batch.isEmpty()) {
                 refuse(ctx, null, JsonRpcErrorCodes.INVALID_REQUEST, "The batch is empty; post a JSON-RPC message");
+                return;
+            }
+            if (batch.size() > maxBatchSize) {
+                // The library answers every message of a batch in one response it holds in memory: 5,000 tools/list in a
+                // 280 kB body came back as 72 MB, and a few slow readers took the process past a gigabyte.
+                refuse(ctx, null, JsonRpcErrorCodes.INVALID_REQUEST, "The batch has " + batch.size()
+                        + " messages; at most " + maxBatchSize + " are taken (sqlagent.mcp.max-batch-size): send fewer at"
+                        + " a time");
                 return;
             }
             for (int i = 0; i < batch.size(); i++) {

@@ -70,6 +70,20 @@ class McpProtocolEdgesTest {
     }
 
     @Test
+    void aBatchOfMoreMessagesThanTheLimitIsRefusedWholeNamingTheSetting() throws Exception {
+        String list = "{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"ping\"}";
+        String eleven = "[" + String.join(",", java.util.stream.IntStream.rangeClosed(1, 11).mapToObj(i -> list.formatted(i))
+                .toList()) + "]";
+        JsonObject answer = error(post(eleven), -32600);
+        assertEquals("The batch has 11 messages; at most 10 are taken (sqlagent.mcp.max-batch-size): send fewer at a time",
+                answer.getJsonObject("error").getString("message"));
+        // Ten are within the limit: past the check (the library then answers them, or refuses a batch before initialize).
+        HttpResponse<String> ten = post("[" + String.join(",", java.util.stream.IntStream.rangeClosed(1, 10)
+                .mapToObj(i -> list.formatted(i)).toList()) + "]");
+        assertTrue(!ten.body().contains("sqlagent.mcp.max-batch-size"), ten.body());
+    }
+
+    @Test
     void bodiesThatAreNotJsonAreParseErrors() throws Exception {
         for (String body : new String[] { "hello", "{\"jsonrpc\":\"2.0\",",
                 "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"} trailing",
