@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 import io.micrometer.core.instrument.Metrics;
@@ -35,10 +36,12 @@ import io.vertx.mutiny.sqlclient.SqlConnection;
  *        {@code sqlagent_source_waiting})
  * @param shares how many statements each principal has on the source now, against its share
  * @param engine the engine its URL names ({@link Engines}); PostgreSQL's when the URL names none
+ * @param lastHandedOut {@link System#nanoTime} when the pool last handed a connection to a caller (0: never), what
+ *        tells a saturated pool (connections keep coming free) from a server that stopped answering
  */
 public record Source(String name, String displayUrl, Optional<Pool> pool, Optional<String> configurationProblem,
         PoolLimits limits,
-        AtomicInteger waiting, PrincipalShares shares, Engine engine) {
+        AtomicInteger waiting, PrincipalShares shares, Engine engine, AtomicLong lastHandedOut) {
 
     /** A PostgreSQL source whose principals' shares are as {@code limits} says. */
     public Source(String name, String displayUrl, Optional<Pool> pool, Optional<String> configurationProblem,
@@ -50,7 +53,7 @@ public record Source(String name, String displayUrl, Optional<Pool> pool, Option
     public Source(String name, String displayUrl, Optional<Pool> pool, Optional<String> configurationProblem,
             PoolLimits limits, AtomicInteger waiting, Engine engine) {
         this(name, displayUrl, pool, configurationProblem, limits, waiting, new PrincipalShares(limits.perPrincipal()),
-                engine);
+                engine, new AtomicLong());
     }
 
     /** Whether its statements take PostgreSQL's own path ({@code QueryRunner}'s plan check, cursor and pipelining). */
@@ -214,6 +217,7 @@ public record Source(String name, String displayUrl, Optional<Pool> pool, Option
                         stopTimer.run();
                         waiting.decrementAndGet();
                         if (acquired.succeeded()) {
+                            lastHandedOut.set(System.nanoTime());
                             emitter.complete(SqlConnection.newInstance(acquired.result()));
                         } else {
                             giveBack.run();
@@ -269,7 +273,7 @@ public record Source(String name, String displayUrl, Optional<Pool> pool, Option
     /** The refusal of a wait past the acquire timeout, counted. */
     private ToolUnavailableException timedOut() {
         busyCounter(name, TIMEOUT).increment();
-        return new ToolUnavailableException("Source '" + name + "' is busy: no connection became free within "
+        return new SourceBusyException("Source '" + name + "' is busy: no connection became free within "
                 + limits.acquireTimeout().toMillis() + " ms (sqlagent.sources." + name
                 + ".acquire-timeout); try again shortly");
     }
@@ -294,7 +298,7 @@ public record Source(String name, String displayUrl, Optional<Pool> pool, Option
         String setting = "sqlagent.sources." + name + ".";
         if (failure instanceof ConnectionPoolTooBusyException) {
             busyCounter(name, QUEUE_FULL).increment();
-            return new ToolUnavailableException(
+            return new SourceBusyException(
                     "Source '" + name + "' is busy: all " + limits.maxSize() + " connections are in use and "
                             + limits.maxWaitQueueSize() + " calls are already waiting (" + setting + "max-pool-size, " + setting
                             + "max-wait-queue-size); try again shortly");
@@ -303,8 +307,17 @@ public record Source(String name, String displayUrl, Optional<Pool> pool, Option
     }
 
     /**
+     * How recently the pool must have handed out a connection for a probe that could not get one to count the source
+     * as busy rather than down: connections keep coming free while the server answers, even when every one is taken.
+     */
+    static final Duration SERVING_WINDOW = Duration.ofSeconds(30);
+
+    /**
      * Checks that the database answers, within {@code timeout}; never fails: a problem becomes a
-     * DOWN status with the reason.
+     * DOWN status with the reason. A probe that finds every connection in use (refused as busy, or still waiting for
+     * one when {@code timeout} passes) while the pool handed one out within {@link #SERVING_WINDOW} is UP and busy: the
+     * server answers, it is only saturated, and a replica taken out of its Service for that would push its load onto
+     * the others until every one is out. A server that stopped answering frees no connection and is DOWN.
      */
     public Uni<SourceStatus> probe(Duration timeout) {
         if (pool.isEmpty()) {
@@ -317,8 +330,28 @@ public record Source(String name, String displayUrl, Optional<Pool> pool, Option
                     return SourceStatus.up(name, displayUrl, Engines.withName(engine, String.valueOf(row.getValue(0))));
                 })
                 .ifNoItem().after(timeout)
-                .failWith(() -> new IllegalStateException("no answer within " + timeout.toMillis() + " ms"))
-                .onFailure().recoverWithItem(failure -> SourceStatus.down(name, displayUrl, reason(failure)));
+                .failWith(() -> new NoAnswer("no answer within " + timeout.toMillis() + " ms"))
+                .onFailure().recoverWithItem(failure -> saturated(failure)
+                        ? SourceStatus.busy(name, displayUrl, "busy: every one of its " + limits.maxSize()
+                                + " connections is in use, " + waiting.get() + " call(s) waiting; one was handed out "
+                                + Duration.ofNanos(System.nanoTime() - lastHandedOut.get()).toMillis() + " ms ago")
+                        : SourceStatus.down(name, displayUrl, reason(failure)));
+    }
+
+    /** Whether {@code failure} of a probe means a saturated pool that still serves (see {@link #probe}). */
+    private boolean saturated(Throwable failure) {
+        long handedOut = lastHandedOut.get();
+        boolean serving = handedOut != 0 && System.nanoTime() - handedOut < SERVING_WINDOW.toNanos();
+        // A probe still waiting in line when its time ran out counts as busy too; one whose connection failed (refused,
+        // reset: the server went away) never does, however recently the pool served.
+        return serving && (failure instanceof SourceBusyException || failure instanceof NoAnswer && waiting.get() > 0);
+    }
+
+    /** A probe's own time ran out. */
+    private static final class NoAnswer extends IllegalStateException {
+        NoAnswer(String message) {
+            super(message);
+        }
     }
 
     private static String reason(Throwable failure) {

@@ -17,7 +17,8 @@ import io.sqlagent.Redaction;
 /**
  * Readiness of the sources: UP when every source answers, DOWN naming each source that does not
  * and why; a source whose role may do more than read gets a {@code "<name> warning"} detail
- * ({@link SourceRoleCheck}) and stays UP. Probes run concurrently and never block the event loop.
+ * ({@link SourceRoleCheck}) and stays UP, and so does a source whose connections are all in use while it serves
+ * ({@code "UP, busy: …"}, see {@link Source#probe}). Probes run concurrently and never block the event loop.
  */
 @Readiness
 @ApplicationScoped
@@ -56,7 +57,8 @@ public class SourcesHealthCheck implements AsyncHealthCheck {
     private Uni<Probed> probe(Source source) {
         return source.probe(timeout)
                 .invoke(gauges::record)
-                .flatMap(status -> status.up()
+                // A busy source's role is not checked: that would wait for a connection too.
+                .flatMap(status -> status.up() && !status.busy()
                         ? roles.warning(source, timeout).map(warning -> new Probed(status, warning))
                         : Uni.createFrom().item(new Probed(status, Optional.empty())));
     }
@@ -65,7 +67,9 @@ public class SourcesHealthCheck implements AsyncHealthCheck {
         HealthCheckResponseBuilder builder = HealthCheckResponse.named(NAME).up();
         for (Probed each : probed) {
             SourceStatus status = each.status();
-            if (status.up()) {
+            if (status.busy()) {
+                builder.withData(status.name(), "UP, " + status.detail());
+            } else if (status.up()) {
                 builder.withData(status.name(), "UP");
             } else {
                 builder.down().withData(status.name(), "DOWN: " + Redaction.redact(status.detail()));

@@ -3,6 +3,7 @@ package io.sqlagent.sql.source;
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.is;
+import static org.hamcrest.Matchers.startsWith;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.time.Duration;
@@ -124,6 +125,12 @@ class SourcePoolTest {
         // first request on a loaded machine took 3-4 s, so the bound is the timeout, not a speed)
         assertEquals(true, Duration.ofNanos(System.nanoTime() - started).compareTo(chinook().limits().acquireTimeout()) < 0,
                 "refused before the acquire timeout");
+        // while readiness stays UP: the source answers, it is only saturated (it was DOWN, so under load Kubernetes took
+        // every replica out of its Service)
+        given().when().get("/q/health/ready").then().statusCode(200)
+                .body("checks.find { it.name == 'sqlagent sources' }.status", is("UP"))
+                .body("checks.find { it.name == 'sqlagent sources' }.data.default",
+                        startsWith("UP, busy: every one of its 5 connections is in use"));
         // and so are the schema tools, whose catalog reads take a connection of the same pool (they answered 422
         // "failed unexpectedly" with the pool's own exception)
         for (String body : List.of("{}", "{\"table_name\": \"artist\"}")) {
@@ -172,6 +179,21 @@ class SourcePoolTest {
                             .contains("Source 'tiny' is busy: no connection became free within 200 ms",
                                     "sqlagent.sources.tiny.acquire-timeout"));
             assertEquals(0, tiny.waiting().get(), "callers counted as waiting");
+            // A probe then finds the pool saturated but serving (its connection was handed out moments ago): UP, busy,
+            // so readiness does not take a replica out of its Service for its load
+            SourceStatus saturated = tiny.probe(Duration.ofSeconds(2)).await().atMost(WAIT);
+            assertEquals(true, saturated.up(), saturated.toString());
+            assertEquals(true, saturated.busy(), saturated.toString());
+            org.assertj.core.api.Assertions.assertThat(saturated.detail())
+                    .startsWith("busy: every one of its 1 connections is in use");
+            // while the same pool with no connection handed out for longer than the window is a server that stopped
+            // answering: DOWN, naming the wait
+            Source stuck = new Source("tiny", "test", java.util.Optional.of(pool), java.util.Optional.empty(), tiny.limits(),
+                    new java.util.concurrent.atomic.AtomicInteger(), tiny.shares(), tiny.engine(),
+                    new java.util.concurrent.atomic.AtomicLong(System.nanoTime() - Source.SERVING_WINDOW.toNanos() - 1));
+            SourceStatus down = stuck.probe(Duration.ofSeconds(2)).await().atMost(WAIT);
+            assertEquals(false, down.up(), down.toString());
+            org.assertj.core.api.Assertions.assertThat(down.detail()).contains("no connection became free within 200 ms");
             // and once the held connection is back, the pool's one connection serves caller after caller: none of
             // the given-up waits kept it
             held.closeAndAwait();
