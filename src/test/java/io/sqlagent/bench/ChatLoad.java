@@ -71,7 +71,10 @@ public final class ChatLoad {
         try (ScriptedOpenAiServer server = ScriptedOpenAiServer.start()) {
             model = server.program(rules::answer).latency(options.turnLatency()).recordRequests(false)
                     .timeRuns(LoadModel::runOf);
-            List<String> jvmOptions = new ArrayList<>(List.of("-Xmx" + options.heap()));
+            // Every virtual user connects from 127.0.0.1, as 500 users behind one proxy would: the per-address cap (128
+            // by default) would refuse most of them, which measures the cap, not the service. --service-opt can set it.
+            List<String> jvmOptions = new ArrayList<>(List.of("-Xmx" + options.heap(),
+                    "-Dsqlagent.http.max-connections-per-address=0"));
             jvmOptions.addAll(options.serviceOptions());
             ServiceProcess service = ServiceProcess.startWithJvmOptions(workDir, Map.of(
                     "QUARKUS_LANGCHAIN4J_OPENAI_BASE_URL", server.baseUrl(),
