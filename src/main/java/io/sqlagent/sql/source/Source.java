@@ -324,27 +324,31 @@ public record Source(String name, String displayUrl, Optional<Pool> pool, Option
             return Uni.createFrom().item(SourceStatus.down(name, displayUrl,
                     "misconfigured: " + configurationProblem.orElse("no pool")));
         }
-        return withConnection(client -> client.query(engine.versionQuery()).execute())
+        java.util.concurrent.atomic.AtomicBoolean connected = new java.util.concurrent.atomic.AtomicBoolean();
+        return withConnection(client -> {
+            connected.set(true);
+            return client.query(engine.versionQuery()).execute();
+        })
                 .map(rows -> {
                     Row row = rows.iterator().next();
                     return SourceStatus.up(name, displayUrl, Engines.withName(engine, String.valueOf(row.getValue(0))));
                 })
                 .ifNoItem().after(timeout)
                 .failWith(() -> new NoAnswer("no answer within " + timeout.toMillis() + " ms"))
-                .onFailure().recoverWithItem(failure -> saturated(failure)
+                .onFailure().recoverWithItem(failure -> saturated(failure, connected.get())
                         ? SourceStatus.busy(name, displayUrl, "busy: every one of its " + limits.maxSize()
-                                + " connections is in use, " + waiting.get() + " call(s) waiting; one was handed out "
+                                + " connections is in use; one was handed out "
                                 + Duration.ofNanos(System.nanoTime() - lastHandedOut.get()).toMillis() + " ms ago")
                         : SourceStatus.down(name, displayUrl, reason(failure)));
     }
 
     /** Whether {@code failure} of a probe means a saturated pool that still serves (see {@link #probe}). */
-    private boolean saturated(Throwable failure) {
+    private boolean saturated(Throwable failure, boolean connected) {
         long handedOut = lastHandedOut.get();
         boolean serving = handedOut != 0 && System.nanoTime() - handedOut < SERVING_WINDOW.toNanos();
-        // A probe still waiting in line when its time ran out counts as busy too; one whose connection failed (refused,
-        // reset: the server went away) never does, however recently the pool served.
-        return serving && (failure instanceof SourceBusyException || failure instanceof NoAnswer && waiting.get() > 0);
+        // A probe still waiting in line for a connection when its time ran out counts as busy too; one whose connection
+        // failed (refused, reset: the server went away) or whose statement got no answer never does.
+        return serving && (failure instanceof SourceBusyException || failure instanceof NoAnswer && !connected);
     }
 
     /** A probe's own time ran out. */

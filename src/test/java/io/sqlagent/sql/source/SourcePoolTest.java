@@ -186,6 +186,9 @@ class SourcePoolTest {
             assertEquals(true, saturated.busy(), saturated.toString());
             org.assertj.core.api.Assertions.assertThat(saturated.detail())
                     .startsWith("busy: every one of its 1 connections is in use");
+            // and so it is when the probe's own time runs out first, while it waits in line
+            SourceStatus waitedOut = tiny.probe(Duration.ofMillis(50)).await().atMost(WAIT);
+            assertEquals(true, waitedOut.busy(), waitedOut.toString());
             // while the same pool with no connection handed out for longer than the window is a server that stopped
             // answering: DOWN, naming the wait
             Source stuck = new Source("tiny", "test", java.util.Optional.of(pool), java.util.Optional.empty(), tiny.limits(),
