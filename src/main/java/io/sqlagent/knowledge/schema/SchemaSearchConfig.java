@@ -29,6 +29,13 @@ public interface SchemaSearchConfig {
         boolean buildAtStart();
 
         /**
+         * How long after the start the start's build begins: the start itself (until ready) does not share the CPU with
+         * it, nor hold its memory. A search or listing before then builds at once. 0 builds as the start ends.
+         */
+        @WithDefault("2s")
+        Duration startDelay();
+
+        /**
          * Add the vectors as soon as the word index is built; when false they are added from the first search on (that
          * search and those until the vectors are in rank by words), so a replica nobody searches does not hold the
          * in-process embedding model (about 400 MB of RSS).

@@ -100,4 +100,12 @@ final class SchemaWords {
         int end = text.lastIndexOf(' ', max - 1);
         return text.substring(0, end > max / 2 ? end : max - 1) + "…";
     }
+
+    /**
+     * Whether the model can read anything in {@code query}: a letter or a digit. Its tokenizer finds nothing in a zero-width
+     * space, a NUL or half a surrogate pair and refuses to embed them; such a query is ranked by words alone.
+     */
+    static boolean hasWord(String query) {
+        return query.codePoints().anyMatch(Character::isLetterOrDigit);
+    }
 }

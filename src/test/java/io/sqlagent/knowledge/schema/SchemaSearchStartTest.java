@@ -68,6 +68,10 @@ class SchemaSearchStartTest {
 
     /** The application's settings, with the index built at start, embedded at start or not, and no schedule. */
     private SchemaSearch start(boolean embedAtStart) {
+        return start(embedAtStart, Duration.ZERO);
+    }
+
+    private SchemaSearch start(boolean embedAtStart, Duration startDelay) {
         SchemaSearchConfig.Index index = config.index();
         SchemaSearchConfig.Index atStart = new SchemaSearchConfig.Index() {
             @Override
@@ -78,6 +82,11 @@ class SchemaSearchStartTest {
             @Override
             public boolean embedAtStart() {
                 return embedAtStart;
+            }
+
+            @Override
+            public Duration startDelay() {
+                return startDelay;
             }
 
             @Override
@@ -160,6 +169,21 @@ class SchemaSearchStartTest {
         // No table is named after songs or music styles: found by meaning, now that the vectors are in.
         List<String> byMeaning = found(search, "songs by music style");
         assertTrue(byMeaning.containsAll(List.of("public.track", "public.genre")), byMeaning.toString());
+    }
+
+    @Test
+    void theStartsBuildWaitsItsDelayYetNeedsNoSearchAndASearchMeanwhileBuildsAtOnce() throws Exception {
+        // The start's build begins after its delay, not during the start, and without anyone searching
+        SchemaSearch idle = start(false, Duration.ofSeconds(1));
+        assertEquals("not built", idle.status().state(), idle.status().toString());
+        awaitState(idle, false);
+        assertEquals(11, idle.status().tables(), idle.status().toString());
+        idle.stop();
+
+        // and a search before the delay is over builds and is answered at once
+        SchemaSearch asked = start(false, Duration.ofMinutes(10));
+        List<String> first = found(asked, "Which artists released the most albums?");
+        assertTrue(first.containsAll(List.of("public.artist", "public.album")), first.toString());
     }
 
     @Test
