@@ -10,4 +10,8 @@ public interface McpConfig {
     /** Most JSON-RPC messages one request may carry as a batch; at least 1. */
     @WithDefault("10")
     int maxBatchSize();
+
+    /** Most MCP sessions one principal may hold at once; a new one beyond it closes the principal's oldest. */
+    @WithDefault("1000")
+    int maxSessionsPerPrincipal();
 }

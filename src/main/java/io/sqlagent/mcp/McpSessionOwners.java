@@ -2,8 +2,10 @@ package io.sqlagent.mcp;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.ArrayDeque;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Pattern;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -53,13 +55,22 @@ public class McpSessionOwners {
     private final CallerResolver callers;
     private final ConnectionManager connections;
     private final Map<String, String> owners = new ConcurrentHashMap<>();
+    /** Each principal's sessions, oldest first. */
+    private final Map<String, ArrayDeque<String>> sessionsOf = new ConcurrentHashMap<>();
+    private final int maxSessionsPerPrincipal;
+    private final AtomicLong opened = new AtomicLong();
 
     McpSessionOwners(@ConfigProperty(name = "quarkus.mcp.server.http.root-path", defaultValue = "/mcp") String root,
-            CallerResolver callers, ConnectionManager connections) {
+            CallerResolver callers, ConnectionManager connections, McpConfig config) {
+        if (config.maxSessionsPerPrincipal() < 1) {
+            throw new IllegalArgumentException("sqlagent.mcp.max-sessions-per-principal must be at least 1 (got "
+                    + config.maxSessionsPerPrincipal() + ")");
+        }
         this.root = root.endsWith("/") && root.length() > 1 ? root.substring(0, root.length() - 1) : root;
         this.messagePath = Pattern.compile(Pattern.quote(this.root) + "/messages/([^/?]+)");
         this.callers = callers;
         this.connections = connections;
+        this.maxSessionsPerPrincipal = config.maxSessionsPerPrincipal();
     }
 
     void register(@Observes Router router) {
@@ -119,10 +130,37 @@ public class McpSessionOwners {
         ctx.next();
     }
 
+    /**
+     * Records {@code session} as {@code caller}'s, and closes the caller's oldest sessions beyond
+     * {@code sqlagent.mcp.max-sessions-per-principal}: the library keeps a session until it has been idle for
+     * {@code quarkus.mcp.server.connection-idle-timeout} (30 min), about 1.5 kB each, so a caller initializing in a loop
+     * held 80,000 sessions and 150 MB of heap after a few minutes, and would have run the service out of memory. The
+     * closed session's next request is answered 404, as the specification has clients then initialize again.
+     */
     private void own(String session, String caller) {
         owners.put(session, caller);
-        // Ids of sessions the library has closed (idle timeout, client gone) are forgotten as new ones come.
-        owners.keySet().removeIf(id -> !connections.has(id) && !id.equals(session));
+        ArrayDeque<String> sessions = sessionsOf.computeIfAbsent(caller, name -> new ArrayDeque<>());
+        synchronized (sessions) {
+            sessions.removeIf(id -> !connections.has(id));
+            sessions.addLast(session);
+            while (sessions.size() > maxSessionsPerPrincipal) {
+                String oldest = sessions.pollFirst();
+                owners.remove(oldest);
+                connections.remove(oldest);
+                Log.debugf("MCP session %s of %s closed: the principal opened more than %d", oldest, caller,
+                        maxSessionsPerPrincipal);
+            }
+        }
+        // Ids of sessions the library has closed (idle timeout, client gone) are forgotten now and then, not at every
+        // new session: a sweep of every id per session made each initialize slower as sessions grew.
+        if (opened.incrementAndGet() % 1024 == 0) {
+            owners.keySet().removeIf(id -> !connections.has(id) && !id.equals(session));
+            sessionsOf.values().forEach(ids -> {
+                synchronized (ids) {
+                    ids.removeIf(id -> !connections.has(id));
+                }
+            });
+        }
     }
 
     private static void notFound(RoutingContext ctx, String session) {

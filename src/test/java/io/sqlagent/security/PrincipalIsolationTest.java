@@ -14,6 +14,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -138,6 +139,35 @@ class PrincipalIsolationTest {
         assertEquals(200, listed.statusCode(), listed.body());
         assertTrue(listed.body().contains("run_sql"), listed.body());
         assertEquals(200, mcp("DELETE", null, session, three).statusCode() / 100 * 100);
+    }
+
+    @Test
+    void aPrincipalHoldsAtMostItsShareOfSessionsAndTheOldestGoesFirst() throws Exception {
+        // Another principal's session, opened before the flood
+        Map<String, String> four = rep(4, "sql:read");
+        String theirs = mcp("POST", INITIALIZE, null, four).headers().firstValue("Mcp-Session-Id").orElseThrow();
+        mcp("POST", "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}", theirs, four);
+        // When one principal opens one session more than sqlagent.mcp.max-sessions-per-principal (1000)
+        Map<String, String> flood = TestIdentities.headers("flood-" + java.util.UUID.randomUUID(), "sql:read", null);
+        List<String> sessions = new java.util.ArrayList<>();
+        for (int i = 0; i <= 1000; i++) {
+            HttpResponse<String> opened = mcp("POST", INITIALIZE, null, flood);
+            assertEquals(200, opened.statusCode(), opened.body());
+            sessions.add(opened.headers().firstValue("Mcp-Session-Id").orElseThrow());
+        }
+        String newest = sessions.get(1000);
+        mcp("POST", "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}", newest, flood);
+
+        // Then its oldest session is closed (answered as unknown, so a client initializes again), the newest works
+        assertEquals(404, mcp("POST", TOOLS_LIST, sessions.get(0), flood).statusCode());
+        assertEquals(200, mcp("POST", TOOLS_LIST, newest, flood).statusCode());
+        // and the other principal's session is untouched
+        HttpResponse<String> listed = mcp("POST", TOOLS_LIST, theirs, four);
+        assertEquals(200, listed.statusCode(), listed.body());
+        assertTrue(listed.body().contains("run_sql"), listed.body());
+        for (String session : sessions.subList(1, 1001)) {
+            mcp("DELETE", null, session, flood);
+        }
     }
 
     @Test
