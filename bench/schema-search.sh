@@ -10,6 +10,7 @@
 #   bench/schema-search.sh abbreviated        # the abbreviated, multilingual warehouse, 1,118 tables
 #   bench/schema-search.sh pagila             # Pagila, the public schema
 #   BENCH_JAVA_OPTS=-Dbench.column-values=false bench/schema-search.sh pagila   # without the column values
+#   BENCH_JAVA_OPTS=-Dbench.column-values-max-distinct=200 bench/schema-search.sh pagila   # values of wider columns too
 #   BENCH_JAVA_OPTS=-Dbench.model=all-minilm-l6-v2 bench/schema-search.sh    # the float model (default: the quantized one)
 #
 # It compiles and runs from target/ of the tree it sits in, so run it in a tree nobody else is

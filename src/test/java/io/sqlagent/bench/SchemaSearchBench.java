@@ -102,7 +102,7 @@ public final class SchemaSearchBench {
         List<SchemaIntrospector.CatalogTable> catalog = introspector.catalog(source).await().atMost(WAIT);
         // -Dbench.column-values=false measures the ranking without the values (the ablation in docs/schema-search.md).
         Map<String, Map<String, List<String>>> values = Boolean.parseBoolean(System.getProperty("bench.column-values", "true"))
-                ? ColumnValues.read(source, 100).await().atMost(WAIT)
+                ? ColumnValues.read(source, Integer.getInteger("bench.column-values-max-distinct", 100)).await().atMost(WAIT)
                 : Map.of();
         SchemaIndex words = SchemaIndex.build(catalog, values, new TablePolicy(Optional.empty(), Optional.empty()),
                 new ColumnPolicy(Optional.empty()), 100_000);

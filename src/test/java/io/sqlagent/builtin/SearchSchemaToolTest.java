@@ -166,14 +166,19 @@ class SearchSchemaToolTest {
         client.disconnect();
     }
 
-    @Test
-    void theIndexFollowsSchemaChangesOnRefreshWhileSearchesUseTheOldOne() throws Exception {
-        // The driver itself, not DriverManager: after another test profile's restart DriverManager may hold the driver of
-        // an earlier class loader only, which it refuses to hand to this one ("No suitable driver").
+    /**
+     * The driver itself, not DriverManager: after another test profile's restart DriverManager may hold the driver of an
+     * earlier class loader only, which it refuses to hand to this one ("No suitable driver").
+     */
+    private Connection connect() throws Exception {
         Properties login = new Properties();
         login.setProperty("user", EmbeddedDatabase.USER);
-        try (Connection connection = new org.postgresql.Driver().connect("jdbc:" + defaultSourceUrl, login);
-                Statement statement = connection.createStatement()) {
+        return new org.postgresql.Driver().connect("jdbc:" + defaultSourceUrl, login);
+    }
+
+    @Test
+    void theIndexFollowsSchemaChangesOnRefreshWhileSearchesUseTheOldOne() throws Exception {
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
             statement.execute("CREATE TABLE public.podcast_episode (episode_id int PRIMARY KEY, title text)");
             statement.execute("COMMENT ON TABLE public.podcast_episode IS 'Episodes of the store''s podcasts'");
             try {
@@ -190,6 +195,37 @@ class SearchSchemaToolTest {
             search.refresh().done().get(60, TimeUnit.SECONDS);
             searchSchema("{\"query\":\"podcast episodes\"}").statusCode(200)
                     .body("result.tables.table", not(hasItem("public.podcast_episode")));
+        }
+    }
+
+    @Test
+    void aRefreshAskedWhileARebuildIsUnderWaySeesTheChangeMadeBeforeIt() throws Exception {
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            // Given a rebuild under way, with 150 new tables to embed, that read the catalog before the migration
+            statement.execute("""
+                    CREATE SCHEMA refresh_load;
+                    DO $$ BEGIN FOR i IN 1..150 LOOP
+                        EXECUTE format('CREATE TABLE refresh_load.ledger_%s (id int, note text)', i);
+                        EXECUTE format('COMMENT ON TABLE refresh_load.ledger_%s IS %L', i, 'Ledger number ' || i);
+                    END LOOP; END $$""");
+            try {
+                search.index().await().atMost(java.time.Duration.ofSeconds(60));
+                SchemaSearch.Build underWay = search.refresh();
+                underWay.words().get(60, TimeUnit.SECONDS);
+                statement.execute("CREATE TABLE public.lighthouse_keeper (keeper_id int PRIMARY KEY, lamp text)");
+                assertFalse(underWay.done().isDone(), "the first rebuild is still embedding");
+                // When a refresh is asked after the migration
+                SchemaSearch.Build asked = search.refresh();
+                asked.done().get(120, TimeUnit.SECONDS);
+                // Then the index it completes with has the new table, and searches find it
+                assertTrue(asked.done().get().entries().stream()
+                        .anyMatch(entry -> entry.table().equals("public.lighthouse_keeper")));
+                searchSchema("{\"query\":\"lighthouse keepers\",\"limit\":1}").statusCode(200)
+                        .body("result.tables[0].table", is("public.lighthouse_keeper"));
+            } finally {
+                statement.execute("DROP TABLE IF EXISTS public.lighthouse_keeper; DROP SCHEMA refresh_load CASCADE");
+                search.refresh().done().get(120, TimeUnit.SECONDS);
+            }
         }
     }
 

@@ -106,6 +106,11 @@ final class Expansions {
     }
 
     /** The word {@code nameWord} (lower-case) abbreviates, or {@code nameWord} itself when it is a word or unclear. */
+    /** Whether {@code word} is a whole word of the vocabulary. */
+    boolean isWord(String word) {
+        return ranks.containsKey(word);
+    }
+
     String expand(String nameWord) {
         if (nameWord.length() < SHORTEST || ranks.containsKey(nameWord)
                 || !nameWord.chars().allMatch(c -> c >= 'a' && c <= 'z')) {

@@ -79,9 +79,10 @@ public final class SchemaIndex {
     private final ValueRanking values;
     private final long builtAt;
     private final int modelCalls;
+    private final WordMeanings meanings;
 
     private SchemaIndex(List<Entry> entries, IndexSearcher searcher, float[][] vectors, SchemaGraph graph,
-            Abbreviations abbreviations, ValueRanking values, long builtAt, int modelCalls) {
+            Abbreviations abbreviations, ValueRanking values, long builtAt, int modelCalls, WordMeanings meanings) {
         this.entries = entries;
         this.searcher = searcher;
         this.vectors = vectors;
@@ -90,6 +91,7 @@ public final class SchemaIndex {
         this.values = values;
         this.builtAt = builtAt;
         this.modelCalls = modelCalls;
+        this.meanings = meanings;
     }
 
     /** Characters of a table's text that are embedded; the model reads about 256 word pieces at most. */
@@ -228,7 +230,9 @@ public final class SchemaIndex {
             }
             all[i] = all[original];
         }
-        return new SchemaIndex(entries, searcher, all, graph, abbreviations, values, builtAt, texts.size());
+        // The words of the names by meaning too, so a question's word no name holds finds the nearest (revenue, payment).
+        WordMeanings words = WordMeanings.of(entries, embeddings, previous == null ? null : previous.meanings);
+        return new SchemaIndex(entries, searcher, all, graph, abbreviations, values, builtAt, texts.size(), words);
     }
 
     /** The lexical index of {@code entries}, without vectors. */
@@ -251,7 +255,7 @@ public final class SchemaIndex {
             // The reader lives as long as this snapshot; it holds only heap memory, released with it.
             return new SchemaIndex(List.copyOf(entries), new IndexSearcher(DirectoryReader.open(directory)), null,
                     new SchemaGraph(entries), new Abbreviations(entries), new ValueRanking(entries),
-                    System.currentTimeMillis(), 0);
+                    System.currentTimeMillis(), 0, null);
         } catch (IOException e) {
             throw new UncheckedIOException("The schema index could not be built in memory", e);
         }
@@ -266,7 +270,7 @@ public final class SchemaIndex {
         for (int i = 0; i < vectors.length; i++) {
             normalised[i] = normalised(vectors[i]);
         }
-        return new SchemaIndex(entries, searcher, normalised, graph, abbreviations, values, builtAt, vectors.length);
+        return new SchemaIndex(entries, searcher, normalised, graph, abbreviations, values, builtAt, vectors.length, null);
     }
 
     public List<Entry> entries() {
@@ -301,8 +305,9 @@ public final class SchemaIndex {
      * {@code queryVector} is given, and by {@code knowledgeTables} (tables the knowledge base's hits name, best first).
      */
     public List<Hit> search(String query, float[] queryVector, List<String> knowledgeTables, int limit) {
-        return new SchemaRanking(entries, searcher, vectors, graph, abbreviations, values).search(query, queryVector,
-                knowledgeTables, limit);
+        return new SchemaRanking(entries, searcher, vectors, graph, abbreviations, values,
+                queryVector == null ? null : meanings).search(query, queryVector,
+                        knowledgeTables, limit);
     }
 
     static float[] normalised(float[] vector) {

@@ -78,15 +78,17 @@ final class SchemaRanking {
     private final SchemaGraph graph;
     private final Abbreviations abbreviations;
     private final ValueRanking values;
+    private final WordMeanings meanings;
 
     SchemaRanking(List<Entry> entries, IndexSearcher searcher, float[][] vectors, SchemaGraph graph,
-            Abbreviations abbreviations, ValueRanking values) {
+            Abbreviations abbreviations, ValueRanking values, WordMeanings meanings) {
         this.entries = entries;
         this.searcher = searcher;
         this.vectors = vectors;
         this.graph = graph;
         this.abbreviations = abbreviations;
         this.values = values;
+        this.meanings = meanings;
     }
 
     /**
@@ -269,6 +271,14 @@ final class SchemaRanking {
             // Names abbreviated as teams abbreviate them (cust_ord_hdr for a customer order header) match the word they
             // shorten, at less weight than the word itself.
             should(any, abbreviations.of(word), Abbreviations.WEIGHT);
+        }
+        // A question's word no name holds, abbreviates or derives from reaches the name words nearest in meaning.
+        if (meanings != null) {
+            List<String> unmatched = terms.stream().filter(word -> word.length() >= 3 && !meanings.holds(word)
+                    && abbreviations.of(word).isEmpty() && abbreviations.derived(word).isEmpty()).toList();
+            if (!unmatched.isEmpty()) {
+                should(any, List.copyOf(meanings.nearest(unmatched).keySet()), WordMeanings.WEIGHT);
+            }
         }
         // A past tense as written abbreviates too, before its ending was cut (rcvd for received, shpd for shipped).
         for (String token : SchemaWords.tokens(query).stream().limit(32).toList()) {

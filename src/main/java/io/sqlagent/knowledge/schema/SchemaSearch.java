@@ -1,16 +1,12 @@
 package io.sqlagent.knowledge.schema;
 
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -51,10 +47,6 @@ import io.vertx.mutiny.core.Vertx;
 @ApplicationScoped
 public class SchemaSearch {
 
-    /** Words that may name a table in a pattern's SQL or a learning's text. */
-    private static final Pattern IDENTIFIER = Pattern.compile("[\\p{L}_][\\p{L}\\p{N}_$]*(?:\\.[\\p{L}_][\\p{L}\\p{N}_$]*)?");
-    private static final int KNOWLEDGE_HITS = 10;
-
     /** What the index holds now, for {@code GET /api/schema/index}. */
     public record Status(String source, String state, int tables, boolean semantic,
             @JsonProperty("built_at") String builtAt, @JsonProperty("build_millis") Long buildMillis,
@@ -80,6 +72,8 @@ public class SchemaSearch {
 
     private final AtomicReference<SchemaIndex> current = new AtomicReference<>();
     private Build building;
+    /** The rebuild a refresh asked for while another was under way, started once that one is done. */
+    private Build queued;
     private volatile String state = "not built";
     private volatile String error;
     private volatile Long buildMillis;
@@ -176,12 +170,39 @@ public class SchemaSearch {
     }
 
     /**
-     * Starts rebuilding the index from the catalog, vectors included (when semantic), unless a rebuild is under way: then
-     * that one.
+     * Starts rebuilding the index from the catalog, vectors included (when semantic). A rebuild under way read the
+     * catalog before this call, perhaps before the migration the caller made: one more follows it then, which the
+     * refreshes asked meanwhile share.
      */
-    public Build refresh() {
+    public synchronized Build refresh() {
         vectorsWanted = true;
-        return rebuild();
+        if (building == null || building.done().isDone()) {
+            return rebuild();
+        }
+        if (queued == null) {
+            Build next = new Build(new CompletableFuture<>(), new CompletableFuture<>());
+            queued = next;
+            building.done().whenComplete((index, failure) -> {
+                Build started;
+                synchronized (this) {
+                    queued = null;
+                    started = rebuild();
+                }
+                forward(started.words(), next.words());
+                forward(started.done(), next.done());
+            });
+        }
+        return queued;
+    }
+
+    private static void forward(CompletableFuture<SchemaIndex> from, CompletableFuture<SchemaIndex> to) {
+        from.whenComplete((index, failure) -> {
+            if (failure != null) {
+                to.completeExceptionally(failure);
+            } else {
+                to.complete(index);
+            }
+        });
     }
 
     /** Starts a rebuild, with vectors once they are wanted, unless one is under way: then that one. */
@@ -329,61 +350,12 @@ public class SchemaSearch {
                 rebuild();
             }
         }
-        return index().flatMap(index -> knowledgeTables(query)
+        return index().flatMap(index -> KnowledgeTables.named(knowledge, learning, query)
                 .flatMap(known -> Uni.createFrom()
                         .item(() -> index.search(query,
                                 index.semantic() && SchemaWords.hasWord(query) ? embeddings().embed(query) : null,
                                 known, limit))
                         .runSubscriptionOn(Infrastructure.getDefaultWorkerPool())));
-    }
-
-    /**
-     * Tables the knowledge base's best hits for {@code query} name: the tables a pattern uses and the identifiers in its
-     * SQL, the title of a table note, the identifiers in a learning's SQL. Only names of indexed tables count in the
-     * end, so a hidden table named here is never revealed. A store that cannot answer leaves the knowledge out.
-     */
-    private Uni<List<String>> knowledgeTables(String query) {
-        Optional<String> words = KnowledgeStore.anyWordQuery(query);
-        if (words.isEmpty()) {
-            return Uni.createFrom().item(List.of());
-        }
-        Uni<List<String>> fromPatterns = knowledge.searchPatterns(words.get(), KNOWLEDGE_HITS).map(hits -> {
-            List<String> named = new ArrayList<>();
-            hits.forEach(hit -> {
-                named.addAll(hit.tablesUsed());
-                identifiers(hit.sql(), named);
-            });
-            return named;
-        });
-        Uni<List<String>> fromLearnings = knowledge.searchLearnings(words.get(), KNOWLEDGE_HITS, learning.enabled())
-                .map(hits -> {
-                    List<String> named = new ArrayList<>();
-                    hits.forEach(hit -> {
-                        named.add(hit.title());
-                        identifiers(hit.sql(), named);
-                    });
-                    return named;
-                });
-        return Uni.combine().all().unis(fromPatterns, fromLearnings).asTuple()
-                .map(both -> {
-                    List<String> named = new ArrayList<>(both.getItem1());
-                    named.addAll(both.getItem2());
-                    return named;
-                })
-                .onFailure().recoverWithItem(failure -> {
-                    Log.debugf("search_schema without the knowledge base: %s", failure.getMessage());
-                    return List.of();
-                });
-    }
-
-    private static void identifiers(String text, List<String> into) {
-        if (text == null) {
-            return;
-        }
-        Matcher matcher = IDENTIFIER.matcher(text);
-        while (matcher.find()) {
-            into.add(matcher.group());
-        }
     }
 
     /** The one-line summaries of the indexed tables, in catalog order, for a paged listing. */

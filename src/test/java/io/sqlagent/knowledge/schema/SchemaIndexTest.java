@@ -226,6 +226,41 @@ class SchemaIndexTest {
                 tables(changed.search("companies", model.embed("companies that buy"), List.of(), 1)).get(0));
     }
 
+    /** A rental shop's tables, as the public Pagila schema names them: no comments, no abbreviations. */
+    private static List<CatalogTable> shop() {
+        List<CatalogTable> catalog = new ArrayList<>();
+        catalog.add(table("public.country", null, List.of(), "country_id", "country"));
+        catalog.add(table("public.city", null, List.of("public.country"), "city_id", "city", "country_id"));
+        catalog.add(table("public.address", null, List.of("public.city"), "address_id", "address", "district",
+                "city_id", "postal_code", "phone"));
+        catalog.add(table("public.customer", null, List.of("public.address"), "customer_id", "first_name", "last_name",
+                "email", "address_id", "active"));
+        catalog.add(table("public.staff", null, List.of("public.address"), "staff_id", "first_name", "last_name",
+                "address_id", "store_id"));
+        catalog.add(table("public.store", null, List.of("public.address"), "store_id", "manager_staff_id", "address_id"));
+        catalog.add(table("public.film", null, List.of(), "film_id", "title", "length", "rental_rate"));
+        catalog.add(table("public.inventory", null, List.of("public.film", "public.store"), "inventory_id", "film_id",
+                "store_id"));
+        catalog.add(table("public.rental", null, List.of("public.inventory", "public.customer", "public.staff"),
+                "rental_id", "rental_date", "inventory_id", "customer_id", "return_date", "staff_id"));
+        catalog.add(table("public.payment", null, List.of("public.customer", "public.staff", "public.rental"),
+                "payment_id", "customer_id", "staff_id", "rental_id", "amount", "payment_date"));
+        return catalog;
+    }
+
+    @Test
+    void aQuestionsWordNoNameHoldsFindsTheNameWordNearestInMeaning() {
+        Embeddings model = Embeddings.inProcess();
+        SchemaIndex index = index(shop()).embedded(model, null);
+        String london = "What are the postal codes of customer addresses in London?";
+        String stock = "Is the film Alien Center in stock at store 2?";
+
+        // London is a city, stock is inventory: no name holds, abbreviates or derives from either word.
+        assertThat(tables(index.search(london, model.embed(london), List.of(), 5))).contains("public.address",
+                "public.city");
+        assertEquals("public.inventory", tables(index.search(stock, model.embed(stock), List.of(), 5)).get(0));
+    }
+
     private static List<CatalogTable> films() {
         List<CatalogTable> catalog = new ArrayList<>();
         catalog.add(table("public.film", null, List.of("public.language"), "film_id", "title", "language_id"));
