@@ -53,7 +53,7 @@ public final class SchemaSearchBench {
     public record Result(int tables, int questions, int neededTables, int foundTables, int questionsFullyFound,
             long indexMillis, long embeddingMillis, double p50Millis, double p95Millis, double meanTokens, double p95Tokens,
             double maxTokens, double wordsOnlyRecall, double wordsOnlyP50Millis, long listingTokens, List<String> misses,
-            int embeddedTexts, long refreshEmbeddingMillis) {
+            int embeddedTexts, long refreshEmbeddingMillis, int wordVectors) {
 
         public double recall() {
             return neededTables == 0 ? 1 : (double) foundTables / neededTables;
@@ -164,7 +164,7 @@ public final class SchemaSearchBench {
                 percentile(latencies, 0.5), percentile(latencies, 0.95), Arrays.stream(tokens).average().orElse(0),
                 percentile(tokens, 0.95), tokens.length == 0 ? 0 : tokens[tokens.length - 1],
                 needed == 0 ? 1 : (double) wordsFound / needed, percentile(wordsLatencies, 0.5), listingTokens(index), misses,
-                index.modelCalls(), refreshEmbeddingMillis);
+                index.modelCalls(), refreshEmbeddingMillis, index.wordVectors());
     }
 
     /** The tokens of the listing introspect_schema gave before it was paged: every name at once. */
@@ -258,6 +258,7 @@ public final class SchemaSearchBench {
         report.put("word_index_ms", result.indexMillis());
         report.put("embedding_ms", result.embeddingMillis());
         report.put("embedded_texts", result.embeddedTexts());
+        report.put("word_vectors", result.wordVectors());
         report.put("refresh_embedding_ms", result.refreshEmbeddingMillis());
         report.put("retrieval_p50_ms", Math.round(result.p50Millis() * 100) / 100.0);
         report.put("retrieval_p95_ms", Math.round(result.p95Millis() * 100) / 100.0);

@@ -286,6 +286,11 @@ public final class SchemaIndex {
         return modelCalls;
     }
 
+    /** Words of the names with a vector of their own ({@link WordMeanings}); 0 without vectors. */
+    public int wordVectors() {
+        return meanings == null ? 0 : meanings.size();
+    }
+
     /** Tables with column values indexed. */
     public long valued() {
         return entries.stream().filter(entry -> !entry.values().isEmpty()).count();

@@ -274,7 +274,8 @@ final class SchemaRanking {
         }
         // A question's word no name holds, abbreviates or derives from reaches the name words nearest in meaning.
         if (meanings != null) {
-            List<String> unmatched = terms.stream().filter(word -> word.length() >= 3 && !meanings.holds(word)
+            List<String> unmatched = terms.stream().filter(word -> word.length() >= 3
+                    && word.length() <= WordMeanings.LONGEST && !meanings.holds(word)
                     && abbreviations.of(word).isEmpty() && abbreviations.derived(word).isEmpty()).toList();
             if (!unmatched.isEmpty()) {
                 should(any, List.copyOf(meanings.nearest(unmatched).keySet()), WordMeanings.WEIGHT);

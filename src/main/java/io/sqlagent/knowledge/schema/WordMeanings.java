@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
+import io.quarkus.logging.Log;
 import io.sqlagent.workspace.vector.Embeddings;
 
 /**
@@ -35,6 +36,8 @@ final class WordMeanings {
     /** Question words remembered with their vectors, so a repeated word is not embedded again (1.5 MB at most). */
     private static final int CACHED = 1_024;
     private static final int BATCH = 64;
+    /** Longest question word looked up: longer ones are no word anyone asks with, and cost the model more. */
+    static final int LONGEST = 40;
 
     private final String[] words;
     private final float[][] vectors;
@@ -113,9 +116,15 @@ final class WordMeanings {
             }
         }
         if (!unknown.isEmpty()) {
-            List<float[]> embedded = embeddings.embedAll(unknown);
-            for (int j = 0; j < unknown.size(); j++) {
-                asked.put(unknown.get(j), SchemaIndex.normalised(embedded.get(j)));
+            try {
+                List<float[]> embedded = embeddings.embedAll(unknown);
+                for (int j = 0; j < unknown.size(); j++) {
+                    asked.put(unknown.get(j), SchemaIndex.normalised(embedded.get(j)));
+                }
+            } catch (RuntimeException e) {
+                // The search goes on by the words the names hold and by meaning; these words only help.
+                Log.debugf("Words %s could not be embedded: %s", unknown, e.getMessage());
+                return Map.of();
             }
         }
         Map<String, Double> found = new LinkedHashMap<>();
