@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -41,6 +42,8 @@ final class WordMeanings {
 
     private final String[] words;
     private final float[][] vectors;
+    /** Every word of the index: names, columns, comments. */
+    private final Set<String> held;
     private final Embeddings embeddings;
     private final Map<String, float[]> asked = Collections.synchronizedMap(new LinkedHashMap<>(256, 0.75f, true) {
         @Override
@@ -49,9 +52,10 @@ final class WordMeanings {
         }
     });
 
-    private WordMeanings(String[] words, float[][] vectors, Embeddings embeddings) {
+    private WordMeanings(String[] words, float[][] vectors, Set<String> held, Embeddings embeddings) {
         this.words = words;
         this.vectors = vectors;
+        this.held = held;
         this.embeddings = embeddings;
     }
 
@@ -61,7 +65,11 @@ final class WordMeanings {
      */
     static WordMeanings of(List<SchemaIndex.Entry> entries, Embeddings embeddings, WordMeanings previous) {
         Set<String> vocabulary = new TreeSet<>();
+        Set<String> held = new HashSet<>();
         for (SchemaIndex.Entry entry : entries) {
+            for (String field : List.of(entry.name(), entry.columns(), entry.text())) {
+                held.addAll(List.of(field.split(" ")));
+            }
             for (String field : List.of(entry.name(), entry.columns())) {
                 for (String word : field.split(" ")) {
                     // A name word the model knows no word for (mkt unexpanded, an id) has a vector that means nothing.
@@ -95,16 +103,16 @@ final class WordMeanings {
                 vectors[batch.get(j)] = SchemaIndex.normalised(embedded.get(j));
             }
         }
-        return new WordMeanings(words, vectors, embeddings);
+        return new WordMeanings(words, vectors, held, embeddings);
     }
 
     int size() {
         return words.length;
     }
 
-    /** Whether {@code word} is a word of a table's name or columns. */
+    /** Whether {@code word} is a word of a table's name, columns or comments: then the word itself is searched. */
     boolean holds(String word) {
-        return Arrays.binarySearch(words, word) >= 0;
+        return held.contains(word);
     }
 
     /** The name words nearest in meaning to each of {@code questionWords}, with the similarity of the best. */
