@@ -261,6 +261,20 @@ class SchemaIndexTest {
         assertEquals("public.inventory", tables(index.search(stock, model.embed(stock), List.of(), 5)).get(0));
     }
 
+    @Test
+    void questionsInOtherScriptsOrOfOddWordsAreRankedLikeAnyOther() {
+        Embeddings model = Embeddings.inProcess();
+        SchemaIndex index = index(shop()).embedded(model, null);
+        List<String> tables = shop().stream().map(table -> table.relation().schema() + "." + table.relation().name())
+                .toList();
+        for (String question : List.of("Welche Kunden wohnen in Kanada?", "顧客の住所はどこですか", "Где живут клиенты?",
+                "😀 films 😀", "2006 2007 2008", "x".repeat(41) + " customers", "ǅungla Ⅻ ﬁlms",
+                "rentals" + "\u0301".repeat(5))) {
+            List<SchemaIndex.Hit> hits = index.search(question, model.embed(question), List.of(), 5);
+            assertThat(tables(hits)).as(question).hasSize(5).isSubsetOf(tables);
+        }
+    }
+
     private static List<CatalogTable> films() {
         List<CatalogTable> catalog = new ArrayList<>();
         catalog.add(table("public.film", null, List.of("public.language"), "film_id", "title", "language_id"));
