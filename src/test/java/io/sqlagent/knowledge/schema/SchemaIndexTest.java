@@ -210,6 +210,21 @@ class SchemaIndexTest {
     }
 
     @Test
+    void theTablesTheFourthBestReferencesJoinInToo() {
+        List<CatalogTable> catalog = new ArrayList<>();
+        catalog.add(table("public.invoice", null, List.of(), "invoice_id", "amount"));
+        catalog.add(table("public.payment", null, List.of(), "payment_id", "amount"));
+        catalog.add(table("public.refund", null, List.of(), "refund_id", "amount"));
+        catalog.add(table("public.credit_note", null, List.of("public.currency"), "credit_note_id", "amount",
+                "currency_code"));
+        catalog.add(table("public.currency", null, List.of(), "code", "symbol"));
+
+        // The credit notes come fourth (two words of their name, one asked); the currency they point at joins in.
+        assertEquals(List.of("public.invoice", "public.payment", "public.refund", "public.credit_note", "public.currency"),
+                tables(index(catalog).search("invoices payments refunds credit", null, List.of(), 5)));
+    }
+
+    @Test
     void copiesShareTheirOriginalsVectorAndARefreshEmbedsOnlyWhatChanged() {
         Embeddings model = Embeddings.inProcess();
         SchemaIndex first = index(warehouse("People who buy")).embedded(model, null);
