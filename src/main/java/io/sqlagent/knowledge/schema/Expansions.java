@@ -105,12 +105,12 @@ final class Expansions {
         return new Expansions(ranks);
     }
 
-    /** The word {@code nameWord} (lower-case) abbreviates, or {@code nameWord} itself when it is a word or unclear. */
     /** Whether {@code word} is a whole word of the vocabulary. */
     boolean isWord(String word) {
         return ranks.containsKey(word);
     }
 
+    /** The word {@code nameWord} (lower-case) abbreviates, or {@code nameWord} itself when it is a word or unclear. */
     String expand(String nameWord) {
         if (nameWord.length() < SHORTEST || ranks.containsKey(nameWord)
                 || !nameWord.chars().allMatch(c -> c >= 'a' && c <= 'z')) {

@@ -315,6 +315,15 @@ public final class SchemaIndex {
                         knowledgeTables, limit);
     }
 
+    /** The dot product of two vectors: their cosine similarity when both are {@link #normalised}. */
+    static double dot(float[] a, float[] b) {
+        double sum = 0;
+        for (int i = 0; i < a.length; i++) {
+            sum += a[i] * b[i];
+        }
+        return sum;
+    }
+
     static float[] normalised(float[] vector) {
         double norm = 0;
         for (float value : vector) {

@@ -268,22 +268,24 @@ final class SchemaRanking {
         for (String initialism : abbreviations.initialisms(query)) {
             should(any, List.of(initialism), initialism.length() == 2 ? Abbreviations.WEIGHT : 1f);
         }
+        List<String> unmatched = new ArrayList<>();
         for (String word : terms) {
             // A name word made from the question's word by an English ending (rental for rented) matches it nearly as
             // the word itself does.
-            should(any, abbreviations.derived(word), Abbreviations.DERIVED_WEIGHT);
+            List<String> derived = abbreviations.derived(word);
+            should(any, derived, Abbreviations.DERIVED_WEIGHT);
             // Names abbreviated as teams abbreviate them (cust_ord_hdr for a customer order header) match the word they
             // shorten, at less weight than the word itself.
-            should(any, abbreviations.of(word), Abbreviations.WEIGHT);
+            List<String> shortened = abbreviations.of(word);
+            should(any, shortened, Abbreviations.WEIGHT);
+            if (meanings != null && derived.isEmpty() && shortened.isEmpty() && word.length() >= 3
+                    && word.length() <= WordMeanings.LONGEST && !meanings.holds(word)) {
+                unmatched.add(word);
+            }
         }
         // A question's word no name holds, abbreviates or derives from reaches the name words nearest in meaning.
-        if (meanings != null) {
-            List<String> unmatched = terms.stream().filter(word -> word.length() >= 3
-                    && word.length() <= WordMeanings.LONGEST && !meanings.holds(word)
-                    && abbreviations.of(word).isEmpty() && abbreviations.derived(word).isEmpty()).toList();
-            if (!unmatched.isEmpty()) {
-                should(any, List.copyOf(meanings.nearest(unmatched).keySet()), WordMeanings.WEIGHT);
-            }
+        if (!unmatched.isEmpty()) {
+            should(any, List.copyOf(meanings.nearest(unmatched).keySet()), WordMeanings.WEIGHT);
         }
         // A past tense as written abbreviates too, before its ending was cut (rcvd for received, shpd for shipped).
         for (String token : SchemaWords.tokens(query).stream().limit(32).toList()) {
@@ -321,7 +323,7 @@ final class SchemaRanking {
         double[] similarity = new double[vectors.length];
         Integer[] order = new Integer[vectors.length];
         for (int i = 0; i < vectors.length; i++) {
-            similarity[i] = dot(query, vectors[i]);
+            similarity[i] = SchemaIndex.dot(query, vectors[i]);
             order[i] = i;
         }
         Arrays.sort(order, byScore(similarity));
@@ -335,14 +337,6 @@ final class SchemaRanking {
             found.addAll(graph.named(table));
         }
         return new ArrayList<>(found);
-    }
-
-    private static double dot(float[] a, float[] b) {
-        double sum = 0;
-        for (int i = 0; i < a.length; i++) {
-            sum += a[i] * b[i];
-        }
-        return sum;
     }
 
 }

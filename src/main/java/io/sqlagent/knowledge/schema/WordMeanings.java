@@ -64,6 +64,7 @@ final class WordMeanings {
      * abbreviates when {@link Expansions} knows one; the vectors {@code previous} holds are reused.
      */
     static WordMeanings of(List<SchemaIndex.Entry> entries, Embeddings embeddings, WordMeanings previous) {
+        Expansions expansions = Expansions.english();
         Set<String> vocabulary = new TreeSet<>();
         Set<String> held = new HashSet<>();
         for (SchemaIndex.Entry entry : entries) {
@@ -74,7 +75,7 @@ final class WordMeanings {
                 for (String word : field.split(" ")) {
                     // A name word the model knows no word for (mkt unexpanded, an id) has a vector that means nothing.
                     if (word.length() >= 3 && word.chars().allMatch(Character::isLetter)
-                            && Expansions.english().isWord(Expansions.english().expand(word))) {
+                            && expansions.isWord(expansions.expand(word))) {
                         vocabulary.add(word);
                     }
                 }
@@ -95,7 +96,6 @@ final class WordMeanings {
                 missing.add(i);
             }
         }
-        Expansions expansions = Expansions.english();
         for (int from = 0; from < missing.size(); from += BATCH) {
             List<Integer> batch = missing.subList(from, Math.min(missing.size(), from + BATCH));
             List<float[]> embedded = embeddings.embedAll(batch.stream().map(i -> expansions.expand(words[i])).toList());
@@ -145,7 +145,7 @@ final class WordMeanings {
             int[] at = new int[PER_WORD];
             Arrays.fill(at, -1);
             for (int i = 0; i < words.length; i++) {
-                double similarity = dot(vector, vectors[i]);
+                double similarity = SchemaIndex.dot(vector, vectors[i]);
                 if (similarity < MIN_SIMILARITY || words[i].equals(word)) {
                     continue;
                 }
@@ -166,13 +166,5 @@ final class WordMeanings {
             }
         }
         return found;
-    }
-
-    private static double dot(float[] a, float[] b) {
-        double sum = 0;
-        for (int i = 0; i < a.length; i++) {
-            sum += a[i] * b[i];
-        }
-        return sum;
     }
 }
