@@ -3,7 +3,8 @@
 # under 400 MB at 2,000 tables). Starts a throwaway PostgreSQL (bench/lib/external-service.sh), creates a schema set
 # in it (the generated warehouse at 2,000 tables by default, bench/schema), starts the service with that database as
 # its source and the index's vectors built at start, and prints its RSS (VmRSS) and peak (VmHWM) at ready, once the
-# index is built, after searches and after a rebuild beside the old index (POST /api/schema/refresh).
+# index is built, after searches, after searches many at once of made-up words (a hostile caller's: each word is one
+# the index has to look up by meaning) and after a rebuild beside the old index (POST /api/schema/refresh).
 #
 #   bench/service-index-memory.sh                                  # generated, 2,000 tables, the image's JVM options
 #   bench/service-index-memory.sh --set abbreviated --tables 1118
@@ -16,6 +17,7 @@ source bench/lib/external-service.sh
 set_name=generated
 tables=2000
 searches=200
+hostile=800
 jvm=()
 common_options "$@"
 set -- "${rest[@]+"${rest[@]}"}"
@@ -24,6 +26,7 @@ while [ $# -gt 0 ]; do
     --set) set_name="$2"; shift 2 ;;
     --tables) tables="$2"; shift 2 ;;
     --searches) searches="$2"; shift 2 ;;
+    --hostile) hostile="$2"; shift 2 ;;
     --jvm) read -r -a jvm <<<"$2"; shift 2 ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
@@ -77,6 +80,34 @@ for i in $(seq 1 "$searches"); do
 done
 after_searches="$(rss)"
 
+# 64 at once, each of 30 made-up words of nine letters: none is a name's, each is looked up by meaning.
+hostile_ms=$(date +%s%N)
+python3 - "$url" "$hostile" <<'PY'
+import json, random, string, sys, threading, urllib.request
+url, total = sys.argv[1], int(sys.argv[2])
+left, lock, failed = [total], threading.Lock(), []
+def worker():
+    while True:
+        with lock:
+            if left[0] == 0:
+                return
+            left[0] -= 1
+        words = " ".join("".join(random.choice(string.ascii_lowercase) for _ in range(9)) for _ in range(30))
+        request = urllib.request.Request(url + "/api/tools/search_schema", json.dumps({"query": words}).encode(),
+                                         {"Content-Type": "application/json"})
+        try:
+            urllib.request.urlopen(request, timeout=300).read()
+        except Exception as e:
+            failed.append(str(e))
+threads = [threading.Thread(target=worker) for _ in range(64)]
+[t.start() for t in threads]
+[t.join() for t in threads]
+if failed:
+    sys.exit("%d of %d searches failed, the first: %s" % (len(failed), total, failed[0]))
+PY
+hostile_took=$(( ($(date +%s%N) - hostile_ms) / 1000000 ))
+after_hostile="$(rss)"
+
 before_refresh="$(index_state)"
 curl -fs -o /dev/null -X POST "$url/api/schema/refresh"
 for _ in $(seq 1 1200); do
@@ -97,6 +128,7 @@ service index memory: $(measured "$app"), set $set_name, $tables tables, JVM opt
   at ready:                 $at_ready
   index built (vectors):    $after_build
   after $searches searches:       $after_searches
+  after $hostile made-up ones:   $after_hostile, 64 at once, in $hostile_took ms
   after a rebuild:          $after_refresh
   cpus $(nproc), load $(cut -d' ' -f1-3 /proc/loadavg)
 REPORT

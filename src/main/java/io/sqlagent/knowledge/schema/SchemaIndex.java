@@ -291,6 +291,11 @@ public final class SchemaIndex {
         return meanings == null ? 0 : meanings.size();
     }
 
+    /** Question words the search has embedded to look them up by meaning ({@link WordMeanings#embedded()}). */
+    long questionWordsEmbedded() {
+        return meanings == null ? 0 : meanings.embedded();
+    }
+
     /** Tables with column values indexed. */
     public long valued() {
         return entries.stream().filter(entry -> !entry.values().isEmpty()).count();

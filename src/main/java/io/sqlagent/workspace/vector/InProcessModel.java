@@ -6,16 +6,25 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 
 import ai.onnxruntime.OrtEnvironment;
 import ai.onnxruntime.OrtException;
 import ai.onnxruntime.OrtSession;
+import dev.langchain4j.data.embedding.Embedding;
+import dev.langchain4j.data.segment.TextSegment;
 import dev.langchain4j.model.embedding.onnx.AbstractInProcessEmbeddingModel;
 import dev.langchain4j.model.embedding.onnx.OnnxBertBiEncoder;
 import dev.langchain4j.model.embedding.onnx.PoolingMode;
+import dev.langchain4j.model.output.Response;
 import io.quarkus.logging.Log;
 
 /**
@@ -31,6 +40,19 @@ public final class InProcessModel extends AbstractInProcessEmbeddingModel {
     public static final String FLOAT = "all-minilm-l6-v2";
 
     private static final Map<String, InProcessModel> LOADED = new ConcurrentHashMap<>();
+    /** Model runs at once, over every caller: one per core, as many as can run. */
+    static final int RUNS = Math.max(1, Runtime.getRuntime().availableProcessors());
+    /**
+     * The threads every run happens on, whoever asks. A run allocates its activations in native memory, and the C
+     * allocator keeps what a thread freed in that thread's own arena: with runs on the callers' threads, sixty-four
+     * searches at once took the process from 340 to 740 MB resident. The base class runs a list on a pool of its own but
+     * a single text on the caller's thread, and bounds neither across callers.
+     */
+    private static final ExecutorService RUNNERS = Executors.newFixedThreadPool(RUNS, runnable -> {
+        Thread thread = new Thread(runnable, "sqlagent-embedding");
+        thread.setDaemon(true);
+        return thread;
+    });
 
     private final String name;
     private final OnnxBertBiEncoder encoder;
@@ -66,6 +88,24 @@ public final class InProcessModel extends AbstractInProcessEmbeddingModel {
     @Override
     protected OnnxBertBiEncoder model() {
         return encoder;
+    }
+
+    /** The texts' vectors, in order, made on {@link #RUNNERS}: no more than {@link #RUNS} runs at once over all callers. */
+    @Override
+    public Response<List<Embedding>> embedAll(List<TextSegment> segments) {
+        List<CompletableFuture<Embedding>> running = new ArrayList<>(segments.size());
+        for (TextSegment segment : segments) {
+            running.add(CompletableFuture.supplyAsync(() -> super.embedAll(List.of(segment)).content().get(0), RUNNERS));
+        }
+        List<Embedding> embeddings = new ArrayList<>(segments.size());
+        for (CompletableFuture<Embedding> future : running) {
+            try {
+                embeddings.add(future.join());
+            } catch (CompletionException e) {
+                throw e.getCause() instanceof RuntimeException cause ? cause : e;
+            }
+        }
+        return Response.from(embeddings);
     }
 
     private static InProcessModel load(String name) {

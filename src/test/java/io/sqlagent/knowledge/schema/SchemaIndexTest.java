@@ -277,6 +277,35 @@ class SchemaIndexTest {
     }
 
     @Test
+    void aQuestionOfManyUnknownWordsHasOnlyItsFirstEightLookedUpByMeaning() {
+        Embeddings model = Embeddings.inProcess();
+        SchemaIndex index = index(shop()).embedded(model, null);
+        StringBuilder madeUp = new StringBuilder();
+        java.util.Random random = new java.util.Random(7);
+        for (int i = 0; i < 30; i++) {
+            for (int c = 0; c < 9; c++) {
+                madeUp.append((char) ('a' + random.nextInt(26)));
+            }
+            madeUp.append(' ');
+        }
+        String question = madeUp.toString();
+
+        long before = index.questionWordsEmbedded();
+        assertThat(tables(index.search(question, model.embed(question), List.of(), 5))).hasSize(5);
+        assertEquals(WordMeanings.MOST_PER_QUESTION, index.questionWordsEmbedded() - before);
+        // Asked again, the words are remembered: nothing more is embedded.
+        index.search(question, model.embed(question), List.of(), 5);
+        assertEquals(WordMeanings.MOST_PER_QUESTION, index.questionWordsEmbedded() - before);
+        // A ninth new word is not looked up, an early one is.
+        String late = question.substring(0, 80) + " London";
+        index.search(late, model.embed(late), List.of(), 5);
+        assertEquals(WordMeanings.MOST_PER_QUESTION, index.questionWordsEmbedded() - before);
+        String early = "London " + question.substring(0, 80);
+        index.search(early, model.embed(early), List.of(), 5);
+        assertEquals(WordMeanings.MOST_PER_QUESTION + 1, index.questionWordsEmbedded() - before);
+    }
+
+    @Test
     void questionsInOtherScriptsOrOfOddWordsAreRankedLikeAnyOther() {
         Embeddings model = Embeddings.inProcess();
         SchemaIndex index = index(shop()).embedded(model, null);

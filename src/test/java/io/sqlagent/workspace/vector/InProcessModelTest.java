@@ -3,6 +3,13 @@ package io.sqlagent.workspace.vector;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
 import org.junit.jupiter.api.Test;
 
 /** The in-process models: the quantized one by default, the float one on request, nothing else. */
@@ -27,6 +34,40 @@ class InProcessModelTest {
         assertThat(floating.name()).isEqualTo("all-minilm-l6-v2");
         assertThat(cosine(quantized.embed(text), floating.embed(text))).isGreaterThan(0.9);
         assertThat(cosine(quantized.embed(text), quantized.embed("the weather in the mountains"))).isLessThan(0.5);
+    }
+
+    @Test
+    void manyCallersAtOnceEachGetTheirOwnTextsVectorsInOrder() throws Exception {
+        Embeddings embeddings = Embeddings.inProcess();
+        List<String> texts = new ArrayList<>();
+        for (int i = 0; i < 24; i++) {
+            texts.add("orders of customer " + i + " by region and month");
+        }
+        List<float[]> alone = new ArrayList<>();
+        for (String text : texts) {
+            alone.add(embeddings.embed(text));
+        }
+
+        ExecutorService callers = Executors.newFixedThreadPool(16);
+        try {
+            List<Future<List<float[]>>> lists = new ArrayList<>();
+            List<Future<float[]>> singles = new ArrayList<>();
+            for (int caller = 0; caller < 16; caller++) {
+                int from = caller % 20;
+                lists.add(callers.submit(() -> embeddings.embedAll(texts.subList(from, from + 4))));
+                singles.add(callers.submit(() -> embeddings.embed(texts.get(from))));
+            }
+            for (int caller = 0; caller < 16; caller++) {
+                int from = caller % 20;
+                List<float[]> got = lists.get(caller).get(60, TimeUnit.SECONDS);
+                for (int k = 0; k < 4; k++) {
+                    assertThat(got.get(k)).as("caller %d, text %d", caller, from + k).isEqualTo(alone.get(from + k));
+                }
+                assertThat(singles.get(caller).get(60, TimeUnit.SECONDS)).isEqualTo(alone.get(from));
+            }
+        } finally {
+            callers.shutdownNow();
+        }
     }
 
     @Test
