@@ -303,6 +303,12 @@ class SchemaIndexTest {
         String early = "London " + question.substring(0, 80);
         index.search(early, model.embed(early), List.of(), 5);
         assertEquals(WordMeanings.MOST_PER_QUESTION + 1, index.questionWordsEmbedded() - before);
+        // A word longer than forty letters is no word anyone asks with: not looked up; forty letters are.
+        String longest = "q".repeat(WordMeanings.LONGEST);
+        index.search(longest + "z customers", model.embed(longest + "z customers"), List.of(), 5);
+        assertEquals(WordMeanings.MOST_PER_QUESTION + 1, index.questionWordsEmbedded() - before);
+        index.search(longest + " customers", model.embed(longest + " customers"), List.of(), 5);
+        assertEquals(WordMeanings.MOST_PER_QUESTION + 2, index.questionWordsEmbedded() - before);
     }
 
     @Test
