@@ -3,6 +3,8 @@ package io.sqlagent.mcp;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -139,27 +141,35 @@ public class McpSessionOwners {
      */
     private void own(String session, String caller) {
         owners.put(session, caller);
-        ArrayDeque<String> sessions = sessionsOf.computeIfAbsent(caller, name -> new ArrayDeque<>());
-        synchronized (sessions) {
+        List<String> beyond = new ArrayList<>();
+        // One principal's sessions change under the map's lock of its entry, so a sweep cannot drop an entry a new
+        // session is being added to.
+        sessionsOf.compute(caller, (name, held) -> {
+            ArrayDeque<String> sessions = held == null ? new ArrayDeque<>() : held;
             sessions.removeIf(id -> !connections.has(id));
             sessions.addLast(session);
             while (sessions.size() > maxSessionsPerPrincipal) {
-                String oldest = sessions.pollFirst();
-                owners.remove(oldest);
-                connections.remove(oldest);
-                Log.debugf("MCP session %s of %s closed: the principal opened more than %d", oldest, caller,
-                        maxSessionsPerPrincipal);
+                beyond.add(sessions.pollFirst());
             }
+            return sessions;
+        });
+        for (String oldest : beyond) {
+            owners.remove(oldest);
+            connections.remove(oldest);
+            Log.debugf("MCP session %s of %s closed: the principal opened more than %d", oldest, caller,
+                    maxSessionsPerPrincipal);
         }
         // Ids of sessions the library has closed (idle timeout, client gone) are forgotten now and then, not at every
         // new session: a sweep of every id per session made each initialize slower as sessions grew.
         if (opened.incrementAndGet() % 1024 == 0) {
             owners.keySet().removeIf(id -> !connections.has(id) && !id.equals(session));
-            sessionsOf.values().forEach(ids -> {
-                synchronized (ids) {
+            // A principal none of whose sessions is open any more is forgotten too.
+            for (String principal : sessionsOf.keySet()) {
+                sessionsOf.computeIfPresent(principal, (name, ids) -> {
                     ids.removeIf(id -> !connections.has(id));
-                }
-            });
+                    return ids.isEmpty() ? null : ids;
+                });
+            }
         }
     }
 
