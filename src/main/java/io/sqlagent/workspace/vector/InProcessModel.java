@@ -40,19 +40,22 @@ public final class InProcessModel extends AbstractInProcessEmbeddingModel {
     public static final String FLOAT = "all-minilm-l6-v2";
 
     private static final Map<String, InProcessModel> LOADED = new ConcurrentHashMap<>();
-    /** Model runs at once, over every caller: one per core, as many as can run. */
+    /** Threads of each of the two pools below: one per core. */
     static final int RUNS = Math.max(1, Runtime.getRuntime().availableProcessors());
+    /** Most texts of a list embedded as a question's are ({@link #ASKED}): a search's query and its words. */
+    static final int ASKED_TEXTS = 8;
     /**
-     * The threads every run happens on, whoever asks. A run allocates its activations in native memory, and the C
-     * allocator keeps what a thread freed in that thread's own arena: with runs on the callers' threads, sixty-four
-     * searches at once took the process from 340 to 740 MB resident. The base class runs a list on a pool of its own but
-     * a single text on the caller's thread, and bounds neither across callers.
+     * The threads a question's texts are embedded on, whoever asks. A run allocates its activations in native memory,
+     * and the C allocator keeps what a thread freed in that thread's own arena: with runs on the callers' threads,
+     * sixty-four searches at once took the process from 340 to 740 MB resident. The base class runs a list on a pool of
+     * its own but a single text on the caller's thread, and bounds neither across callers.
      */
-    private static final ExecutorService RUNNERS = Executors.newFixedThreadPool(RUNS, runnable -> {
-        Thread thread = new Thread(runnable, "sqlagent-embedding");
-        thread.setDaemon(true);
-        return thread;
-    });
+    private static final ExecutorService ASKED = pool("sqlagent-embedding");
+    /**
+     * The threads longer lists are embedded on (an index build's batches, a thousand documents of {@code vector_manage}),
+     * apart from {@link #ASKED}, so that a question never waits behind them.
+     */
+    private static final ExecutorService BULK = pool("sqlagent-embedding-bulk");
 
     private final String name;
     private final OnnxBertBiEncoder encoder;
@@ -90,12 +93,16 @@ public final class InProcessModel extends AbstractInProcessEmbeddingModel {
         return encoder;
     }
 
-    /** The texts' vectors, in order, made on {@link #RUNNERS}: no more than {@link #RUNS} runs at once over all callers. */
+    /**
+     * The texts' vectors, in order: made on {@link #ASKED} for a list of at most {@link #ASKED_TEXTS}, else on
+     * {@link #BULK}, so no more than twice {@link #RUNS} runs at once over all callers.
+     */
     @Override
     public Response<List<Embedding>> embedAll(List<TextSegment> segments) {
+        ExecutorService pool = segments.size() <= ASKED_TEXTS ? ASKED : BULK;
         List<CompletableFuture<Embedding>> running = new ArrayList<>(segments.size());
         for (TextSegment segment : segments) {
-            running.add(CompletableFuture.supplyAsync(() -> super.embedAll(List.of(segment)).content().get(0), RUNNERS));
+            running.add(CompletableFuture.supplyAsync(() -> super.embedAll(List.of(segment)).content().get(0), pool));
         }
         List<Embedding> embeddings = new ArrayList<>(segments.size());
         for (CompletableFuture<Embedding> future : running) {
@@ -152,6 +159,14 @@ public final class InProcessModel extends AbstractInProcessEmbeddingModel {
         options.setIntraOpNumThreads(1);
         options.setInterOpNumThreads(1);
         return options;
+    }
+
+    private static ExecutorService pool(String name) {
+        return Executors.newFixedThreadPool(RUNS, runnable -> {
+            Thread thread = new Thread(runnable, name);
+            thread.setDaemon(true);
+            return thread;
+        });
     }
 
     private static InputStream resource(String file) throws IOException {

@@ -71,6 +71,28 @@ class InProcessModelTest {
     }
 
     @Test
+    void aQuestionIsNotKeptWaitingBehindThousandsOfDocuments() throws Exception {
+        Embeddings embeddings = Embeddings.inProcess();
+        List<String> documents = new ArrayList<>();
+        for (int i = 0; i < 2000; i++) {
+            documents.add("document " + i + " about the invoices, the customers and the tracks they bought in region " + i);
+        }
+        ExecutorService caller = Executors.newSingleThreadExecutor();
+        try {
+            Future<List<float[]>> bulk = caller.submit(() -> embeddings.embedAll(documents));
+            Thread.sleep(200); // the documents' runs are under way
+
+            // A search's query and its words are embedded beside them, not after them.
+            assertThat(embeddings.embed("which customers bought the most tracks")).hasSize(384);
+            assertThat(embeddings.embedAll(List.of("revenue", "genre", "stock"))).hasSize(3);
+            assertThat(bulk.isDone()).as("the thousands of documents are still being embedded").isFalse();
+            assertThat(bulk.get(300, TimeUnit.SECONDS)).hasSize(2000);
+        } finally {
+            caller.shutdownNow();
+        }
+    }
+
+    @Test
     void refusesAModelItDoesNotShipNamingTheChoices() {
         assertThatThrownBy(() -> Embeddings.inProcess("e5-small-v2"))
                 .isInstanceOf(IllegalArgumentException.class)
