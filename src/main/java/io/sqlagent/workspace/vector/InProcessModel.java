@@ -14,7 +14,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 
 import ai.onnxruntime.OrtEnvironment;
 import ai.onnxruntime.OrtException;
@@ -161,12 +163,16 @@ public final class InProcessModel extends AbstractInProcessEmbeddingModel {
         return options;
     }
 
+    /** {@link #RUNS} threads named {@code name}, each ending after a minute without work. */
     private static ExecutorService pool(String name) {
-        return Executors.newFixedThreadPool(RUNS, runnable -> {
-            Thread thread = new Thread(runnable, name);
-            thread.setDaemon(true);
-            return thread;
-        });
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(RUNS, RUNS, 1, TimeUnit.MINUTES, new LinkedBlockingQueue<>(),
+                runnable -> {
+                    Thread thread = new Thread(runnable, name);
+                    thread.setDaemon(true);
+                    return thread;
+                });
+        pool.allowCoreThreadTimeOut(true);
+        return pool;
     }
 
     private static InputStream resource(String file) throws IOException {
