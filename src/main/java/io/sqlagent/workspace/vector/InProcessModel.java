@@ -44,7 +44,7 @@ public final class InProcessModel extends AbstractInProcessEmbeddingModel {
     private static final Map<String, InProcessModel> LOADED = new ConcurrentHashMap<>();
     /** Threads of each of the two pools below: one per core. */
     static final int RUNS = Math.max(1, Runtime.getRuntime().availableProcessors());
-    /** Most texts of a list embedded as a question's are ({@link #ASKED}): a search's query and its words. */
+    /** A list of at most this many texts is a question's (a search's query, its words), run on {@link #ASKED}. */
     static final int ASKED_TEXTS = 8;
     /**
      * The threads a question's texts are embedded on, whoever asks. A run allocates its activations in native memory,
@@ -63,7 +63,7 @@ public final class InProcessModel extends AbstractInProcessEmbeddingModel {
     private final OnnxBertBiEncoder encoder;
 
     private InProcessModel(String name, OnnxBertBiEncoder encoder) {
-        // The base class embeds a list on its own pool, one thread per core; each thread runs ONNX on one.
+        // The base class's own pool goes unused: embedAll runs every text on ASKED or BULK.
         super(null);
         this.name = name;
         this.encoder = encoder;
@@ -151,8 +151,8 @@ public final class InProcessModel extends AbstractInProcessEmbeddingModel {
     /**
      * Options for a small footprint. The arena would keep the largest batch's activations for the life of the process
      * (an index build's, hundreds of MB) and the memory pattern plans buffers per input shape; without them a call
-     * allocates what it needs and frees it after. One thread per session: the base class already runs a batch's
-     * texts on one thread per core, and ONNX's own pool would spin beside it.
+     * allocates what it needs and frees it after. One thread per run: {@link #embedAll} already runs texts on
+     * one thread per core, and ONNX's own pool would spin beside it.
      */
     private static OrtSession.SessionOptions options() throws OrtException {
         OrtSession.SessionOptions options = new OrtSession.SessionOptions();
