@@ -53,23 +53,31 @@ final class WordMeanings {
     private final Embeddings embeddings;
     /** Question words embedded so far, for the tests of {@link #MOST_PER_QUESTION}. */
     private final AtomicLong embedded = new AtomicLong();
-    private final Map<String, float[]> asked = Collections.synchronizedMap(new LinkedHashMap<>(256, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, float[]> eldest) {
-            return size() > CACHED;
-        }
-    });
+    /** The question words' vectors, kept from one build to the next: a word means the same whatever the schema. */
+    private final Map<String, float[]> asked;
 
-    private WordMeanings(String[] words, float[][] vectors, Set<String> held, Embeddings embeddings) {
+    private WordMeanings(String[] words, float[][] vectors, Set<String> held, Embeddings embeddings,
+            Map<String, float[]> asked) {
         this.words = words;
         this.vectors = vectors;
         this.held = held;
         this.embeddings = embeddings;
+        this.asked = asked;
+    }
+
+    private static Map<String, float[]> askedWords() {
+        return Collections.synchronizedMap(new LinkedHashMap<>(256, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, float[]> eldest) {
+                return size() > CACHED;
+            }
+        });
     }
 
     /**
      * The vectors of the name and column words of {@code entries} (three letters or more), each embedded as the word it
-     * abbreviates when {@link Expansions} knows one; the vectors {@code previous} holds are reused.
+     * abbreviates when {@link Expansions} knows one; the vectors {@code previous} holds are reused, those of its question words
+     * too.
      */
     static WordMeanings of(List<SchemaIndex.Entry> entries, Embeddings embeddings, WordMeanings previous) {
         Expansions expansions = Expansions.english();
@@ -111,7 +119,7 @@ final class WordMeanings {
                 vectors[batch.get(j)] = SchemaIndex.normalised(embedded.get(j));
             }
         }
-        return new WordMeanings(words, vectors, held, embeddings);
+        return new WordMeanings(words, vectors, held, embeddings, previous == null ? askedWords() : previous.asked);
     }
 
     int size() {
@@ -123,7 +131,7 @@ final class WordMeanings {
         return held.contains(word);
     }
 
-    /** Question words embedded since this index was built (a word found in the cache is not). */
+    /** Question words this index embedded (a word an earlier build of it embedded is not embedded again). */
     long embedded() {
         return embedded.get();
     }

@@ -309,6 +309,10 @@ class SchemaIndexTest {
         assertEquals(WordMeanings.MOST_PER_QUESTION + 1, index.questionWordsEmbedded() - before);
         index.search(longest + " customers", model.embed(longest + " customers"), List.of(), 5);
         assertEquals(WordMeanings.MOST_PER_QUESTION + 2, index.questionWordsEmbedded() - before);
+        // Rebuilt (a refresh), the index still knows the words it was asked: a question asked again costs no more.
+        SchemaIndex rebuilt = index(shop()).embedded(model, index);
+        rebuilt.search(question, model.embed(question), List.of(), 5);
+        assertEquals(0, rebuilt.questionWordsEmbedded());
     }
 
     @Test
