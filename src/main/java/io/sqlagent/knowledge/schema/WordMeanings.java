@@ -42,7 +42,8 @@ final class WordMeanings {
     static final int LONGEST = 40;
     /**
      * Question words looked up per search, the first in the question first. Each costs the model a run, so a caller
-     * sending thirty made-up words would cost thirty; the questions of the three evaluation sets have at most five.
+     * sending thirty made-up words would cost thirty; the questions of the three evaluation sets have at most five. No
+     * more than {@code InProcessModel.ASKED_TEXTS}, so that the words run on the model's threads for questions.
      */
     static final int MOST_PER_QUESTION = 8;
 

@@ -44,7 +44,11 @@ public final class InProcessModel extends AbstractInProcessEmbeddingModel {
     private static final Map<String, InProcessModel> LOADED = new ConcurrentHashMap<>();
     /** Threads of each of the two pools below: one per core. */
     static final int RUNS = Math.max(1, Runtime.getRuntime().availableProcessors());
-    /** A list of at most this many texts is a question's (a search's query, its words), run on {@link #ASKED}. */
+    /**
+     * A list of at most this many texts is a question's (a search's query, its words), run on {@link #ASKED}. Schema
+     * search looks up at most as many words of a question ({@code WordMeanings.MOST_PER_QUESTION}): raise both together,
+     * or a question's words wait behind the bulk lists.
+     */
     static final int ASKED_TEXTS = 8;
     /**
      * The threads a question's texts are embedded on, whoever asks. A run allocates its activations in native memory,
