@@ -241,6 +241,24 @@ class SchemaIndexTest {
                 tables(changed.search("companies", model.embed("companies that buy"), List.of(), 1)).get(0));
     }
 
+    @Test
+    void aQuestionWordMatchingATableInManyWaysCountsOnceAgainstATableMatchingMoreOfTheQuestion() {
+        // "refund" is in the bank statement lines' comment and columns as a word and as two abbreviations (ref, rfnd),
+        // yet it says only that; the returns table holds the refund, the amount and the month the question asks for.
+        List<CatalogTable> catalog = new ArrayList<>();
+        catalog.add(table("fin.bank_stmt_ln", "Bank statement lines, refunds among them", List.of(), "bank_ref",
+                "rfnd_ref", "refund_txt"));
+        catalog.add(table("ord.rtrn_auth", null, List.of(), "rma_no", "rfnd_amt", "rtrn_mth"));
+        for (String other : List.of("cust_mstr", "item_mstr", "whse_mstr", "emp_mstr")) {
+            catalog.add(table("ops." + other, null, List.of(), "nm", "crt_dt"));
+        }
+        SchemaIndex index = index(catalog);
+
+        List<String> found = tables(index.search("What is the refunded amount per month?", null, List.of(), 10));
+
+        assertEquals("ord.rtrn_auth", found.get(0), found.toString());
+    }
+
     /** A rental shop's tables, as the public Pagila schema names them: no comments, no abbreviations. */
     private static List<CatalogTable> shop() {
         List<CatalogTable> catalog = new ArrayList<>();
