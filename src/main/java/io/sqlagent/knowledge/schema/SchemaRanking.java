@@ -297,7 +297,7 @@ final class SchemaRanking {
         }
         // A question's word no name holds, abbreviates or derives from reaches the name words nearest in meaning.
         if (!unmatched.isEmpty()) {
-            should(any, List.copyOf(meanings.nearest(unmatched).keySet()), WordMeanings.WEIGHT);
+            meanings.nearest(unmatched).forEach((word, near) -> nameWords(ways.get(word), near, WordMeanings.WEIGHT));
         }
         // A past tense as written abbreviates too, before its ending was cut (rcvd for received, shpd for shipped).
         for (String token : SchemaWords.tokens(query).stream().limit(32).toList()) {

@@ -138,10 +138,10 @@ final class WordMeanings {
     }
 
     /**
-     * The name words nearest in meaning to each of the first {@link #MOST_PER_QUESTION} of {@code questionWords}, with
-     * the similarity of the best.
+     * The name words nearest in meaning to each of the first {@link #MOST_PER_QUESTION} of {@code questionWords}, by
+     * question word (only those with a name word near enough), nearest first.
      */
-    Map<String, Double> nearest(List<String> questionWords) {
+    Map<String, List<String>> nearest(List<String> questionWords) {
         List<String> looked = questionWords.stream().distinct().limit(MOST_PER_QUESTION).toList();
         List<String> unknown = new ArrayList<>();
         for (String word : looked) {
@@ -162,7 +162,7 @@ final class WordMeanings {
                 return Map.of();
             }
         }
-        Map<String, Double> found = new LinkedHashMap<>();
+        Map<String, List<String>> found = new LinkedHashMap<>();
         for (String word : looked) {
             float[] vector = asked.get(word);
             if (vector == null) {
@@ -189,7 +189,7 @@ final class WordMeanings {
                 }
             }
             for (int k = 0; k < PER_WORD && at[k] >= 0; k++) {
-                found.merge(words[at[k]], best[k], Math::max);
+                found.computeIfAbsent(word, key -> new ArrayList<>()).add(words[at[k]]);
             }
         }
         return found;
