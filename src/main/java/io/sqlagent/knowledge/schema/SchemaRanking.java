@@ -105,7 +105,8 @@ final class SchemaRanking {
         Set<String> asked = new HashSet<>(SchemaWords.words(query));
         Set<Integer> copies = new LinkedHashSet<>();
         List<List<Integer>> rankings = new ArrayList<>();
-        rankings.add(families(lexical(query), asked, copies));
+        List<String> unmatched = new ArrayList<>();
+        rankings.add(families(lexical(query, unmatched), asked, copies));
         List<Integer> dense = null;
         if (vectors != null && queryVector != null) {
             dense = families(nearest(SchemaIndex.normalised(queryVector)), asked, copies);
@@ -117,6 +118,13 @@ final class SchemaRanking {
             List<Integer> valued = families(values.rank(asked), asked, copies);
             if (!valued.isEmpty()) {
                 rankings.add(valued);
+            }
+        }
+        // A question's word no name holds may name the kind of a table's values (genre, for a table of Action, Comedy, …).
+        if (meanings != null && !unmatched.isEmpty()) {
+            List<Integer> kinds = families(meanings.kinds(unmatched), asked, copies);
+            if (!kinds.isEmpty()) {
+                rankings.add(kinds);
             }
         }
         // A copy the knowledge base names was used on purpose: it stands for itself.
@@ -261,7 +269,7 @@ final class SchemaRanking {
      * on the three evaluation sets (docs/schema-search.md): Pagila and the held-out generated set found one more
      * question each, the abbreviated set the same.
      */
-    private List<Integer> lexical(String query) {
+    private List<Integer> lexical(String query, List<String> unmatched) {
         Set<String> words = new LinkedHashSet<>(SchemaWords.words(query));
         if (words.isEmpty()) {
             return List.of();
@@ -280,7 +288,6 @@ final class SchemaRanking {
         for (String initialism : abbreviations.initialisms(query)) {
             should(any, List.of(initialism), initialism.length() == 2 ? Abbreviations.WEIGHT : 1f);
         }
-        List<String> unmatched = new ArrayList<>();
         for (String word : terms) {
             // A name word made from the question's word by an English ending (rental for rented) matches it nearly as
             // the word itself does.

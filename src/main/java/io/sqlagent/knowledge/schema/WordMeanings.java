@@ -20,7 +20,9 @@ import io.sqlagent.workspace.vector.Embeddings;
  * question's word that no name holds, abbreviates or derives from can still find the name words nearest to it in
  * meaning ({@code revenue} → {@code payment}, {@code stock} → {@code inventory}, {@code supplier} → {@code vendor}). The
  * model's neighbours of a single word are noisy, so only close ones count, and at less weight than a word the name
- * holds. No list of synonyms is kept: the same model and rule serve every schema.
+ * holds. No list of synonyms is kept: the same model and rule serve every schema. The values of each table's
+ * low-cardinality columns have a vector too, so a question's word can name their kind ({@code genre} for a table of
+ * "Action, Animation, Children, …").
  */
 final class WordMeanings {
 
@@ -47,8 +49,21 @@ final class WordMeanings {
      */
     static final int MOST_PER_QUESTION = 8;
 
+    /**
+     * Least cosine similarity between a question's word and the values of a table's low-cardinality columns for the
+     * word to point at the table as a name of their kind (genre and "Action, Animation, Children, …" 0.50; movies 0.51;
+     * every other word of the Pagila questions no name holds at most 0.33).
+     */
+    static final double KIND_SIMILARITY = 0.45;
+    /** Values of a table embedded as the text of their kind, the first in the index's order. */
+    static final int KIND_VALUES = 20;
+
     private final String[] words;
     private final float[][] vectors;
+    /** The tables with column values (their index among the entries), and the vector of each one's values. */
+    private final int[] kindTables;
+    private final String[] kindTexts;
+    private final float[][] kindVectors;
     /** Every word of the index: names, columns, comments. */
     private final Set<String> held;
     private final Embeddings embeddings;
@@ -57,10 +72,13 @@ final class WordMeanings {
     /** The question words' vectors, kept from one build to the next: a word means the same whatever the schema. */
     private final Map<String, float[]> asked;
 
-    private WordMeanings(String[] words, float[][] vectors, Set<String> held, Embeddings embeddings,
+    private WordMeanings(String[] words, float[][] vectors, Kinds kinds, Set<String> held, Embeddings embeddings,
             Map<String, float[]> asked) {
         this.words = words;
         this.vectors = vectors;
+        this.kindTables = kinds.tables();
+        this.kindTexts = kinds.texts();
+        this.kindVectors = kinds.vectors();
         this.held = held;
         this.embeddings = embeddings;
         this.asked = asked;
@@ -120,7 +138,66 @@ final class WordMeanings {
                 vectors[batch.get(j)] = SchemaIndex.normalised(embedded.get(j));
             }
         }
-        return new WordMeanings(words, vectors, held, embeddings, previous == null ? askedWords() : previous.asked);
+        return new WordMeanings(words, vectors, kinds(entries, embeddings, previous), held, embeddings,
+                previous == null ? askedWords() : previous.asked);
+    }
+
+    private record Kinds(int[] tables, String[] texts, float[][] vectors) {
+    }
+
+    /** The vectors of the tables' column values, each table's first {@link #KIND_VALUES} as one text. */
+    private static Kinds kinds(List<SchemaIndex.Entry> entries, Embeddings embeddings, WordMeanings previous) {
+        Map<String, float[]> known = new HashMap<>();
+        if (previous != null) {
+            for (int i = 0; i < previous.kindTexts.length; i++) {
+                known.put(previous.kindTexts[i], previous.kindVectors[i]);
+            }
+        }
+        List<Integer> tables = new ArrayList<>();
+        List<String> texts = new ArrayList<>();
+        for (int i = 0; i < entries.size(); i++) {
+            List<String> values = entries.get(i).values();
+            if (!values.isEmpty()) {
+                tables.add(i);
+                texts.add(String.join(", ", values.subList(0, Math.min(KIND_VALUES, values.size()))));
+            }
+        }
+        // A copy's values are usually its original's: each distinct text is embedded once.
+        List<String> missing = texts.stream().distinct().filter(text -> !known.containsKey(text)).toList();
+        for (int from = 0; from < missing.size(); from += BATCH) {
+            List<String> batch = missing.subList(from, Math.min(missing.size(), from + BATCH));
+            List<float[]> embedded = embeddings.embedAll(batch);
+            for (int j = 0; j < batch.size(); j++) {
+                known.put(batch.get(j), SchemaIndex.normalised(embedded.get(j)));
+            }
+        }
+        float[][] vectors = texts.stream().map(known::get).toArray(float[][]::new);
+        return new Kinds(tables.stream().mapToInt(Integer::intValue).toArray(), texts.toArray(String[]::new), vectors);
+    }
+
+    /**
+     * The tables whose column values are of the kind one of {@code questionWords} names (genre for a table of
+     * "Action, Animation, Children, …"), the nearest first: only words {@link #nearest} looked up count.
+     */
+    List<Integer> kinds(List<String> questionWords) {
+        double[] best = new double[kindTables.length];
+        for (String word : questionWords.stream().distinct().limit(MOST_PER_QUESTION).toList()) {
+            float[] vector = asked.get(word);
+            for (int i = 0; vector != null && i < kindTables.length; i++) {
+                double similarity = SchemaIndex.dot(vector, kindVectors[i]);
+                if (similarity >= KIND_SIMILARITY) {
+                    best[i] = Math.max(best[i], similarity);
+                }
+            }
+        }
+        List<Integer> found = new ArrayList<>();
+        for (int i = 0; i < best.length; i++) {
+            if (best[i] > 0) {
+                found.add(i);
+            }
+        }
+        found.sort((a, b) -> Double.compare(best[b], best[a]));
+        return found.stream().map(i -> kindTables[i]).toList();
     }
 
     int size() {

@@ -295,6 +295,36 @@ class SchemaIndexTest {
     }
 
     @Test
+    void aWordNamingTheKindOfATablesValuesFindsTheTable() {
+        // Pagila's shape: no name says "genre", but the categories' values are genres; the languages' are not.
+        List<CatalogTable> catalog = new ArrayList<>();
+        catalog.add(table("public.film", null, List.of("public.language"), "film_id", "title", "language_id"));
+        catalog.add(table("public.category", null, List.of(), "category_id", "name"));
+        catalog.add(table("public.film_category", null, List.of("public.film", "public.category"), "film_id",
+                "category_id"));
+        catalog.add(table("public.language", null, List.of(), "language_id", "name"));
+        for (String other : List.of("film_actor", "film_text", "film_list", "film_review", "film_award", "film_stock")) {
+            catalog.add(table("public." + other, null, List.of("public.film"), "film_id", "title", "note"));
+        }
+        Map<String, Map<String, List<String>>> values = Map.of(
+                "public.category", Map.of("name", List.of("Action", "Animation", "Children", "Classics", "Comedy",
+                        "Documentary", "Drama", "Family", "Horror", "Sci-Fi")),
+                "public.language", Map.of("name", List.of("English", "Italian", "Japanese", "Mandarin", "French")));
+        Embeddings model = Embeddings.inProcess();
+        SchemaIndex index = SchemaIndex.build(catalog, values, new TablePolicy(Optional.empty(), Optional.empty()),
+                new ColumnPolicy(Optional.empty()), 1000).embedded(model, null);
+        String genre = "How many films are in each genre?";
+        String budget = "Which films had the biggest budget?";
+
+        List<String> byGenre = tables(index.search(genre, model.embed(genre), List.of(), 5));
+        assertThat(byGenre).contains("public.category", "public.film_category");
+        assertThat(byGenre).doesNotContain("public.language");
+        // A word of another kind points at no table of values.
+        assertThat(tables(index.search(budget, model.embed(budget), List.of(), 5))).doesNotContain("public.category",
+                "public.language");
+    }
+
+    @Test
     void aQuestionOfManyUnknownWordsHasOnlyItsFirstEightLookedUpByMeaning() {
         Embeddings model = Embeddings.inProcess();
         SchemaIndex index = index(shop()).embedded(model, null);
