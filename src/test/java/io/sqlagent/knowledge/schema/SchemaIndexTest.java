@@ -322,6 +322,11 @@ class SchemaIndexTest {
         // A word of another kind points at no table of values.
         assertThat(tables(index.search(budget, model.embed(budget), List.of(), 5))).doesNotContain("public.category",
                 "public.language");
+
+        // The values of a hidden column steer nothing: the categories are then found no better than without values.
+        SchemaIndex hidden = SchemaIndex.build(catalog, values, new TablePolicy(Optional.empty(), Optional.empty()),
+                new ColumnPolicy(Optional.of(List.of("category.name"))), 1000).embedded(model, null);
+        assertThat(tables(hidden.search(genre, model.embed(genre), List.of(), 5))).doesNotContain("public.category");
     }
 
     @Test
