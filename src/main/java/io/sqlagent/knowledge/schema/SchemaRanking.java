@@ -345,12 +345,9 @@ final class SchemaRanking {
 
     /** Adds each of {@code nameWords} as a word of a table's name or columns, at {@code weight} of the word itself. */
     private static void should(BooleanQuery.Builder any, List<String> nameWords, float weight) {
-        for (String nameWord : nameWords) {
-            for (String field : List.of(SchemaIndex.NAME, SchemaIndex.COLUMNS)) {
-                any.add(new BoostQuery(new TermQuery(new Term(field, nameWord)), BOOSTS.get(field) * weight),
-                        BooleanClause.Occur.SHOULD);
-            }
-        }
+        List<Query> ways = new ArrayList<>();
+        nameWords(ways, nameWords, weight);
+        ways.forEach(way -> any.add(way, BooleanClause.Occur.SHOULD));
     }
 
     /** Every table, nearest to {@code query} first. */

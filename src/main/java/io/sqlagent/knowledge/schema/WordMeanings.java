@@ -123,21 +123,8 @@ final class WordMeanings {
             }
         }
         String[] words = vocabulary.toArray(String[]::new);
-        float[][] vectors = new float[words.length][];
-        List<Integer> missing = new ArrayList<>();
-        for (int i = 0; i < words.length; i++) {
-            vectors[i] = known.get(words[i]);
-            if (vectors[i] == null) {
-                missing.add(i);
-            }
-        }
-        for (int from = 0; from < missing.size(); from += BATCH) {
-            List<Integer> batch = missing.subList(from, Math.min(missing.size(), from + BATCH));
-            List<float[]> embedded = embeddings.embedAll(batch.stream().map(i -> expansions.expand(words[i])).toList());
-            for (int j = 0; j < batch.size(); j++) {
-                vectors[batch.get(j)] = SchemaIndex.normalised(embedded.get(j));
-            }
-        }
+        embedMissing(List.of(words), known, expansions::expand, embeddings);
+        float[][] vectors = Arrays.stream(words).map(known::get).toArray(float[][]::new);
         return new WordMeanings(words, vectors, kinds(entries, embeddings, previous), held, embeddings,
                 previous == null ? askedWords() : previous.asked);
     }
@@ -163,16 +150,25 @@ final class WordMeanings {
             }
         }
         // A copy's values are usually its original's: each distinct text is embedded once.
-        List<String> missing = texts.stream().distinct().filter(text -> !known.containsKey(text)).toList();
+        embedMissing(texts, known, text -> text, embeddings);
+        float[][] vectors = texts.stream().map(known::get).toArray(float[][]::new);
+        return new Kinds(tables.stream().mapToInt(Integer::intValue).toArray(), texts.toArray(String[]::new), vectors);
+    }
+
+    /**
+     * Adds to {@code known} the normalised vector of each of {@code keys} it lacks (each once), embedding
+     * {@code text.apply(key)} in batches of {@link #BATCH}.
+     */
+    private static void embedMissing(List<String> keys, Map<String, float[]> known,
+            java.util.function.UnaryOperator<String> text, Embeddings embeddings) {
+        List<String> missing = keys.stream().distinct().filter(key -> !known.containsKey(key)).toList();
         for (int from = 0; from < missing.size(); from += BATCH) {
             List<String> batch = missing.subList(from, Math.min(missing.size(), from + BATCH));
-            List<float[]> embedded = embeddings.embedAll(batch);
+            List<float[]> embedded = embeddings.embedAll(batch.stream().map(text).toList());
             for (int j = 0; j < batch.size(); j++) {
                 known.put(batch.get(j), SchemaIndex.normalised(embedded.get(j)));
             }
         }
-        float[][] vectors = texts.stream().map(known::get).toArray(float[][]::new);
-        return new Kinds(tables.stream().mapToInt(Integer::intValue).toArray(), texts.toArray(String[]::new), vectors);
     }
 
     /**
