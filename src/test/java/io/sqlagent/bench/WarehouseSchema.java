@@ -68,18 +68,24 @@ public final class WarehouseSchema {
 
     /** The first generated warehouse: descriptive snake_case names and comments everywhere. */
     public static final WarehouseSchema GENERATED = new WarehouseSchema(DIRECTORY, VARIANTS,
-            List.of("created_at", "updated_at"));
+            List.of("created_at", "updated_at"), "", "_overview",
+            "Reporting view of %s, with what it references");
     /** The second: abbreviations, mixed case, several languages, few comments. */
     public static final WarehouseSchema ABBREVIATED = new WarehouseSchema(DIRECTORY.resolve("abbreviated"), TERSE_VARIANTS,
-            List.of("crt_ts", "updTs"));
+            List.of("crt_ts", "updTs"), "vw_", "", "");
 
     private final Path directory;
     private final List<Variant> variants;
     private final List<String> auditColumns;
+    private final String viewPrefix;
+    private final String viewSuffix;
+    private final String viewComment;
 
-    /** A generated table. */
+    /**
+     * A generated table, or a view when {@code query} is set: its columns are then the query's, for reading only.
+     */
     public record Table(String schema, String name, String comment, Map<String, String> columns,
-            Map<String, String> foreignKeys) {
+            Map<String, String> foreignKeys, String query) {
         public String qualified() {
             return schema + "." + name;
         }
@@ -92,13 +98,20 @@ public final class WarehouseSchema {
     private record Entity(String schema, String name, String comment, List<String> columns, List<String> references) {
     }
 
-    private WarehouseSchema(Path directory, List<Variant> variants, List<String> auditColumns) {
+    private WarehouseSchema(Path directory, List<Variant> variants, List<String> auditColumns, String viewPrefix,
+            String viewSuffix, String viewComment) {
         this.directory = directory;
         this.variants = variants;
         this.auditColumns = auditColumns;
+        this.viewPrefix = viewPrefix;
+        this.viewSuffix = viewSuffix;
+        this.viewComment = viewComment;
     }
 
-    /** The first {@code count} tables of the generated schema. */
+    /**
+     * The first {@code count} relations of the generated schema: the base tables, then the reporting views over them
+     * (unless {@code -Dbench.views=false}), then the copies, one kind after another.
+     */
     public List<Table> tables(int count) {
         List<Entity> entities = entities();
         List<Table> tables = new ArrayList<>();
@@ -108,6 +121,14 @@ public final class WarehouseSchema {
                     return tables;
                 }
                 tables.add(table(entity, variant));
+            }
+            if (variant.suffix().isEmpty() && !"false".equals(System.getProperty("bench.views"))) {
+                for (Table view : views(entities)) {
+                    if (tables.size() == count) {
+                        return tables;
+                    }
+                    tables.add(view);
+                }
             }
         }
         if (tables.size() < count) {
@@ -144,7 +165,55 @@ public final class WarehouseSchema {
         String subject = variant.suffix().isEmpty() || entity.comment().isEmpty() ? entity.comment()
                 : Character.toLowerCase(entity.comment().charAt(0)) + entity.comment().substring(1);
         return new Table(entity.schema(), entity.name() + variant.suffix(), variant.comment().formatted(subject), columns,
-                foreignKeys);
+                foreignKeys, null);
+    }
+
+    /**
+     * The reporting views real warehouses keep beside their tables, as Pagila's {@code customer_list} (a customer with
+     * the address, city and country it points at): one per base table that references two tables or more, its columns
+     * with the first two of each referenced table's, joined through the foreign keys. They share the words of the
+     * tables they read, so a search has to rank them after those tables.
+     */
+    private List<Table> views(List<Entity> entities) {
+        Map<String, Entity> byName = new LinkedHashMap<>();
+        entities.forEach(entity -> byName.put(entity.schema() + "." + entity.name(), entity));
+        List<Table> views = new ArrayList<>();
+        for (Entity entity : entities) {
+            List<String> references = entity.references().stream().filter(byName::containsKey).toList();
+            if (references.size() < 2) {
+                continue;
+            }
+            Map<String, String> columns = new LinkedHashMap<>();
+            List<String> select = new ArrayList<>();
+            columns.put("id", "bigint");
+            select.add("b.\"id\"");
+            for (String column : entity.columns()) {
+                String name = column.contains(":") ? column.substring(0, column.indexOf(':')) : column;
+                columns.put(name, "");
+                select.add("b." + quoted(name));
+            }
+            StringBuilder from = new StringBuilder(quoted(entity.schema() + "." + entity.name()) + " b");
+            for (int i = 0; i < references.size(); i++) {
+                String reference = references.get(i);
+                Entity target = byName.get(reference);
+                String alias = "r" + i;
+                from.append(" LEFT JOIN ").append(quoted(reference)).append(' ').append(alias).append(" ON ").append(alias)
+                        .append(".\"id\" = b.")
+                        .append(quoted(singular(reference.substring(reference.indexOf('.') + 1)) + "_id"));
+                for (String column : target.columns().stream().limit(2).toList()) {
+                    String name = column.contains(":") ? column.substring(0, column.indexOf(':')) : column;
+                    String shown = columns.containsKey(name) ? target.name() + "_" + name : name;
+                    if (columns.putIfAbsent(shown, "") == null) {
+                        select.add(alias + "." + quoted(name) + " AS " + quoted(shown));
+                    }
+                }
+            }
+            String comment = entity.comment().isEmpty() || viewComment.isEmpty() ? ""
+                    : viewComment.formatted(Character.toLowerCase(entity.comment().charAt(0)) + entity.comment().substring(1));
+            views.add(new Table(entity.schema(), viewPrefix + entity.name() + viewSuffix, comment, columns, Map.of(),
+                    "SELECT " + String.join(", ", select) + " FROM " + from));
+        }
+        return views;
     }
 
     /** The column type a name suggests, as a modeller would pick it. */
@@ -229,6 +298,9 @@ public final class WarehouseSchema {
         });
         schemas.forEach(schema -> statements.add("CREATE SCHEMA IF NOT EXISTS " + schema));
         for (Table table : tables) {
+            if (table.query() != null) {
+                continue;
+            }
             List<String> columns = new ArrayList<>();
             table.columns().forEach(
                     (name, type) -> columns.add(quoted(name) + " " + type + (name.equals("id") ? " PRIMARY KEY" : "")));
@@ -245,6 +317,15 @@ public final class WarehouseSchema {
                             + ") REFERENCES " + quoted(target));
                 }
             });
+        }
+        for (Table view : tables) {
+            if (view.query() != null) {
+                statements.add("CREATE VIEW " + quoted(view.qualified()) + " AS " + view.query());
+                if (!view.comment().isEmpty()) {
+                    statements.add("COMMENT ON VIEW " + quoted(view.qualified()) + " IS '" + view.comment().replace("'", "''")
+                            + "'");
+                }
+            }
         }
         return statements;
     }

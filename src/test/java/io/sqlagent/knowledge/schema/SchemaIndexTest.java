@@ -209,19 +209,43 @@ class SchemaIndexTest {
         assertTrue(hits.get(0).score() >= hits.get(1).score() && hits.get(1).score() >= hits.get(2).score(), hits.toString());
     }
 
-    @Test
-    void theTablesTheFourthBestReferencesJoinInToo() {
+    /** Invoices, payments, refunds, credit notes (of {@code creditNoteColumns}) and the currency they point at. */
+    private static List<CatalogTable> ledger(String... creditNoteColumns) {
         List<CatalogTable> catalog = new ArrayList<>();
         catalog.add(table("public.invoice", null, List.of(), "invoice_id", "amount"));
         catalog.add(table("public.payment", null, List.of(), "payment_id", "amount"));
         catalog.add(table("public.refund", null, List.of(), "refund_id", "amount"));
-        catalog.add(table("public.credit_note", null, List.of("public.currency"), "credit_note_id", "amount",
-                "currency_code"));
+        catalog.add(table("public.credit_note", null, List.of("public.currency"), creditNoteColumns));
         catalog.add(table("public.currency", null, List.of(), "code", "symbol"));
+        return catalog;
+    }
+
+    @Test
+    void theTablesTheFourthBestReferencesJoinInToo() {
+        List<CatalogTable> catalog = ledger("credit_note_id", "amount", "currency_code");
 
         // The credit notes come fourth (two words of their name, one asked); the currency they point at joins in.
         assertEquals(List.of("public.invoice", "public.payment", "public.refund", "public.credit_note", "public.currency"),
                 tables(index(catalog).search("invoices payments refunds credit", null, List.of(), 5)));
+    }
+
+    @Test
+    void aViewMatchingMoreOfTheQuestionThanAnyTableLeavesTheJoinPathToTheBaseTables() {
+        List<CatalogTable> catalog = ledger("credit_note_id", "amount", "currency_code", "issued_on", "reason",
+                "approved_by");
+        // A reporting view over three of them, holding three words of the question.
+        catalog.add(new CatalogTable(new Relation("public", "credit_payment_refund_list", "view", null),
+                List.of(new CatalogColumn("payment_id", "int", ""),
+                        new CatalogColumn("refund_id", "int", ""), new CatalogColumn("credit_id", "int", ""),
+                        new CatalogColumn("amount", "numeric", "")),
+                List.of()));
+
+        List<String> found = tables(index(catalog).search("invoices payments refunds credit", null, List.of(), 6));
+
+        // The view follows the base tables before the best four are chosen, so the credit notes are among them and
+        // the currency they point at joins in ahead of the view.
+        assertEquals(List.of("public.invoice", "public.payment", "public.refund", "public.credit_note", "public.currency",
+                "public.credit_payment_refund_list"), found);
     }
 
     @Test
