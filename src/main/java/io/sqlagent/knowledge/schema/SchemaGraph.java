@@ -175,6 +175,39 @@ final class SchemaGraph {
         return references.get(table);
     }
 
+    /** The tables joined to {@code table} by a foreign key, either way. */
+    Set<Integer> neighbours(int table) {
+        Set<Integer> around = new LinkedHashSet<>(references.get(table));
+        around.addAll(referencedBy.get(table));
+        around.remove(table);
+        return around;
+    }
+
+    /**
+     * The two tables between {@code a} and {@code b} when exactly one chain of two foreign keys' joins links them and
+     * nothing shorter does ({@code a} ← orders → order lines → {@code b}); empty otherwise, as a question about both
+     * cannot tell which of several chains it means.
+     */
+    List<Integer> onlyChainBetween(int a, int b) {
+        Set<Integer> fromA = neighbours(a);
+        Set<Integer> fromB = neighbours(b);
+        if (fromA.contains(b) || fromA.stream().anyMatch(fromB::contains)) {
+            return List.of();
+        }
+        List<Integer> chain = List.of();
+        for (int first : fromA) {
+            for (int second : neighbours(first)) {
+                if (second != a && fromB.contains(second)) {
+                    if (!chain.isEmpty()) {
+                        return List.of();
+                    }
+                    chain = List.of(first, second);
+                }
+            }
+        }
+        return chain;
+    }
+
     /** How many tables are copies of another. */
     long copies() {
         return Arrays.stream(original).filter(index -> index >= 0).count();

@@ -199,6 +199,43 @@ class SchemaIndexTest {
         assertEquals("sales.orders", tables(index.search("orders of 2023", null, List.of(), 3)).get(0));
     }
 
+    /** Stores and products, linked by orders and their lines, and tables that share their words but link nothing. */
+    private static List<CatalogTable> shop(boolean secondChain) {
+        List<CatalogTable> catalog = new ArrayList<>();
+        catalog.add(table("shop.store", null, List.of(), "store_id", "name", "city"));
+        catalog.add(table("shop.product", null, List.of(), "product_id", "name", "price"));
+        catalog.add(table("shop.purchase", null, List.of("shop.store"), "purchase_id", "placed_on"));
+        catalog.add(table("shop.purchase_line", null, List.of("shop.purchase", "shop.product"), "purchase_line_id",
+                "quantity"));
+        for (String other : List.of("store_event", "store_opening_hours", "product_image", "product_tag")) {
+            catalog.add(table("shop." + other, null, List.of(), "name", "note"));
+        }
+        if (secondChain) {
+            catalog.add(table("shop.transfer", null, List.of("shop.store"), "transfer_id", "sent_on"));
+            catalog.add(table("shop.transfer_line", null, List.of("shop.transfer", "shop.product"), "transfer_line_id",
+                    "quantity"));
+        }
+        return catalog;
+    }
+
+    @Test
+    void theOnlyChainOfTwoTablesBetweenTheBestTwoComesInTheFirstFive() {
+        List<String> found = tables(index(shop(false)).search("Which store sold the most products?", null, List.of(), 5));
+
+        assertEquals(List.of("shop.store", "shop.product"), found.subList(0, 2), found.toString());
+        assertTrue(found.containsAll(List.of("shop.purchase", "shop.purchase_line")), found.toString());
+    }
+
+    @Test
+    void twoChainsBetweenTheBestTwoLiftNeither() {
+        // Purchases or transfers: the question does not say which, so the tables its words match keep their places.
+        List<String> found = tables(index(shop(true)).search("Which store sold the most products?", null, List.of(), 5));
+
+        assertEquals(List.of("shop.store", "shop.product"), found.subList(0, 2), found.toString());
+        assertTrue(found.stream().noneMatch(table -> table.contains("purchase") || table.contains("transfer")),
+                found.toString());
+    }
+
     @Test
     void theTablesTheBestOnesReferenceJoinInButNeverPassThem() {
         SchemaIndex index = index(warehouse("People who buy"));
