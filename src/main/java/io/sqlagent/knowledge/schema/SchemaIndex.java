@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -65,6 +66,19 @@ public final class SchemaIndex {
      */
     public record Entry(String table, String summary, String name, String columns, String text, String embedded,
             List<String> references, boolean view, List<String> values) {
+
+        /** The words of {@code words} this table's name, columns or comments hold. */
+        Set<String> held(Set<String> words) {
+            Set<String> held = new HashSet<>();
+            for (String field : List.of(name, columns, text)) {
+                for (String word : field.split(" ")) {
+                    if (words.contains(word)) {
+                        held.add(word);
+                    }
+                }
+            }
+            return held;
+        }
     }
 
     /** A table found, best first. */

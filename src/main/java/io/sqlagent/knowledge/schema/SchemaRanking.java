@@ -145,13 +145,7 @@ final class SchemaRanking {
                 candidates.add(ranking.get(rank));
             }
         }
-        // A view derives from base tables as a copy does: it follows them, it does not take their place, nor the place
-        // of the base tables whose foreign keys make the join path (customer_list beside customer, address, city).
-        for (int i : candidates) {
-            if (entries.get(i).view()) {
-                fused[i] *= VIEW_FACTOR;
-            }
-        }
+        viewsFollowTheirTables(candidates, asked, fused);
         List<Integer> ranked = new ArrayList<>(candidates);
         ranked.sort(byScore(fused));
         // A table joined in rises at most to just below the table it is joined to: the neighbourhood supports the
@@ -197,14 +191,33 @@ final class SchemaRanking {
     }
 
     /**
+     * A view derives from base tables as a copy does: it follows the base tables that hold its words of the question, it
+     * does not take their place, nor the place of the base tables whose foreign keys make the join path
+     * ({@code customer_list} beside customer, address, city). A view holding a word of the question that no base
+     * table found holds ({@code sales_by_store}'s {@code total_sales}, for "total sales by store") is what the question
+     * asks for, and keeps its score.
+     */
+    private void viewsFollowTheirTables(Set<Integer> candidates, Set<String> asked, double[] fused) {
+        Set<String> byTables = new HashSet<>();
+        for (int i : candidates) {
+            if (!entries.get(i).view()) {
+                byTables.addAll(entries.get(i).held(asked));
+            }
+        }
+        for (int i : candidates) {
+            if (entries.get(i).view() && byTables.containsAll(entries.get(i).held(asked))) {
+                fused[i] *= VIEW_FACTOR;
+            }
+        }
+    }
+
+    /**
      * Lifts the bridges between the best few tables: a table joined through foreign keys (either way) to two of them
      * connects them ({@code film_category} between films and categories, {@code inventory} between films and rentals),
      * so a question about both needs it. It rises to just below the lower of the tables it joins. The two best tables,
      * when nothing that short joins them, are linked by the only chain of two tables between them, if there is one
-     * (orders and their lines between stores and products: "which store sold the most products?"). Measured on the
-     * three evaluation sets (docs/schema-search.md): the chain between the best two found one more question of the
-     * abbreviated set and left the others as they were; between any two of the best four it cost the held-out
-     * generated set a question.
+     * (orders and their lines between stores and products: "which store sold the most products?"); measured in
+     * docs/schema-search.md.
      */
     private void bridges(List<Integer> ranked, double[] fused, Set<Integer> candidates) {
         ranked.sort(byScore(fused));

@@ -88,6 +88,31 @@ class SchemaIndexTest {
     }
 
     @Test
+    void aViewTheQuestionNamesIsStillAmongTheFirstFive() {
+        // Pagila's shape: stores, their staff and addresses, payments and rentals, and a reporting view of sales.
+        List<CatalogTable> catalog = new ArrayList<>();
+        catalog.add(table("public.address", null, List.of(), "address_id", "address", "district", "phone"));
+        catalog.add(table("public.store", null, List.of("public.address"), "store_id", "manager_staff_id", "address_id"));
+        catalog.add(table("public.staff", null, List.of("public.store", "public.address"), "staff_id", "first_name",
+                "store_id", "address_id"));
+        catalog.add(table("public.customer", null, List.of("public.store", "public.address"), "customer_id",
+                "first_name", "store_id", "address_id"));
+        catalog.add(table("public.inventory", null, List.of("public.store"), "inventory_id", "film_id", "store_id"));
+        catalog.add(table("public.payment", null, List.of("public.customer", "public.staff"), "payment_id", "amount",
+                "payment_date", "customer_id", "staff_id"));
+        catalog.add(new CatalogTable(new Relation("public", "sales_by_store", "view", null),
+                List.of(new CatalogColumn("store", "text", ""), new CatalogColumn("manager", "text", ""),
+                        new CatalogColumn("total_sales", "numeric", "")),
+                List.of()));
+
+        for (String question : List.of("What are the total sales by store?", "sales by store", "Show sales_by_store")) {
+            List<String> found = tables(index(catalog).search(question, null, List.of(), 5));
+
+            assertTrue(found.contains("public.sales_by_store"), question + ": " + found);
+        }
+    }
+
+    @Test
     void copiesComeAfterTheDistinctTablesEachBelowItsOriginal() {
         SchemaIndex index = index(warehouse("People who buy"));
 
