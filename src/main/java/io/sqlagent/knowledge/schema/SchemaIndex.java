@@ -32,11 +32,11 @@ import io.sqlagent.workspace.vector.Embeddings;
  * table's name, column names and comments, and optionally one all-MiniLM-L6-v2 vector per table. A search
  * ranks the tables by words, by meaning and by the column values a question names ({@link ValueRanking}) and fuses
  * the rankings, with the tables the knowledge base points at, by reciprocal rank fusion (each list adds
- * {@code 1 / (60 + rank)}); the fused score is scaled
+ * {@code 1 / (15 + rank)}); the fused score is scaled
  * to 0–1, 1 meaning first in every list. Each ranking counts a family of copies ({@code orders},
  * {@code orders_history}, {@code orders_staging}, see {@link SchemaGraph}) once, for the original, unless the
- * question asks for the copy; then the tables joined to the best few through foreign keys, and the tables bridging two
- * of them, rank higher, and views follow the base tables they derive from. Vectors
+ * question asks for the copy; views follow the base tables that hold their words of the question; then the tables
+ * joined to the best few through foreign keys, and the tables bridging two of them, rank higher. Vectors
  * are compared by exact cosine similarity: a few thousand 384-dimension vectors take well under a millisecond,
  * and an approximate (HNSW) search would only lose recall at this size. This class builds the snapshot;
  * {@link SchemaRanking} ranks a search over it.
