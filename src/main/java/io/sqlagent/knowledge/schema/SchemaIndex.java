@@ -5,11 +5,11 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 
 import org.apache.lucene.analysis.standard.StandardAnalyzer;
 import org.apache.lucene.document.Document;
@@ -217,24 +217,18 @@ public final class SchemaIndex {
                 }
             }
         }
+        List<String> texts = new ArrayList<>();
+        for (int i = 0; i < entries.size(); i++) {
+            if (graph.original(i) < 0 && !known.containsKey(entries.get(i).embedded())) {
+                texts.add(entries.get(i).embedded());
+            }
+        }
+        texts = texts.stream().distinct().toList();
+        embedMissing(texts, known, text -> text, embeddings);
         float[][] all = new float[entries.size()][];
-        Map<String, List<Integer>> missing = new LinkedHashMap<>();
         for (int i = 0; i < entries.size(); i++) {
             if (graph.original(i) < 0) {
                 all[i] = known.get(entries.get(i).embedded());
-                if (all[i] == null) {
-                    missing.computeIfAbsent(entries.get(i).embedded(), text -> new ArrayList<>()).add(i);
-                }
-            }
-        }
-        List<String> texts = new ArrayList<>(missing.keySet());
-        for (int from = 0; from < texts.size(); from += BATCH) {
-            List<String> batch = texts.subList(from, Math.min(texts.size(), from + BATCH));
-            List<float[]> vectors = embeddings.embedAll(batch);
-            for (int j = 0; j < batch.size(); j++) {
-                for (int i : missing.get(batch.get(j))) {
-                    all[i] = normalised(vectors.get(j));
-                }
             }
         }
         for (int i = 0; i < entries.size(); i++) {
@@ -247,6 +241,22 @@ public final class SchemaIndex {
         // The words of the names by meaning too, so a question's word no name holds finds the nearest (revenue, payment).
         WordMeanings words = WordMeanings.of(entries, embeddings, previous == null ? null : previous.meanings);
         return new SchemaIndex(entries, searcher, all, graph, abbreviations, values, builtAt, texts.size(), words);
+    }
+
+    /**
+     * Adds to {@code known} the normalised vector of each of {@code keys} it lacks (each once), embedding
+     * {@code text.apply(key)} in batches of {@link #BATCH}.
+     */
+    static void embedMissing(List<String> keys, Map<String, float[]> known, UnaryOperator<String> text,
+            Embeddings embeddings) {
+        List<String> missing = keys.stream().distinct().filter(key -> !known.containsKey(key)).toList();
+        for (int from = 0; from < missing.size(); from += BATCH) {
+            List<String> batch = missing.subList(from, Math.min(missing.size(), from + BATCH));
+            List<float[]> embedded = embeddings.embedAll(batch.stream().map(text).toList());
+            for (int j = 0; j < batch.size(); j++) {
+                known.put(batch.get(j), normalised(embedded.get(j)));
+            }
+        }
     }
 
     /** The lexical index of {@code entries}, without vectors. */

@@ -53,9 +53,8 @@ final class SchemaRanking {
      */
     private static final double DENSE_WEIGHT = 0.5;
     /**
-     * The factor a view's fused score is multiplied by, before the join path is chosen, so it follows the base tables it
-     * reads. Measured on the two sets with views (docs/schema-search.md): 0.3 found one more question whole on each than
-     * 0.5 (0.1 the same as 0.3); applied after the join path, a view took one of the four places the path starts from.
+     * The factor a view's fused score is multiplied by ({@link #viewsFollowTheirTables}). Measured on the two sets with
+     * views (docs/schema-search.md): 0.3 found one more question whole on each than 0.5, 0.1 the same as 0.3.
      */
     private static final double VIEW_FACTOR = 0.3;
     /**
@@ -191,13 +190,15 @@ final class SchemaRanking {
     }
 
     /**
-     * A view derives from base tables as a copy does: it follows the base tables that hold its words of the question, it
-     * does not take their place, nor the place of the base tables whose foreign keys make the join path
-     * ({@code customer_list} beside customer, address, city). A view holding a word of the question that no base
-     * table found holds ({@code sales_by_store}'s {@code total_sales}, for "total sales by store") is what the question
-     * asks for, and keeps its score.
+     * A view derives from base tables as a copy does: it follows the base tables that hold its words of the question, and
+     * before the join path is chosen, so it takes neither their place nor that of the base tables whose foreign keys make
+     * the path ({@code customer_list} beside customer, address, city). A view holding a word of the question no base
+     * table found holds ({@code total_sales} for "total sales by store") is what the question asks for: it stays.
      */
     private void viewsFollowTheirTables(Set<Integer> candidates, Set<String> asked, double[] fused) {
+        if (candidates.stream().noneMatch(i -> entries.get(i).view())) {
+            return;
+        }
         Set<String> byTables = new HashSet<>();
         for (int i : candidates) {
             if (!entries.get(i).view()) {
@@ -216,8 +217,7 @@ final class SchemaRanking {
      * connects them ({@code film_category} between films and categories, {@code inventory} between films and rentals),
      * so a question about both needs it. It rises to just below the lower of the tables it joins. The two best tables,
      * when nothing that short joins them, are linked by the only chain of two tables between them, if there is one
-     * (orders and their lines between stores and products: "which store sold the most products?"); measured in
-     * docs/schema-search.md.
+     * (orders and their lines between stores and products: "which store sold the most?"; docs/schema-search.md).
      */
     private void bridges(List<Integer> ranked, double[] fused, Set<Integer> candidates) {
         ranked.sort(byScore(fused));

@@ -39,7 +39,6 @@ final class WordMeanings {
     static final float WEIGHT = 0.5f;
     /** Question words remembered with their vectors, so a repeated word is not embedded again (1.5 MB at most). */
     private static final int CACHED = 1_024;
-    private static final int BATCH = 64;
     /** Longest question word looked up: longer ones are no word anyone asks with, and cost the model more. */
     static final int LONGEST = 40;
     /**
@@ -123,7 +122,7 @@ final class WordMeanings {
             }
         }
         String[] words = vocabulary.toArray(String[]::new);
-        embedMissing(List.of(words), known, expansions::expand, embeddings);
+        SchemaIndex.embedMissing(List.of(words), known, expansions::expand, embeddings);
         float[][] vectors = Arrays.stream(words).map(known::get).toArray(float[][]::new);
         return new WordMeanings(words, vectors, kinds(entries, embeddings, previous), held, embeddings,
                 previous == null ? askedWords() : previous.asked);
@@ -150,25 +149,9 @@ final class WordMeanings {
             }
         }
         // A copy's values are usually its original's: each distinct text is embedded once.
-        embedMissing(texts, known, text -> text, embeddings);
+        SchemaIndex.embedMissing(texts, known, text -> text, embeddings);
         float[][] vectors = texts.stream().map(known::get).toArray(float[][]::new);
         return new Kinds(tables.stream().mapToInt(Integer::intValue).toArray(), texts.toArray(String[]::new), vectors);
-    }
-
-    /**
-     * Adds to {@code known} the normalised vector of each of {@code keys} it lacks (each once), embedding
-     * {@code text.apply(key)} in batches of {@link #BATCH}.
-     */
-    private static void embedMissing(List<String> keys, Map<String, float[]> known,
-            java.util.function.UnaryOperator<String> text, Embeddings embeddings) {
-        List<String> missing = keys.stream().distinct().filter(key -> !known.containsKey(key)).toList();
-        for (int from = 0; from < missing.size(); from += BATCH) {
-            List<String> batch = missing.subList(from, Math.min(missing.size(), from + BATCH));
-            List<float[]> embedded = embeddings.embedAll(batch.stream().map(text).toList());
-            for (int j = 0; j < batch.size(); j++) {
-                known.put(batch.get(j), SchemaIndex.normalised(embedded.get(j)));
-            }
-        }
     }
 
     /**
