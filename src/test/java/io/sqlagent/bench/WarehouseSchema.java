@@ -149,9 +149,8 @@ public final class WarehouseSchema {
             }
         }
         for (String column : entity.columns()) {
-            int colon = column.indexOf(':');
-            String name = colon < 0 ? column : column.substring(0, colon);
-            columns.put(name, colon < 0 ? type(name) : column.substring(colon + 1));
+            String name = columnName(column);
+            columns.put(name, name.equals(column) ? type(name) : column.substring(name.length() + 1));
         }
         if (!variant.suffix().isEmpty()) {
             String column = singular(entity.name()) + "_id";
@@ -163,7 +162,7 @@ public final class WarehouseSchema {
         }
         auditColumns.forEach(column -> columns.put(column, "timestamptz"));
         String subject = variant.suffix().isEmpty() || entity.comment().isEmpty() ? entity.comment()
-                : Character.toLowerCase(entity.comment().charAt(0)) + entity.comment().substring(1);
+                : lowerFirst(entity.comment());
         return new Table(entity.schema(), entity.name() + variant.suffix(), variant.comment().formatted(subject), columns,
                 foreignKeys, null);
     }
@@ -188,7 +187,7 @@ public final class WarehouseSchema {
             columns.put("id", "bigint");
             select.add("b.\"id\"");
             for (String column : entity.columns()) {
-                String name = column.contains(":") ? column.substring(0, column.indexOf(':')) : column;
+                String name = columnName(column);
                 columns.put(name, "");
                 select.add("b." + quoted(name));
             }
@@ -201,7 +200,7 @@ public final class WarehouseSchema {
                         .append(".\"id\" = b.")
                         .append(quoted(singular(reference.substring(reference.indexOf('.') + 1)) + "_id"));
                 for (String column : target.columns().stream().limit(2).toList()) {
-                    String name = column.contains(":") ? column.substring(0, column.indexOf(':')) : column;
+                    String name = columnName(column);
                     String shown = columns.containsKey(name) ? target.name() + "_" + name : name;
                     if (columns.putIfAbsent(shown, "") == null) {
                         select.add(alias + "." + quoted(name) + " AS " + quoted(shown));
@@ -209,7 +208,7 @@ public final class WarehouseSchema {
                 }
             }
             String comment = entity.comment().isEmpty() || viewComment.isEmpty() ? ""
-                    : viewComment.formatted(Character.toLowerCase(entity.comment().charAt(0)) + entity.comment().substring(1));
+                    : viewComment.formatted(lowerFirst(entity.comment()));
             views.add(new Table(entity.schema(), viewPrefix + entity.name() + viewSuffix, comment, columns, Map.of(),
                     "SELECT " + String.join(", ", select) + " FROM " + from));
         }
@@ -305,10 +304,7 @@ public final class WarehouseSchema {
             table.columns().forEach(
                     (name, type) -> columns.add(quoted(name) + " " + type + (name.equals("id") ? " PRIMARY KEY" : "")));
             statements.add("CREATE TABLE " + quoted(table.qualified()) + " (" + String.join(", ", columns) + ")");
-            if (!table.comment().isEmpty()) {
-                statements.add("COMMENT ON TABLE " + quoted(table.qualified()) + " IS '" + table.comment().replace("'", "''")
-                        + "'");
-            }
+            comment(statements, "TABLE", table);
         }
         for (Table table : tables) {
             table.foreignKeys().forEach((column, target) -> {
@@ -321,13 +317,29 @@ public final class WarehouseSchema {
         for (Table view : tables) {
             if (view.query() != null) {
                 statements.add("CREATE VIEW " + quoted(view.qualified()) + " AS " + view.query());
-                if (!view.comment().isEmpty()) {
-                    statements.add("COMMENT ON VIEW " + quoted(view.qualified()) + " IS '" + view.comment().replace("'", "''")
-                            + "'");
-                }
+                comment(statements, "VIEW", view);
             }
         }
         return statements;
+    }
+
+    /** Adds the statement that sets {@code relation}'s comment, a {@code kind} (TABLE, VIEW), when it has one. */
+    private static void comment(List<String> statements, String kind, Table relation) {
+        if (!relation.comment().isEmpty()) {
+            statements.add("COMMENT ON " + kind + " " + quoted(relation.qualified()) + " IS '"
+                    + relation.comment().replace("'", "''") + "'");
+        }
+    }
+
+    /** The name of an entities file's column, {@code name} or {@code name:type}. */
+    private static String columnName(String column) {
+        int colon = column.indexOf(':');
+        return colon < 0 ? column : column.substring(0, colon);
+    }
+
+    /** {@code text} with its first letter in lower case, to follow "… of". */
+    private static String lowerFirst(String text) {
+        return Character.toLowerCase(text.charAt(0)) + text.substring(1);
     }
 
     /** {@code name} (schema-qualified or not) quoted, so that camelCase names keep their case. */
