@@ -12,6 +12,7 @@
 #   BENCH_JAVA_OPTS=-Dbench.column-values=false bench/schema-search.sh pagila   # without the column values
 #   BENCH_JAVA_OPTS=-Dbench.column-values-max-distinct=200 bench/schema-search.sh pagila   # values of wider columns too
 #   BENCH_JAVA_OPTS=-Dbench.model=all-minilm-l6-v2 bench/schema-search.sh    # the float model (default: the quantized one)
+#   BENCH_JAVA_OPTS=-Dbench.views=false bench/schema-search.sh generated     # the generated sets without their reporting views
 #
 # It compiles and runs from target/ of the tree it sits in, so run it in a tree nobody else is
 # building at the same time.
