@@ -9,6 +9,7 @@
 #   bench/schema-search.sh generated 300      # at the size ./mvnw verify checks (SchemaSearchRecallTest)
 #   bench/schema-search.sh abbreviated        # the abbreviated, multilingual warehouse, 1,118 tables
 #   bench/schema-search.sh pagila             # Pagila, the public schema
+#   bench/schema-search.sh adventureworks     # AdventureWorks, the public schema (held out: never tuned on)
 #   BENCH_JAVA_OPTS=-Dbench.column-values=false bench/schema-search.sh pagila   # without the column values
 #   BENCH_JAVA_OPTS=-Dbench.column-values-max-distinct=200 bench/schema-search.sh pagila   # values of wider columns too
 #   BENCH_JAVA_OPTS=-Dbench.model=all-minilm-l6-v2 bench/schema-search.sh    # the float model (default: the quantized one)
@@ -30,7 +31,7 @@ run() {
 }
 
 if [ $# -eq 0 ]; then
-  for set in generated abbreviated pagila; do run "$set"; done
+  for set in generated abbreviated pagila adventureworks; do run "$set"; done
 else
   run "$@"
 fi
