@@ -22,6 +22,10 @@ final class SchemaWords {
             "will", "with", "all", "any", "most", "top", "number", "table", "tables", "data", "can", "should", "would",
             "find", "between", "over", "into", "across", "so", "not", "no", "yes");
 
+    /** An apostrophe and what follows it in a possessive or contraction ({@code 's}, {@code n't}, {@code 've}, …). */
+    private static final java.util.regex.Pattern CONTRACTION = java.util.regex.Pattern
+            .compile("(?<=\\p{L})(n['’]t|['’](s|re|ve|ll|d|m))\\b", java.util.regex.Pattern.CASE_INSENSITIVE);
+
     private SchemaWords() {
     }
 
@@ -61,6 +65,9 @@ final class SchemaWords {
     }
 
     private static String split(String text) {
+        // What's, Linda's, don't, we've: the letters after the apostrophe are no word of their own, and as one they matched
+        // every comment with a possessive in it (a vendor's, the company's).
+        text = CONTRACTION.matcher(text).replaceAll("");
         // customerID -> customer ID, invoiceLine -> invoice Line, v2Orders -> v2 Orders
         return text.replaceAll("([\\p{Ll}\\p{N}])(\\p{Lu})", "$1 $2").replaceAll("(\\p{Lu})(\\p{Lu}\\p{Ll})", "$1 $2")
                 .toLowerCase(Locale.ROOT);

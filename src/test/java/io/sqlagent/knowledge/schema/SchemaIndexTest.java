@@ -54,6 +54,23 @@ class SchemaIndexTest {
     }
 
     @Test
+    void anApostropheInTheQuestionMatchesNoPossessiveInAComment() {
+        // Every comment that says "a vendor's" or "the company's" held the word s, and so did "What's" and "Linda's".
+        List<CatalogTable> catalog = new ArrayList<>();
+        catalog.add(table("purchasing.vendor", "Companies from whom the company's parts are bought", List.of(), "name",
+                "credit_rating"));
+        catalog.add(table("sales.store", "A reseller's shops", List.of(), "name", "demographics"));
+        catalog.add(table("person.person_phone", "Telephone numbers", List.of(), "phone_number", "phone_type"));
+        SchemaIndex index = index(catalog);
+
+        for (String question : List.of("What's Linda's phone?", "WHAT'S LINDA’S PHONE?",
+                "We've lost Linda's phone, haven't we?")) {
+            assertEquals(List.of("person.person_phone"), tables(index.search(question, null, List.of(), 10)), question);
+        }
+        assertEquals(List.of("phone", "linda", "know"), SchemaWords.words("What's the phone? Linda's. Don't we'd know"));
+    }
+
+    @Test
     void aTableJoiningTwoOfTheBestComesInTheFirstFiveThoughNoWordOfTheQuestionNamesIt() {
         // Films, categories and the link between them; five more tables a word of the question matches.
         List<CatalogTable> catalog = new ArrayList<>();
