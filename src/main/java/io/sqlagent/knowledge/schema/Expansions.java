@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 import io.quarkus.logging.Log;
@@ -46,6 +47,15 @@ final class Expansions {
     private static final double MARGIN = 0.5;
     private static final int SHORTEST = 3;
     private static final int SHORTEST_PREFIX = 4;
+    /** The shortest name word tried as words run together: two words of three letters. */
+    private static final int SHORTEST_COMPOUND = 6;
+    /** The longest word looked for inside a name word. */
+    private static final int LONGEST_PART = 20;
+    /**
+     * The two-letter words names are made of ({@code businessentityid}, {@code billofmaterials}): the vocabulary's words
+     * of two letters are mostly not words, so only these count.
+     */
+    private static final Set<String> TWO_LETTERS = Set.of("id", "of", "by", "to", "on", "in", "at", "no", "up");
     private static final int CACHED = 20_000;
     private static final String VOWELS = "aeiou";
 
@@ -108,6 +118,71 @@ final class Expansions {
     /** Whether {@code word} is a whole word of the vocabulary. */
     boolean isWord(String word) {
         return ranks.containsKey(word);
+    }
+
+    /**
+     * The words {@code nameWord} (lower-case) runs together ({@code salesorderheader} → sales, order, header;
+     * {@code businessentityid} → business, entity, id), as names ported from {@code SalesOrderHeader} without quotes
+     * are written; {@code nameWord} alone when it is a word itself, shorter than {@link #SHORTEST_COMPOUND} or not made
+     * wholly of words. The fewest words win, then the commoner; each of three letters or more from the vocabulary, or one
+     * of the few two-letter words names are made of ({@link #TWO_LETTERS}). A single letter before them, as views are
+     * marked ({@code vsalesperson}), is left out.
+     */
+    List<String> parts(String nameWord) {
+        int n = nameWord.length();
+        if (n < SHORTEST_COMPOUND || ranks.containsKey(nameWord) || !nameWord.chars().allMatch(c -> c >= 'a' && c <= 'z')) {
+            return List.of(nameWord);
+        }
+        // pieces[i], cost[i]: the best split of the first i letters; from[i]: where its last word starts
+        int[] pieces = new int[n + 1];
+        double[] cost = new double[n + 1];
+        int[] from = new int[n + 1];
+        java.util.Arrays.fill(pieces, Integer.MAX_VALUE);
+        pieces[0] = 0;
+        for (int end = 1; end <= n; end++) {
+            for (int start = Math.max(0, end - LONGEST_PART); start <= end - 1; start++) {
+                if (pieces[start] == Integer.MAX_VALUE) {
+                    continue;
+                }
+                String part = nameWord.substring(start, end);
+                double partCost;
+                if (part.length() == 1) {
+                    // A letter before the words marks a kind of relation (vsalesperson, a view): dropped below.
+                    if (start != 0) {
+                        continue;
+                    }
+                    partCost = 0;
+                } else if (part.length() == 2) {
+                    if (!TWO_LETTERS.contains(part)) {
+                        continue;
+                    }
+                    partCost = 0;
+                } else {
+                    Integer rank = ranks.get(part);
+                    if (rank == null) {
+                        continue;
+                    }
+                    partCost = Math.log(Math.max(rank, COMMON) / (double) COMMON);
+                }
+                int count = pieces[start] + 1;
+                double total = cost[start] + partCost;
+                if (count < pieces[end] || count == pieces[end] && total < cost[end]) {
+                    pieces[end] = count;
+                    cost[end] = total;
+                    from[end] = start;
+                }
+            }
+        }
+        if (pieces[n] == Integer.MAX_VALUE) {
+            return List.of(nameWord);
+        }
+        List<String> parts = new ArrayList<>(pieces[n]);
+        for (int end = n; end > 0; end = from[end]) {
+            if (end - from[end] > 1) {
+                parts.add(0, nameWord.substring(from[end], end));
+            }
+        }
+        return parts.size() > 1 ? parts : List.of(nameWord);
     }
 
     /** The word {@code nameWord} (lower-case) abbreviates, or {@code nameWord} itself when it is a word or unclear. */

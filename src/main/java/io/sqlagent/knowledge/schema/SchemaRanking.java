@@ -78,8 +78,9 @@ final class SchemaRanking {
      * first 50 hits may be four tables.
      */
     private static final int WORD_HITS = 400;
+    /** Each field's weight; {@link SchemaIndex#PARTS} says why the words a name runs together count for half. */
     private static final Map<String, Float> BOOSTS = Map.of(SchemaIndex.NAME, 3f, SchemaIndex.COLUMNS, 1f, SchemaIndex.TEXT,
-            1f);
+            1f, SchemaIndex.PARTS, 0.5f);
 
     private final List<Entry> entries;
     private final IndexSearcher searcher;
@@ -359,12 +360,10 @@ final class SchemaRanking {
         }
     }
 
-    /**
-     * Adds each of {@code nameWords} as a way of matching a question's word, in a table's name or columns, at {@code weight}.
-     */
+    /** Adds each of {@code nameWords} as a way of matching a question's word, in names and columns, at {@code weight}. */
     private static void nameWords(List<Query> ways, List<String> nameWords, float weight) {
         for (String nameWord : nameWords) {
-            for (String field : List.of(SchemaIndex.NAME, SchemaIndex.COLUMNS)) {
+            for (String field : List.of(SchemaIndex.NAME, SchemaIndex.COLUMNS, SchemaIndex.PARTS)) {
                 ways.add(new BoostQuery(new TermQuery(new Term(field, nameWord)), BOOSTS.get(field) * weight));
             }
         }

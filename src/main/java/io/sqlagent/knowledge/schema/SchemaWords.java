@@ -44,6 +44,29 @@ final class SchemaWords {
     }
 
     /**
+     * The words that the name words of {@code names} run together ({@code salesorderheader} → sale order header; see
+     * {@link Expansions#parts}), stemmed, stop words dropped; none for a name word that is a word or not made of words.
+     */
+    static List<String> parts(String names) {
+        List<String> words = new ArrayList<>();
+        if (names == null) {
+            return words;
+        }
+        Expansions expansions = Expansions.english();
+        for (String word : split(names).split("[^\\p{L}\\p{N}]+")) {
+            List<String> parts = word.isEmpty() ? List.of() : expansions.parts(word);
+            if (parts.size() > 1) {
+                for (String part : parts) {
+                    if (!STOP.contains(part)) {
+                        words.add(stem(part));
+                    }
+                }
+            }
+        }
+        return words;
+    }
+
+    /**
      * The words of {@code text} split as {@link #words} splits them, lower-cased, stop words kept and nothing stemmed:
      * the question as written, for the initials of its words.
      */

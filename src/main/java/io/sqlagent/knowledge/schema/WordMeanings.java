@@ -93,8 +93,9 @@ final class WordMeanings {
     }
 
     /**
-     * The vectors of the name and column words of {@code entries} (three letters or more), each embedded as the word it
-     * abbreviates when {@link Expansions} knows one; the vectors {@code previous} holds are reused, those of its question words
+     * The vectors of the name and column words of {@code entries} (three letters or more) and of the words they run
+     * together ({@link SchemaWords#parts}), each embedded as the word it abbreviates when {@link Expansions} knows one; the
+     * vectors {@code previous} holds are reused, those of its question words
      * too.
      */
     static WordMeanings of(List<SchemaIndex.Entry> entries, Embeddings embeddings, WordMeanings previous) {
@@ -105,7 +106,9 @@ final class WordMeanings {
             for (String field : List.of(entry.name(), entry.columns(), entry.text())) {
                 held.addAll(List.of(field.split(" ")));
             }
-            for (String field : List.of(entry.name(), entry.columns())) {
+            // The words a name runs together too (inventory of productinventory), so that stock can reach them.
+            for (String field : List.of(entry.name(), entry.columns(),
+                    String.join(" ", SchemaWords.parts(entry.name() + " " + entry.columns())))) {
                 for (String word : field.split(" ")) {
                     // A name word the model knows no word for (mkt unexpanded, an id) has a vector that means nothing.
                     if (word.length() >= 3 && word.chars().allMatch(Character::isLetter)

@@ -20,6 +20,24 @@ class ExpansionsTest {
     }
 
     @Test
+    void aNameOfWordsRunTogetherIsSplitIntoThem() {
+        assertThat(english.parts("salesorderheader")).containsExactly("sales", "order", "header");
+        assertThat(english.parts("businessentityid")).containsExactly("business", "entity", "id");
+        assertThat(english.parts("billofmaterials")).containsExactly("bill", "of", "materials");
+        assertThat(english.parts("productinventory")).containsExactly("product", "inventory");
+        // A view's leading letter is no word: left out.
+        assertThat(english.parts("vstorewithaddresses")).containsExactly("store", "with", "addresses");
+    }
+
+    @Test
+    void aWordANameOfAnotherLanguageOrAnAbbreviationIsNotSplit() {
+        for (String name : new String[] { "employee", "kundenbewertung", "lagerbestand", "orderqty", "rowguid", "vemployee",
+                "cust", "sales2023", "customer_id", "Product" }) {
+            assertThat(english.parts(name)).as(name).containsExactly(name);
+        }
+    }
+
+    @Test
     void wordsShortNamesAndAbbreviationsSeveralWordsFitAreLeftAsTheyAre() {
         // Words of the vocabulary, and names of other languages with vowels, are no abbreviations.
         assertThat(english.expand("order")).isEqualTo("order");

@@ -54,6 +54,27 @@ class SchemaIndexTest {
     }
 
     @Test
+    void aQuestionsWordsFindATableWhoseNameRunsThemTogether() {
+        // Names ported from ProductInventory without quotes: one word each to the index unless split, and no comments.
+        List<CatalogTable> catalog = new ArrayList<>();
+        catalog.add(table("production.product", null, List.of(), "productid", "name", "listprice"));
+        catalog.add(table("production.productcosthistory", null, List.of("production.product"), "productid", "standardcost"));
+        catalog.add(table("production.productinventory", null, List.of("production.product"), "productid", "locationid",
+                "quantity"));
+        SchemaIndex index = index(catalog);
+
+        List<String> stock = tables(index.search("inventory of each product", null, List.of(), 10));
+        List<String> costs = tables(index.search("the history of what each product cost", null, List.of(), 10));
+
+        assertTrue(stock.indexOf("production.productinventory") < stock.indexOf("production.productcosthistory"),
+                stock.toString());
+        assertTrue(costs.indexOf("production.productcosthistory") < costs.indexOf("production.productinventory"),
+                costs.toString());
+        // At half a column word's weight: the table the question names outright still comes first.
+        assertEquals("production.product", stock.get(0));
+    }
+
+    @Test
     void anApostropheInTheQuestionMatchesNoPossessiveInAComment() {
         // Every comment that says "a vendor's" or "the company's" held the word s, and so did "What's" and "Linda's".
         List<CatalogTable> catalog = new ArrayList<>();
