@@ -27,10 +27,10 @@ public record SchemaSet(String name, IntFunction<List<String>> ddl, List<Warehou
 
     /**
      * The sets the ranking was measured on only after it was tuned on the others: the generated set since the meaning
-     * ranking's cut and the fusion's constant (docs/schema-search.md), AdventureWorks since it came; Pagila was held out
-     * before, until its column values were tuned on it.
+     * ranking's cut and the fusion's constant (docs/schema-search.md). Pagila was held out before, until its column
+     * values were tuned on it, and AdventureWorks from its coming until it showed two faults that were then fixed.
      */
-    public static final Set<String> HELD_OUT = Set.of("generated", "adventureworks");
+    public static final Set<String> HELD_OUT = Set.of("generated");
 
     public static SchemaSet generated() {
         WarehouseSchema schema = WarehouseSchema.GENERATED;
@@ -49,8 +49,7 @@ public record SchemaSet(String name, IntFunction<List<String>> ddl, List<Warehou
     /**
      * Microsoft's AdventureWorks as ported to PostgreSQL ({@code bench/schema/adventureworks}, its licence beside it):
      * 68 tables and 21 views (two materialized) in five schemas, names of words run together ({@code salesorderheader}),
-     * comments on every
-     * table, no rows. Written after the ranking and never tuned on: held out since it came.
+     * comments on every table, no rows. Written after the ranking was tuned, and held out until it showed two faults.
      */
     public static SchemaSet adventureworks() {
         return published("adventureworks", 89, "schema.sql");

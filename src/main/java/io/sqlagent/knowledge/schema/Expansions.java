@@ -6,6 +6,7 @@ import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -137,7 +138,7 @@ final class Expansions {
         int[] pieces = new int[n + 1];
         double[] cost = new double[n + 1];
         int[] from = new int[n + 1];
-        java.util.Arrays.fill(pieces, Integer.MAX_VALUE);
+        Arrays.fill(pieces, Integer.MAX_VALUE);
         pieces[0] = 0;
         for (int end = 1; end <= n; end++) {
             for (int start = Math.max(0, end - LONGEST_PART); start <= end - 1; start++) {
@@ -247,7 +248,7 @@ final class Expansions {
         // cost[i][j]: the first i letters matched, the i-th at word[j - 1]
         int[][] cost = new int[n + 1][m + 1];
         for (int[] row : cost) {
-            java.util.Arrays.fill(row, none);
+            Arrays.fill(row, none);
         }
         cost[1][1] = 0;
         for (int i = 2; i <= n; i++) {

@@ -70,9 +70,10 @@ public final class SchemaIndex {
      * @param references the (visible) tables its foreign keys point at, schema-qualified
      * @param view whether it is a view or materialized view
      * @param values the values of its visible low-cardinality text columns, from the planner's statistics
+     * @param parts the words its own name and its column names run together ({@link SchemaWords#parts}), as words
      */
     public record Entry(String table, String summary, String name, String columns, String text, String embedded,
-            List<String> references, boolean view, List<String> values) {
+            List<String> references, boolean view, List<String> values, String parts) {
 
         /** The words of {@code words} this table's name, columns or comments hold. */
         Set<String> held(Set<String> words) {
@@ -197,9 +198,11 @@ public final class SchemaIndex {
                 + (description.isEmpty() ? "" : ": " + description) + ". Columns: "
                 + String.join(", ", columnNames.stream().map(SchemaIndex::expanded).toList()),
                 EMBEDDED_CHARS);
-        return new Entry(qualified, summary, SchemaWords.terms(relation.schema() + " " + relation.name()),
-                SchemaWords.terms(String.join(" ", columnNames)), SchemaWords.terms(text.toString()), embedded,
-                List.copyOf(references), relation.kind() != null && relation.kind().contains("view"), values);
+        String columnTerms = SchemaWords.terms(String.join(" ", columnNames));
+        return new Entry(qualified, summary, SchemaWords.terms(relation.schema() + " " + relation.name()), columnTerms,
+                SchemaWords.terms(text.toString()), embedded, List.copyOf(references),
+                relation.kind() != null && relation.kind().contains("view"), values,
+                String.join(" ", SchemaWords.parts(relation.name() + " " + columnTerms)));
     }
 
     /** The words of {@code name}, each abbreviation written as the word it stands for (see {@link Expansions}). */
@@ -226,12 +229,13 @@ public final class SchemaIndex {
         }
         List<String> texts = new ArrayList<>();
         for (int i = 0; i < entries.size(); i++) {
-            if (graph.original(i) < 0 && !known.containsKey(entries.get(i).embedded())) {
+            if (graph.original(i) < 0) {
                 texts.add(entries.get(i).embedded());
             }
         }
-        texts = texts.stream().distinct().toList();
+        int reused = known.size();
         embedMissing(texts, known, text -> text, embeddings);
+        int embedded = known.size() - reused;
         float[][] all = new float[entries.size()][];
         for (int i = 0; i < entries.size(); i++) {
             if (graph.original(i) < 0) {
@@ -247,7 +251,7 @@ public final class SchemaIndex {
         }
         // The words of the names by meaning too, so a question's word no name holds finds the nearest (revenue, payment).
         WordMeanings words = WordMeanings.of(entries, embeddings, previous == null ? null : previous.meanings);
-        return new SchemaIndex(entries, searcher, all, graph, abbreviations, values, builtAt, texts.size(), words);
+        return new SchemaIndex(entries, searcher, all, graph, abbreviations, values, builtAt, embedded, words);
     }
 
     /**
@@ -280,8 +284,7 @@ public final class SchemaIndex {
                 document.add(new TextField(NAME, SchemaWords.terms(entry.table().substring(dot + 1)), Field.Store.NO));
                 document.add(new TextField(COLUMNS, entry.columns(), Field.Store.NO));
                 document.add(new TextField(TEXT, entry.text(), Field.Store.NO));
-                document.add(new TextField(PARTS, String.join(" ", SchemaWords.parts(entry.table().substring(dot + 1)
-                        + " " + entry.columns())), Field.Store.NO));
+                document.add(new TextField(PARTS, entry.parts(), Field.Store.NO));
                 writer.addDocument(document);
             }
             writer.commit();

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * Turns identifiers and prose into the words the lexical ranking compares: {@code invoiceLine} and
@@ -23,8 +24,8 @@ final class SchemaWords {
             "find", "between", "over", "into", "across", "so", "not", "no", "yes");
 
     /** An apostrophe and what follows it in a possessive or contraction ({@code 's}, {@code n't}, {@code 've}, …). */
-    private static final java.util.regex.Pattern CONTRACTION = java.util.regex.Pattern
-            .compile("(?<=\\p{L})(n['’]t|['’](s|re|ve|ll|d|m))\\b", java.util.regex.Pattern.CASE_INSENSITIVE);
+    private static final Pattern CONTRACTION = Pattern.compile("(?<=\\p{L})(n['’]t|['’](s|re|ve|ll|d|m))\\b",
+            Pattern.CASE_INSENSITIVE);
 
     private SchemaWords() {
     }

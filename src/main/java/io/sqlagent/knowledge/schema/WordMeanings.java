@@ -94,9 +94,8 @@ final class WordMeanings {
 
     /**
      * The vectors of the name and column words of {@code entries} (three letters or more) and of the words they run
-     * together ({@link SchemaWords#parts}), each embedded as the word it abbreviates when {@link Expansions} knows one; the
-     * vectors {@code previous} holds are reused, those of its question words
-     * too.
+     * together ({@link SchemaIndex.Entry#parts}), each embedded as the word it abbreviates when {@link Expansions} knows
+     * one; the vectors {@code previous} holds are reused, those of its question words too.
      */
     static WordMeanings of(List<SchemaIndex.Entry> entries, Embeddings embeddings, WordMeanings previous) {
         Expansions expansions = Expansions.english();
@@ -107,8 +106,7 @@ final class WordMeanings {
                 held.addAll(List.of(field.split(" ")));
             }
             // The words a name runs together too (inventory of productinventory), so that stock can reach them.
-            for (String field : List.of(entry.name(), entry.columns(),
-                    String.join(" ", SchemaWords.parts(entry.name() + " " + entry.columns())))) {
+            for (String field : List.of(entry.name(), entry.columns(), entry.parts())) {
                 for (String word : field.split(" ")) {
                     // A name word the model knows no word for (mkt unexpanded, an id) has a vector that means nothing.
                     if (word.length() >= 3 && word.chars().allMatch(Character::isLetter)
