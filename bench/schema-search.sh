@@ -9,7 +9,7 @@
 #   bench/schema-search.sh generated 300      # at the size ./mvnw verify checks (SchemaSearchRecallTest)
 #   bench/schema-search.sh abbreviated        # the abbreviated, multilingual warehouse, 1,118 tables
 #   bench/schema-search.sh pagila             # Pagila, the public schema
-#   bench/schema-search.sh adventureworks     # AdventureWorks, the public schema (held out: never tuned on)
+#   bench/schema-search.sh adventureworks     # AdventureWorks, the public schema (held out until two fixes were made on it)
 #   BENCH_JAVA_OPTS=-Dbench.column-values=false bench/schema-search.sh pagila   # without the column values
 #   BENCH_JAVA_OPTS=-Dbench.column-values-max-distinct=200 bench/schema-search.sh pagila   # values of wider columns too
 #   BENCH_JAVA_OPTS=-Dbench.model=all-minilm-l6-v2 bench/schema-search.sh    # the float model (default: the quantized one)
