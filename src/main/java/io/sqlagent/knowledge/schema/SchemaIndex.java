@@ -205,10 +205,21 @@ public final class SchemaIndex {
                 String.join(" ", SchemaWords.parts(relation.name() + " " + columnTerms)));
     }
 
-    /** The words of {@code name}, each abbreviation written as the word it stands for (see {@link Expansions}). */
+    /** The words of {@code name} as the model reads them ({@link #written}). */
     private static String expanded(String name) {
         Expansions expansions = Expansions.english();
-        return String.join(" ", SchemaWords.words(name).stream().map(expansions::expand).toList());
+        return String.join(" ", SchemaWords.words(name).stream().map(word -> written(expansions, word)).toList());
+    }
+
+    /**
+     * How the model reads one name word: an abbreviation as the word it stands for ({@code vndr} as vendor), words run
+     * together as those words ({@code salesorderheader} as sales order header: the model's tokenizer cuts the run into
+     * pieces that need not be the words, and "stock on hand" then ranked the purchase orders above
+     * {@code productinventory}).
+     */
+    private static String written(Expansions expansions, String word) {
+        String expanded = expansions.expand(word);
+        return expanded.equals(word) && !expansions.isWord(word) ? String.join(" ", expansions.parts(word)) : expanded;
     }
 
     /**

@@ -406,6 +406,25 @@ class SchemaIndexTest {
     }
 
     @Test
+    void theModelReadsTheWordsOfANameThatRunsThemTogether() {
+        // Names ported from SalesOrderHeader without quotes and no comments: the words are all the model has. The
+        // question's words match no name, so the ranking by meaning alone decides.
+        List<CatalogTable> catalog = new ArrayList<>();
+        for (String name : List.of("salesorderheader", "purchaseorderheader", "productinventory", "employeepayhistory",
+                "shoppingcartitem", "creditcard", "businessentityaddress", "workorderrouting", "productreview",
+                "unitmeasure", "specialoffer", "salesterritory")) {
+            catalog.add(table("aw." + name, null, List.of(), name + "id", "modifieddate"));
+        }
+        Embeddings model = Embeddings.inProcess();
+        SchemaIndex index = index(catalog).embedded(model, null);
+
+        // Read whole, productinventory came second to the purchase orders, and specialoffer not in the first three.
+        assertEquals("aw.productinventory", tables(index.search("", model.embed("stock on hand"), List.of(), 3)).get(0));
+        assertEquals("aw.specialoffer",
+                tables(index.search("", model.embed("discounts and promotions"), List.of(), 3)).get(0));
+    }
+
+    @Test
     void aQuestionsWordNoNameHoldsFindsTheNameWordNearestInMeaning() {
         Embeddings model = Embeddings.inProcess();
         SchemaIndex index = index(shop()).embedded(model, null);
