@@ -49,7 +49,8 @@ final class SchemaRanking {
      * What the ranking by meaning counts for beside the ranking by words: the in-process model knows no team's
      * abbreviations ({@code vndr}, {@code pmt}), so on abbreviated names its ranking is the weaker one. Measured on the
      * three evaluation sets (docs/schema-search.md): 0.5 raised the abbreviated set by three points and Pagila's by
-     * half a point, and cost the generated set under one.
+     * half a point, and cost the generated set under one. Its first place counts in full: the model's nearest table is a
+     * clue as strong as the words' best, below it similarities crowd (AdventureWorks +1.2 points, docs/schema-search.md).
      */
     private static final double DENSE_WEIGHT = 0.5;
     /**
@@ -141,7 +142,7 @@ final class SchemaRanking {
         for (List<Integer> ranking : rankings) {
             double weight = ranking == dense ? DENSE_WEIGHT : 1;
             for (int rank = 0; rank < ranking.size(); rank++) {
-                fused[ranking.get(rank)] += weight / (RRF_K + rank + 1);
+                fused[ranking.get(rank)] += (rank == 0 ? 1 : weight) / (RRF_K + rank + 1);
                 candidates.add(ranking.get(rank));
             }
         }
@@ -164,7 +165,7 @@ final class SchemaRanking {
         bridges(ranked, fused, candidates);
         ranked.sort(byScore(fused));
         // Scaled so that first place in every ranking a search could use scores 1.
-        double best = (dense != null ? 1 + DENSE_WEIGHT : 1) * (1.0 / (RRF_K + 1));
+        double best = (dense != null ? 2 : 1) * (1.0 / (RRF_K + 1));
         List<Hit> hits = new ArrayList<>();
         for (int i : ranked.subList(0, Math.min(limit, ranked.size()))) {
             hits.add(hit(i, Math.min(1, fused[i] / best)));

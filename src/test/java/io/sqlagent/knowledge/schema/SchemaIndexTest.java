@@ -425,6 +425,34 @@ class SchemaIndexTest {
     }
 
     @Test
+    void theTableTheModelFindsNearestIsAmongTheFirstThoughNoWordOfTheQuestionNamesIt() {
+        List<CatalogTable> catalog = new ArrayList<>();
+        catalog.add(table("purchasing.vendor", "Companies from whom we purchase parts", List.of(), "vendor_id",
+                "account_number", "credit_rating", "preferred"));
+        catalog.add(table("purchasing.product_vendor", "Products each vendor can supply, with lead times",
+                List.of("purchasing.vendor", "production.product", "production.unit_measure"), "vendor_id", "product_id",
+                "standard_price", "unit_measure_code", "min_order_qty"));
+        catalog.add(table("production.product", "Products sold or used to make sold products", List.of(), "product_id",
+                "name", "list_price", "standard_cost", "color"));
+        catalog.add(table("production.unit_measure", "Unit of measure lookup table", List.of(), "unit_measure_code",
+                "name"));
+        catalog.add(table("production.bill_of_materials", "Items required to make bicycles", List.of("production.product"),
+                "product_assembly_id", "component_id", "per_assembly_qty"));
+        catalog.add(table("production.product_inventory", "Product inventory information", List.of("production.product"),
+                "product_id", "location_id", "shelf", "quantity"));
+        catalog.add(table("sales.special_offer", "Sale discounts lookup table", List.of(), "special_offer_id",
+                "description", "discount_pct"));
+        Embeddings model = Embeddings.inProcess();
+        SchemaIndex index = index(catalog).embedded(model, null);
+        String supply = "Who can supply us with chainrings, and at what standard price?";
+
+        // The vendors hold no word of the question (the products they supply do), yet they are the model's nearest
+        // table: they come before the units of measure the product vendors reference (they came after, at half weight).
+        assertEquals(List.of("purchasing.product_vendor", "production.product", "purchasing.vendor"),
+                tables(index.search(supply, model.embed(supply), List.of(), 3)));
+    }
+
+    @Test
     void aQuestionsWordNoNameHoldsFindsTheNameWordNearestInMeaning() {
         Embeddings model = Embeddings.inProcess();
         SchemaIndex index = index(shop()).embedded(model, null);
@@ -434,7 +462,10 @@ class SchemaIndexTest {
         // London is a city, stock is inventory: no name holds, abbreviates or derives from either word.
         assertThat(tables(index.search(london, model.embed(london), List.of(), 5))).contains("public.address",
                 "public.city");
-        assertEquals("public.inventory", tables(index.search(stock, model.embed(stock), List.of(), 5)).get(0));
+        // The film the question names first (the model's nearest table counts as much as the words' best), then the
+        // inventory its stock is, ahead of the store.
+        assertEquals(List.of("public.film", "public.inventory", "public.store"),
+                tables(index.search(stock, model.embed(stock), List.of(), 3)));
     }
 
     @Test
