@@ -219,7 +219,8 @@ public final class SchemaIndex {
      */
     private static String written(Expansions expansions, String word) {
         String expanded = expansions.expand(word);
-        return expanded.equals(word) && !expansions.isWord(word) ? String.join(" ", expansions.parts(word)) : expanded;
+        // parts() leaves a word, or a name word not made of words, as it is.
+        return expanded.equals(word) ? String.join(" ", expansions.parts(word)) : expanded;
     }
 
     /**
