@@ -36,6 +36,8 @@ final class SchemaGraph {
                     "deprecated", "daily", "weekly", "monthly", "quarterly", "yearly", "aggregate", "agg", "clone", "dup",
                     "prev", "previous")
             .stream().map(SchemaWords::stem).collect(Collectors.toUnmodifiableSet());
+    /** The word a column that names a table's rows holds ({@link #namedBy}). */
+    private static final String NAME = SchemaWords.stem("name");
     /** Most words of a name whose subsets are tried as an original's name (more would grow too fast). */
     private static final int MAX_WORDS = 8;
 
@@ -44,6 +46,8 @@ final class SchemaGraph {
     private final Map<String, List<Integer>> byName = new HashMap<>();
     private final List<List<Integer>> references;
     private final List<List<Integer>> referencedBy;
+    private final List<List<Integer>> extended;
+    private final int[] namedBy;
 
     SchemaGraph(List<SchemaIndex.Entry> entries) {
         int size = entries.size();
@@ -75,13 +79,18 @@ final class SchemaGraph {
             marks.add(original[i] < 0 ? Set.of() : Set.copyOf(named.isEmpty() ? added : named));
         }
         references = new ArrayList<>(size);
+        extended = new ArrayList<>(size);
         for (int i = 0; i < size; i++) {
-            Set<Integer> targets = new LinkedHashSet<>();
-            for (String reference : entries.get(i).references()) {
-                targets.addAll(named(reference));
+            references.add(positions(entries.get(i).references(), i));
+            extended.add(positions(entries.get(i).extended(), i));
+        }
+        namedBy = new int[size];
+        for (int i = 0; i < size; i++) {
+            namedBy[i] = -1;
+            if (!extended.get(i).isEmpty() && !namesRows(entries.get(i))) {
+                namedBy[i] = supertypes(i).stream().filter(supertype -> namesRows(entries.get(supertype))).findFirst()
+                        .orElse(-1);
             }
-            targets.remove(i);
-            references.add(List.copyOf(targets));
         }
         referencedBy = new ArrayList<>(size);
         for (int i = 0; i < size; i++) {
@@ -173,6 +182,49 @@ final class SchemaGraph {
     /** The tables {@code table}'s foreign keys reference. */
     List<Integer> references(int table) {
         return references.get(table);
+    }
+
+    /** The tables named by {@code tables}, each once, but table {@code self}. */
+    private List<Integer> positions(List<String> tables, int self) {
+        Set<Integer> found = new LinkedHashSet<>();
+        tables.forEach(table -> found.addAll(named(table)));
+        found.remove(self);
+        return List.copyOf(found);
+    }
+
+    /**
+     * The table that names {@code table}'s rows when it does not name them itself: the nearest of the tables it extends
+     * ({@link #supertypes}) with a name column ({@code name}, {@code first_name}, {@code LastName}), as a sales person's
+     * name is the person's, two tables up; -1 when none does, or {@code table} has a name column of its own.
+     */
+    int namedBy(int table) {
+        return namedBy[table];
+    }
+
+    /** Whether {@code entry} has a column whose name holds the word name ({@code name}, {@code firstname}, …). */
+    private static boolean namesRows(SchemaIndex.Entry entry) {
+        return List.of(entry.columns().split(" ")).contains(NAME) || SchemaWords.parts(entry.columns()).contains(NAME);
+    }
+
+    /**
+     * The tables {@code table} extends, and those they extend, nearest first: {@code salesperson}'s employees, then the
+     * persons the employees are.
+     */
+    List<Integer> supertypes(int table) {
+        Set<Integer> found = new LinkedHashSet<>();
+        List<Integer> next = List.of(table);
+        while (!next.isEmpty()) {
+            List<Integer> further = new ArrayList<>();
+            for (int current : next) {
+                for (int supertype : extended.get(current)) {
+                    if (supertype != table && found.add(supertype)) {
+                        further.add(supertype);
+                    }
+                }
+            }
+            next = further;
+        }
+        return List.copyOf(found);
     }
 
     /** The tables joined to {@code table} by a foreign key, either way. */

@@ -68,12 +68,14 @@ public final class SchemaIndex {
      * @param text its comment, its columns' comments and the tables it references, as words
      * @param embedded the text its vector is made from
      * @param references the (visible) tables its foreign keys point at, schema-qualified
+     * @param extended the (visible) tables of {@code references} it extends, its primary key theirs
+     *        ({@link SchemaIntrospector.CatalogTable#extended})
      * @param view whether it is a view or materialized view
      * @param values the values of its visible low-cardinality text columns, from the planner's statistics
      * @param parts the words its own name and its column names run together ({@link SchemaWords#parts}), as words
      */
     public record Entry(String table, String summary, String name, String columns, String text, String embedded,
-            List<String> references, boolean view, List<String> values, String parts) {
+            List<String> references, List<String> extended, boolean view, List<String> values, String parts) {
 
         /** The words of {@code words} this table's name, columns or comments hold. */
         Set<String> held(Set<String> words) {
@@ -161,7 +163,8 @@ public final class SchemaIndex {
             Map<String, List<String>> columnValues = values.getOrDefault(qualified, Map.of());
             List<String> shownValues = shown.stream()
                     .flatMap(column -> columnValues.getOrDefault(column.name(), List.of()).stream()).distinct().toList();
-            entries.add(entry(qualified, relation, shown, references, shownValues));
+            List<String> extended = table.extended().stream().filter(references::contains).toList();
+            entries.add(entry(qualified, relation, shown, references, extended, shownValues));
         }
         return lexical(entries);
     }
@@ -183,7 +186,8 @@ public final class SchemaIndex {
     }
 
     private static Entry entry(String qualified, SchemaIntrospector.Relation relation,
-            List<SchemaIntrospector.CatalogColumn> columns, List<String> references, List<String> values) {
+            List<SchemaIntrospector.CatalogColumn> columns, List<String> references, List<String> extended,
+            List<String> values) {
         String description = relation.description() == null ? "" : relation.description().strip();
         List<String> columnNames = columns.stream().map(SchemaIntrospector.CatalogColumn::name).toList();
         StringBuilder text = new StringBuilder(description);
@@ -200,7 +204,7 @@ public final class SchemaIndex {
                 EMBEDDED_CHARS);
         String columnTerms = SchemaWords.terms(String.join(" ", columnNames));
         return new Entry(qualified, summary, SchemaWords.terms(relation.schema() + " " + relation.name()), columnTerms,
-                SchemaWords.terms(text.toString()), embedded, List.copyOf(references),
+                SchemaWords.terms(text.toString()), embedded, List.copyOf(references), List.copyOf(extended),
                 relation.kind() != null && relation.kind().contains("view"), values,
                 String.join(" ", SchemaWords.parts(relation.name() + " " + columnTerms)));
     }

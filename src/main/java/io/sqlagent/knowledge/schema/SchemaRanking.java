@@ -5,7 +5,6 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -43,8 +42,6 @@ final class SchemaRanking {
     static final int RRF_K = 15;
     /** The factor a copy's score is its original's times, when it is listed after the distinct tables. */
     private static final double DERIVED = 0.5;
-    /** What the join path counts for beside a ranking of its own: a hint, not evidence. */
-    private static final double JOIN_WEIGHT = 0.5;
     /**
      * What the ranking by meaning counts for beside the ranking by words: the in-process model knows no team's
      * abbreviations ({@code vndr}, {@code pmt}), so on abbreviated names its ranking is the weaker one. Measured on the
@@ -66,12 +63,6 @@ final class SchemaRanking {
      * generated set by 1.4; 5 and 20 did less on two of the three.
      */
     private static final int DENSE_CANDIDATES = 10;
-    /**
-     * The best tables whose foreign-key neighbours rank as the join path, and between which bridges are lifted. Measured
-     * on the three evaluation sets (docs/schema-search.md): 4 found three more of Pagila's questions whole than 3 and
-     * left the other two sets as they were; 5 cost the held-out generated set a question.
-     */
-    private static final int JOIN_FROM = 4;
     /** Candidates (families of copies) each ranking contributes before fusion. */
     private static final int CANDIDATES = 50;
     /**
@@ -87,6 +78,7 @@ final class SchemaRanking {
     private final IndexSearcher searcher;
     private final float[][] vectors;
     private final SchemaGraph graph;
+    private final SchemaNeighbours neighbours;
     private final Abbreviations abbreviations;
     private final ValueRanking values;
     private final WordMeanings meanings;
@@ -97,6 +89,7 @@ final class SchemaRanking {
         this.searcher = searcher;
         this.vectors = vectors;
         this.graph = graph;
+        this.neighbours = new SchemaNeighbours(graph);
         this.abbreviations = abbreviations;
         this.values = values;
         this.meanings = meanings;
@@ -149,20 +142,7 @@ final class SchemaRanking {
         viewsFollowTheirTables(candidates, asked, fused);
         List<Integer> ranked = new ArrayList<>(candidates);
         ranked.sort(byScore(fused));
-        // A table joined in rises at most to just below the table it is joined to: the neighbourhood supports the
-        // best tables, it does not replace them.
-        Map<Integer, Integer> joined = joinPath(ranked, asked);
-        double[] seeds = fused.clone();
-        int rank = 0;
-        for (Map.Entry<Integer, Integer> join : joined.entrySet()) {
-            int table = join.getKey();
-            fused[table] = Math.max(fused[table],
-                    Math.min(fused[table] + JOIN_WEIGHT / (RRF_K + ++rank), seeds[join.getValue()] * (1 - 1e-6)));
-            if (candidates.add(table)) {
-                ranked.add(table);
-            }
-        }
-        bridges(ranked, fused, candidates);
+        neighbours.lift(ranked, fused, candidates, asked);
         ranked.sort(byScore(fused));
         // Scaled so that first place in every ranking a search could use scores 1.
         double best = (dense != null ? 2 : 1) * (1.0 / (RRF_K + 1));
@@ -187,7 +167,7 @@ final class SchemaRanking {
         return new Hit(entries.get(i).table(), entries.get(i).summary(), Math.round(score * 1000) / 1000.0);
     }
 
-    private static Comparator<Integer> byScore(double[] scores) {
+    static Comparator<Integer> byScore(double[] scores) {
         return (a, b) -> scores[a] != scores[b] ? Double.compare(scores[b], scores[a]) : Integer.compare(a, b);
     }
 
@@ -215,43 +195,6 @@ final class SchemaRanking {
     }
 
     /**
-     * Lifts the bridges between the best few tables: a table joined through foreign keys (either way) to two of them
-     * connects them ({@code film_category} between films and categories, {@code inventory} between films and rentals),
-     * so a question about both needs it. It rises to just below the lower of the tables it joins. The two best tables,
-     * when nothing that short joins them, are linked by the only chain of two tables between them, if there is one
-     * (orders and their lines between stores and products: "which store sold the most?"; docs/schema-search.md).
-     */
-    private void bridges(List<Integer> ranked, double[] fused, Set<Integer> candidates) {
-        ranked.sort(byScore(fused));
-        List<Integer> seeds = new ArrayList<>(ranked.subList(0, Math.min(JOIN_FROM, ranked.size())));
-        Map<Integer, Integer> count = new HashMap<>();
-        Map<Integer, Integer> lowestSeed = new HashMap<>();
-        for (int seed : seeds) {
-            for (int table : graph.neighbours(seed)) {
-                if (!seeds.contains(table)) {
-                    count.merge(table, 1, Integer::sum);
-                    lowestSeed.put(table, seed);
-                }
-            }
-        }
-        double[] seedScores = fused.clone();
-        if (seeds.size() >= 2) {
-            for (int table : graph.onlyChainBetween(seeds.get(0), seeds.get(1))) {
-                count.put(table, 2);
-                lowestSeed.put(table, seeds.get(1));
-            }
-        }
-        count.forEach((table, n) -> {
-            if (n >= 2) {
-                fused[table] = Math.max(fused[table], seedScores[lowestSeed.get(table)] * (1 - 1e-6));
-                if (candidates.add(table)) {
-                    ranked.add(table);
-                }
-            }
-        });
-    }
-
-    /**
      * {@code ranking} with each copy replaced by the table it stands for (its original, unless {@code asked} asks for
      * the copy), each table once, at its best place, cut to {@link #CANDIDATES}; the copies replaced go to
      * {@code copies}.
@@ -269,24 +212,6 @@ final class SchemaRanking {
             }
         }
         return new ArrayList<>(family);
-    }
-
-    /**
-     * The join path, as in schema linking: the tables the best few candidates reference through foreign keys (a
-     * question about commissions per sales rep needs the employees the commissions point at), each with the table it is
-     * joined to, copies standing for their original. Tables referencing the best ones are left out: a central table
-     * such as products is referenced by dozens, and lifting them all buries the tables the words and meaning found.
-     */
-    private Map<Integer, Integer> joinPath(List<Integer> ranked, Set<String> asked) {
-        List<Integer> seeds = ranked.subList(0, Math.min(JOIN_FROM, ranked.size()));
-        Map<Integer, Integer> joined = new LinkedHashMap<>();
-        for (int seed : seeds) {
-            for (int target : graph.references(seed)) {
-                joined.putIfAbsent(graph.representative(target, asked), seed);
-            }
-        }
-        seeds.forEach(joined::remove);
-        return joined;
     }
 
     /**

@@ -47,9 +47,27 @@ final class EngineCatalog {
                     .toList();
             List<String> references = table.foreignKeys().stream().map(key -> key.toSchema() + "." + key.toTable())
                     .distinct().toList();
-            catalog.add(new CatalogTable(relation(table), columns, references));
+            catalog.add(new CatalogTable(relation(table), columns, references, extended(table)));
         }
         return catalog;
+    }
+
+    /**
+     * The tables {@code table} extends: those a foreign key references through its primary key, when that is one column
+     * (a subtype's key is its supertype's), itself aside. A primary key over several columns is left out: such a table is
+     * a link or a detail far more often, and PostgreSQL's catalog read lists a foreign key by its first column only (so a
+     * key over several columns whose first is the one-column primary key counts too).
+     */
+    private static List<String> extended(SchemaReader.Table table) {
+        List<String> key = table.columns().stream().filter(SchemaReader.Column::primaryKey).map(SchemaReader.Column::name)
+                .toList();
+        if (key.size() != 1) {
+            return List.of();
+        }
+        String self = table.schema() + "." + table.name();
+        return table.foreignKeys().stream().filter(foreignKey -> foreignKey.column().equals(key.get(0)))
+                .map(foreignKey -> foreignKey.toSchema() + "." + foreignKey.toTable()).filter(target -> !target.equals(self))
+                .distinct().toList();
     }
 
     /** The columns of {@code table} as {@code introspect_schema} describes them; none when it is gone. */

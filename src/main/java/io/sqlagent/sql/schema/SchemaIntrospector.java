@@ -68,8 +68,19 @@ public class SchemaIntrospector {
 
     /**
      * A relation with its columns and the relations ({@code schema.table}) its foreign keys reference.
+     *
+     * @param extended the relations a foreign key references through this relation's primary key, when that is one
+     *        column: a subtype's table
+     *        ({@code salesperson} extends {@code employee}, which extends {@code person}), one row per row of the
+     *        extended table, which holds what the subtype's rows have in common (their names)
      */
-    public record CatalogTable(Relation relation, List<CatalogColumn> columns, List<String> references) {
+    public record CatalogTable(Relation relation, List<CatalogColumn> columns, List<String> references,
+            List<String> extended) {
+
+        /** A relation that extends none. */
+        public CatalogTable(Relation relation, List<CatalogColumn> columns, List<String> references) {
+            this(relation, columns, references, List.of());
+        }
     }
 
     /** Every readable relation with its columns, {@code public} first, read in one catalog read. */

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -327,6 +328,57 @@ class SchemaIndexTest {
         // The credit notes come fourth (two words of their name, one asked); the currency they point at joins in.
         assertEquals(List.of("public.invoice", "public.payment", "public.refund", "public.credit_note", "public.currency"),
                 tables(index(catalog).search("invoices payments refunds credit", null, List.of(), 5)));
+    }
+
+    /**
+     * Sales reps, who are workers, who are parties: each table's key is the next one's ({@code extended}), and only the
+     * parties hold names, unless {@code repColumns} give the reps a name of their own. Quotas per rep and quarter, and
+     * tables sharing the question's other words.
+     */
+    private static List<CatalogTable> staff(String... repColumns) {
+        List<CatalogTable> catalog = new ArrayList<>();
+        catalog.add(new CatalogTable(new Relation("crm", "party", "r", null),
+                List.of(new CatalogColumn("party_id", "int", ""), new CatalogColumn("FirstName", "text", ""),
+                        new CatalogColumn("LastName", "text", "")),
+                List.of()));
+        catalog.add(new CatalogTable(new Relation("hr", "worker", "r", null),
+                List.of(new CatalogColumn("party_id", "int", ""), new CatalogColumn("hired_on", "date", "")),
+                List.of("crm.party"), List.of("crm.party")));
+        List<CatalogColumn> rep = new ArrayList<>(List.of(new CatalogColumn("worker_id", "int", "")));
+        Arrays.stream(repColumns).forEach(column -> rep.add(new CatalogColumn(column, "text", "")));
+        catalog.add(new CatalogTable(new Relation("sales", "rep", "r", null), rep,
+                List.of("hr.worker", "sales.territory"), List.of("hr.worker")));
+        catalog.add(table("sales.territory", null, List.of(), "territory_id", "region"));
+        catalog.add(table("sales.rep_quota", null, List.of("sales.rep"), "worker_id", "quarter", "quota"));
+        catalog.add(table("sales.region_quota", null, List.of(), "region", "quarter", "quota"));
+        catalog.add(table("public.quarter_calendar", null, List.of(), "quarter", "first_day", "last_day"));
+        catalog.add(table("public.beat_schedule", null, List.of(), "beat", "starts_at"));
+        return catalog;
+    }
+
+    @Test
+    void theTableNamingASubtypesRowsComesInTheFirstFiveThoughTwoKeysAway() {
+        // The reps' names are the parties', two keys away: neither a word nor the join path finds them.
+        List<String> found = tables(index(staff("quota")).search("Which reps beat their quota last quarter?", null,
+                List.of(), 5));
+
+        assertThat(found).contains("sales.rep", "sales.rep_quota", "crm.party").hasSize(5);
+        assertThat(found.indexOf("crm.party")).isEqualTo(4);
+    }
+
+    @Test
+    void aSubtypeWithANameOfItsOwnLiftsNoTableThatExtendsIt() {
+        assertThat(tables(index(staff("quota", "display_name")).search("Which reps beat their quota last quarter?",
+                null, List.of(), 5))).contains("sales.rep", "sales.rep_quota").doesNotContain("crm.party");
+    }
+
+    @Test
+    void aTableThePolicyRefusesIsNeverLiftedAsTheNamer() {
+        SchemaIndex index = SchemaIndex.build(staff("quota"), new TablePolicy(Optional.empty(),
+                Optional.of(List.of("crm.*"))), new ColumnPolicy(Optional.empty()), 1000);
+
+        assertThat(tables(index.search("Which reps beat their quota last quarter?", null, List.of(), 10)))
+                .contains("sales.rep").doesNotContain("crm.party");
     }
 
     @Test

@@ -10,6 +10,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Collectors;
 
 import jakarta.inject.Inject;
 
@@ -203,6 +204,38 @@ class PgSchemaTest {
         assertThat(introspector.catalog(source).await().atMost(WAIT).stream()
                 .filter(table -> table.relation().displayName().equals("other.thing")).findFirst().orElseThrow()
                 .references()).containsExactly("public.pair", "public.parent");
+    }
+
+    @Test
+    void aTableWhoseWholePrimaryKeyReferencesAnotherExtendsItAndNoOtherKeyDoes() throws Exception {
+        execute("""
+                CREATE TABLE person (id int PRIMARY KEY, first_name text);
+                CREATE TABLE worker (id int PRIMARY KEY REFERENCES person (id), hired date);
+                CREATE TABLE rep (person_id int PRIMARY KEY REFERENCES worker (id), parent_id int REFERENCES parent (id));
+                CREATE TABLE pay (worker_id int REFERENCES worker (id), paid date, PRIMARY KEY (worker_id, paid));
+                CREATE TABLE pair_detail (x int, y int, note text, PRIMARY KEY (x, y), FOREIGN KEY (x, y) REFERENCES pair (a, b));
+                CREATE TABLE keyless (id int REFERENCES person (id));
+                """);
+
+        Map<String, List<String>> extended = introspector.catalog(source).await().atMost(WAIT).stream().collect(
+                Collectors.toMap(table -> table.relation().displayName(),
+                        SchemaIntrospector.CatalogTable::extended));
+
+        // A subtype's key is its supertype's, whatever the column is called.
+        assertThat(extended).containsEntry("worker", List.of("public.person")).containsEntry("rep", List.of("public.worker"));
+        // Part of a key (the worker's pay, one row per payment), a primary key over two columns, no primary key, a
+        // key into its own table: none makes a subtype.
+        assertThat(extended).containsEntry("pay", List.of()).containsEntry("pair_detail", List.of())
+                .containsEntry("keyless", List.of()).containsEntry("employee", List.of())
+                .containsEntry("other.thing", List.of()).containsEntry("person", List.of());
+    }
+
+    private void execute(String sql) throws Exception {
+        String server = defaultSourceUrl.substring(0, defaultSourceUrl.lastIndexOf('/') + 1);
+        try (Connection connection = DriverManager.getConnection("jdbc:" + server + DATABASE, EmbeddedDatabase.USER, "");
+                Statement statement = connection.createStatement()) {
+            statement.execute(sql);
+        }
     }
 
     @Test
