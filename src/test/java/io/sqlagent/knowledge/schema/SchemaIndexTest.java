@@ -382,6 +382,32 @@ class SchemaIndexTest {
     }
 
     @Test
+    void aNameColumnThePolicyHidesMakesNoNamer() {
+        // The parties' names hidden, the parties no longer name the reps: a hidden column steers no search.
+        SchemaIndex index = SchemaIndex.build(staff("quota"), new TablePolicy(Optional.empty(), Optional.empty()),
+                new ColumnPolicy(Optional.of(List.of("crm.party.FirstName", "crm.party.LastName"))), 1000);
+
+        assertThat(tables(index.search("Which reps beat their quota last quarter?", null, List.of(), 5)))
+                .contains("sales.rep").doesNotContain("crm.party");
+    }
+
+    @Test
+    void tablesThatExtendEachOtherEndTheirChain() {
+        // Two tables whose keys reference each other (a one-to-one pair) extend each other: the chain stops, the search
+        // answers, and the one with the name comes in for the other.
+        List<CatalogTable> catalog = new ArrayList<>(staff("quota"));
+        catalog.add(new CatalogTable(new Relation("crm", "badge", "r", null),
+                List.of(new CatalogColumn("badge_id", "int", ""), new CatalogColumn("holder_name", "text", "")),
+                List.of("crm.badge_holder"), List.of("crm.badge_holder")));
+        catalog.add(new CatalogTable(new Relation("crm", "badge_holder", "r", null),
+                List.of(new CatalogColumn("badge_id", "int", ""), new CatalogColumn("quota", "int", "")),
+                List.of("crm.badge"), List.of("crm.badge")));
+
+        assertThat(tables(index(catalog).search("badge holder quota", null, List.of(), 5))).startsWith("crm.badge_holder")
+                .contains("crm.badge");
+    }
+
+    @Test
     void aViewMatchingMoreOfTheQuestionThanAnyTableLeavesTheJoinPathToTheBaseTables() {
         List<CatalogTable> catalog = ledger("credit_note_id", "amount", "currency_code", "issued_on", "reason",
                 "approved_by");
