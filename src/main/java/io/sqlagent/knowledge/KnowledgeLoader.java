@@ -24,6 +24,7 @@ import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.sqlagent.ClasspathText;
+import io.sqlagent.EmbeddedDemo;
 import io.sqlagent.SnakeCaseJson;
 import io.sqlagent.sql.guard.SqlGuard;
 import io.sqlagent.sql.guard.SqlVerdict;
@@ -70,27 +71,56 @@ public class KnowledgeLoader {
             return;
         }
         try {
-            List<Document> documents = documents();
-            int loaded = Multi.createFrom().iterable(documents)
-                    .onItem().transformToUniAndConcatenate(this::load)
-                    .collect().asList()
-                    .map(counts -> counts.stream().mapToInt(Integer::intValue).sum())
-                    .await().atMost(WAIT);
-            Log.infof("Knowledge base: %d item(s) loaded from %d file(s)", loaded, documents.size());
+            loadAll().await().atMost(WAIT);
         } catch (RuntimeException e) {
             // Knowledge is an aid, not a dependency: the service runs without it.
             Log.errorf("Knowledge files could not be loaded: %s", e.getMessage());
         }
     }
 
-    /** The files to load, shipped ones first. */
-    List<Document> documents() {
+    /**
+     * Loads {@link #documents()} into the store; when the shipped files do not apply, first deletes what they loaded on
+     * an earlier start (the demo's patterns, left in a store that now serves a database of the user's own). Returns the
+     * items loaded.
+     */
+    public Uni<Integer> loadAll() {
+        List<Document> documents = documents();
+        Uni<Integer> forgotten = shippedApplies() ? Uni.createFrom().item(0) : store.forgetShippedFiles();
+        return forgotten.flatMap(gone -> {
+            if (gone > 0) {
+                Log.infof("Knowledge base: %d item(s) of the shipped knowledge files removed, as they are not loaded", gone);
+            }
+            return Multi.createFrom().iterable(documents)
+                    .onItem().transformToUniAndConcatenate(this::load)
+                    .collect().asList()
+                    .map(counts -> counts.stream().mapToInt(Integer::intValue).sum());
+        }).invoke(loaded -> {
+            Log.infof("Knowledge base: %d item(s) loaded from %d file(s)", loaded, documents.size());
+            if (config.shipped() && !shippedApplies()) {
+                Log.info("The shipped knowledge file (knowledge/chinook.json, for the embedded Chinook demo) is not loaded: "
+                        + "source 'default' is a database of your own. Put your own knowledge files in "
+                        + "sqlagent.knowledge.path (docs/knowledge.md)");
+            }
+        });
+    }
+
+    /**
+     * The files to load, shipped ones first. The shipped files describe the embedded Chinook demo, so they are loaded
+     * only while source {@code default} is that demo, as the shipped tool file is: on a database of the user's own their
+     * patterns would answer {@code search_knowledge} with another database's SQL, and their table names ({@code customer},
+     * {@code invoice}, {@code employee}) would steer {@code search_schema} to the user's tables of the same name.
+     */
+    public List<Document> documents() {
         List<Document> documents = new ArrayList<>();
-        if (config.shipped()) {
+        if (shippedApplies()) {
             documents.addAll(shipped());
         }
         config.path().map(Path::of).ifPresent(path -> documents.addAll(fromFilesystem(path)));
         return documents;
+    }
+
+    private boolean shippedApplies() {
+        return config.shipped() && EmbeddedDemo.setsProperty("sqlagent.sources.default.url");
     }
 
     /** The knowledge files shipped with the service. */
@@ -153,7 +183,7 @@ public class KnowledgeLoader {
     }
 
     /** Loads one file; returns how many items it stored. Never fails: problems are logged with the file's name. */
-    Uni<Integer> load(Document document) {
+    public Uni<Integer> load(Document document) {
         KnowledgeFile file;
         try {
             file = parse(document);

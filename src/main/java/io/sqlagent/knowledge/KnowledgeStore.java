@@ -343,6 +343,18 @@ public class KnowledgeStore {
         return execute(store, UPSERT_DOC, values).replaceWithVoid();
     }
 
+    /**
+     * Deletes what the knowledge files shipped in the service loaded (patterns a file defined, table notes and rules),
+     * named by their {@code source_file} starting {@code classpath:}; the patterns the agent or a caller saved stay.
+     * Returns the items deleted.
+     */
+    public Uni<Integer> forgetShippedFiles() {
+        return store.withTransaction(client -> client
+                .query("DELETE FROM query_pattern WHERE source = 'file' AND source_file LIKE 'classpath:%'").execute()
+                .flatMap(patterns -> client.query("DELETE FROM knowledge_doc WHERE source_file LIKE 'classpath:%'")
+                        .execute().map(docs -> patterns.rowCount() + docs.rowCount())));
+    }
+
     /** A statement with named parameters ({@code INSERT ... ON CONFLICT}); the rows it changed. */
     private static Uni<Integer> execute(SqlClient client, String sql, Map<String, Object> values) {
         return NamedSql.of(sql).execute(client, values).map(rows -> rows.rowCount());

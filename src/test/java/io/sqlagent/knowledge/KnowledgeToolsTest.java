@@ -132,6 +132,12 @@ class KnowledgeToolsTest {
     }
 
     @Test
+    void theShippedKnowledgeIsLoadedForTheEmbeddedDemo() {
+        // Source default is the embedded Chinook demo here; ExternalSourceTest has a database of the user's own.
+        assertEquals("classpath:knowledge/chinook.json", loader.documents().get(0).name());
+    }
+
+    @Test
     void aLearningIsSavedOnceAndFound() {
         double savedBefore = saved("learning", "data_quality");
         String title = "Quokka prices are stored in cents " + UUID.randomUUID().toString().substring(0, 8);
