@@ -8,6 +8,9 @@ import static org.hamcrest.Matchers.is;
 
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
+
+import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
@@ -20,7 +23,9 @@ import io.restassured.path.json.JsonPath;
 import io.restassured.response.ValidatableResponse;
 import io.sqlagent.SnakeCaseJson;
 import io.sqlagent.sql.engine.mysql.MariaDbServer;
+import io.sqlagent.sql.schema.SchemaIntrospector;
 import io.sqlagent.sql.source.ExternalPostgresResource;
+import io.sqlagent.sql.source.SourceRegistry;
 
 /**
  * One PostgreSQL and one MariaDB source configured together ({@link ExternalPostgresResource}): {@code run_sql} with
@@ -277,6 +282,37 @@ class TwoEnginesTest {
                 .body("result.tables[0].table", is("shop.gadget"));
         // SHOW TABLES lists every table, the denied ones too, as PostgreSQL's catalog does.
         runSql("SHOW TABLES", "gadgets").statusCode(200).body("result.row_count", is(6));
+    }
+
+    @Inject
+    SchemaIntrospector introspector;
+
+    @Inject
+    SourceRegistry sources;
+
+    @Test
+    void aMariaDbTableWhoseOneColumnPrimaryKeyReferencesAnotherExtendsIt() {
+        // A database of its own, dropped after, so the other tests' listings of shop stay as they are.
+        MariaDbServer.get().root("""
+                CREATE DATABASE fanclub;
+                CREATE TABLE fanclub.fan (fan_id INT PRIMARY KEY, fan_name VARCHAR(40));
+                CREATE TABLE fanclub.superfan (fan_id INT PRIMARY KEY, since DATE,
+                    FOREIGN KEY (fan_id) REFERENCES fanclub.fan (fan_id));
+                CREATE TABLE fanclub.visit (fan_id INT, visited DATE, PRIMARY KEY (fan_id, visited),
+                    FOREIGN KEY (fan_id) REFERENCES fanclub.fan (fan_id));
+                GRANT SELECT ON fanclub.* TO 'agent'@'%';
+                """);
+        try {
+            Map<String, List<String>> extended = introspector.catalog(sources.find("gadgets").orElseThrow()).await()
+                    .atMost(java.time.Duration.ofSeconds(30)).stream()
+                    .filter(table -> table.relation().schema().equals("fanclub"))
+                    .collect(Collectors.toMap(table -> table.relation().name(), SchemaIntrospector.CatalogTable::extended));
+
+            assertThat(extended).containsExactlyInAnyOrderEntriesOf(
+                    Map.of("fan", List.of(), "superfan", List.of("fanclub.fan"), "visit", List.of()));
+        } finally {
+            MariaDbServer.get().root("DROP DATABASE fanclub;");
+        }
     }
 
     @Test
