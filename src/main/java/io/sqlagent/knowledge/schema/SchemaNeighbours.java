@@ -1,6 +1,5 @@
 package io.sqlagent.knowledge.schema;
 
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -38,7 +37,7 @@ final class SchemaNeighbours {
     void lift(List<Integer> ranked, double[] fused, Set<Integer> candidates, Set<String> asked) {
         // A table joined in rises at most to just below the table it is joined to: the neighbourhood supports the
         // best tables, it does not replace them.
-        Map<Integer, Integer> joined = joinPath(ranked, asked);
+        Map<Integer, Integer> joined = joinPath(best(ranked, fused), asked);
         double[] seeds = fused.clone();
         int rank = 0;
         for (Map.Entry<Integer, Integer> join : joined.entrySet()) {
@@ -61,8 +60,7 @@ final class SchemaNeighbours {
      * (orders and their lines between stores and products: "which store sold the most?"; docs/schema-search.md).
      */
     private void bridges(List<Integer> ranked, double[] fused, Set<Integer> candidates) {
-        ranked.sort(SchemaRanking.byScore(fused));
-        List<Integer> seeds = new ArrayList<>(ranked.subList(0, Math.min(JOIN_FROM, ranked.size())));
+        List<Integer> seeds = best(ranked, fused);
         Map<Integer, Integer> count = new HashMap<>();
         Map<Integer, Integer> lowestSeed = new HashMap<>();
         for (int seed : seeds) {
@@ -96,8 +94,7 @@ final class SchemaNeighbours {
      * question about sales ranks the sales people first often enough without asking who they are.
      */
     private void namers(List<Integer> ranked, double[] fused, Set<Integer> candidates) {
-        ranked.sort(SchemaRanking.byScore(fused));
-        List<Integer> seeds = List.copyOf(ranked.subList(0, Math.min(JOIN_FROM, ranked.size())));
+        List<Integer> seeds = best(ranked, fused);
         double below = seeds.isEmpty() ? 0 : fused[seeds.get(seeds.size() - 1)] * (1 - 1e-6);
         for (int seed : seeds) {
             int namer = graph.namedBy(seed);
@@ -110,14 +107,19 @@ final class SchemaNeighbours {
         }
     }
 
+    /** The best {@link #JOIN_FROM} of {@code ranked}, which is sorted by {@code fused} first. */
+    private static List<Integer> best(List<Integer> ranked, double[] fused) {
+        ranked.sort(SchemaRanking.byScore(fused));
+        return List.copyOf(ranked.subList(0, Math.min(JOIN_FROM, ranked.size())));
+    }
+
     /**
-     * The join path, as in schema linking: the tables the best few candidates reference through foreign keys (a
-     * question about commissions per sales rep needs the employees the commissions point at), each with the table it is
-     * joined to, copies standing for their original. Tables referencing the best ones are left out: a central table
+     * The join path, as in schema linking: the tables the best few candidates ({@code seeds}) reference through foreign
+     * keys (a question about commissions per sales rep needs the employees the commissions point at), each with the
+     * table it is joined to, copies standing for their original. Tables referencing the best ones are left out: a central table
      * such as products is referenced by dozens, and lifting them all buries the tables the words and meaning found.
      */
-    private Map<Integer, Integer> joinPath(List<Integer> ranked, Set<String> asked) {
-        List<Integer> seeds = ranked.subList(0, Math.min(JOIN_FROM, ranked.size()));
+    private Map<Integer, Integer> joinPath(List<Integer> seeds, Set<String> asked) {
         Map<Integer, Integer> joined = new LinkedHashMap<>();
         for (int seed : seeds) {
             for (int target : graph.references(seed)) {
