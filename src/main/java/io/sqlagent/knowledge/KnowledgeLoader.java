@@ -40,6 +40,9 @@ import io.sqlagent.store.StoreMigrations;
 @ApplicationScoped
 public class KnowledgeLoader {
 
+    /** How a shipped file is named in messages and in the store's {@code source_file}. */
+    static final String SHIPPED_PREFIX = "classpath:knowledge/";
+
     /** The shipped files' index on the classpath. */
     static final String SHIPPED_INDEX = "knowledge/index.txt";
 
@@ -84,8 +87,9 @@ public class KnowledgeLoader {
      * items loaded.
      */
     public Uni<Integer> loadAll() {
-        List<Document> documents = documents();
-        Uni<Integer> forgotten = shippedApplies() ? Uni.createFrom().item(0) : store.forgetShippedFiles();
+        boolean shipped = shippedApplies();
+        List<Document> documents = documents(shipped);
+        Uni<Integer> forgotten = shipped ? Uni.createFrom().item(0) : store.forgetFiles(SHIPPED_PREFIX);
         return forgotten.flatMap(gone -> {
             if (gone > 0) {
                 Log.infof("Knowledge base: %d item(s) of the shipped knowledge files removed, as they are not loaded", gone);
@@ -96,7 +100,7 @@ public class KnowledgeLoader {
                     .map(counts -> counts.stream().mapToInt(Integer::intValue).sum());
         }).invoke(loaded -> {
             Log.infof("Knowledge base: %d item(s) loaded from %d file(s)", loaded, documents.size());
-            if (config.shipped() && !shippedApplies()) {
+            if (config.shipped() && !shipped) {
                 Log.info("The shipped knowledge file (knowledge/chinook.json, for the embedded Chinook demo) is not loaded: "
                         + "source 'default' is a database of your own. Put your own knowledge files in "
                         + "sqlagent.knowledge.path (docs/knowledge.md)");
@@ -111,8 +115,12 @@ public class KnowledgeLoader {
      * {@code invoice}, {@code employee}) would steer {@code search_schema} to the user's tables of the same name.
      */
     public List<Document> documents() {
+        return documents(shippedApplies());
+    }
+
+    private List<Document> documents(boolean shipped) {
         List<Document> documents = new ArrayList<>();
-        if (shippedApplies()) {
+        if (shipped) {
             documents.addAll(shipped());
         }
         config.path().map(Path::of).ifPresent(path -> documents.addAll(fromFilesystem(path)));
@@ -136,7 +144,7 @@ public class KnowledgeLoader {
                 continue;
             }
             ClasspathText.find("knowledge/" + name).ifPresentOrElse(
-                    text -> documents.add(new Document("classpath:knowledge/" + name, text)),
+                    text -> documents.add(new Document(SHIPPED_PREFIX + name, text)),
                     () -> Log.errorf("Knowledge file knowledge/%s is listed in %s but missing", name, SHIPPED_INDEX));
         }
         return documents;

@@ -20,6 +20,7 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.SqlClient;
+import io.vertx.mutiny.sqlclient.Tuple;
 
 /**
  * The knowledge base in the store ({@code query_pattern}, {@code learning}, {@code knowledge_doc}),
@@ -344,15 +345,17 @@ public class KnowledgeStore {
     }
 
     /**
-     * Deletes what the knowledge files shipped in the service loaded (patterns a file defined, table notes and rules),
-     * named by their {@code source_file} starting {@code classpath:}; the patterns the agent or a caller saved stay.
-     * Returns the items deleted.
+     * Deletes what the knowledge files named {@code prefix}… loaded (patterns a file defined, table notes and rules):
+     * {@link KnowledgeLoader#SHIPPED_PREFIX} for the files shipped in the service. The patterns the agent or a caller
+     * saved stay. Returns the items deleted.
      */
-    public Uni<Integer> forgetShippedFiles() {
+    public Uni<Integer> forgetFiles(String prefix) {
+        Tuple named = Tuple.of(prefix);
         return store.withTransaction(client -> client
-                .query("DELETE FROM query_pattern WHERE source = 'file' AND source_file LIKE 'classpath:%'").execute()
-                .flatMap(patterns -> client.query("DELETE FROM knowledge_doc WHERE source_file LIKE 'classpath:%'")
-                        .execute().map(docs -> patterns.rowCount() + docs.rowCount())));
+                .preparedQuery("DELETE FROM query_pattern WHERE source = 'file' AND starts_with(source_file, $1)")
+                .execute(named)
+                .flatMap(patterns -> client.preparedQuery("DELETE FROM knowledge_doc WHERE starts_with(source_file, $1)")
+                        .execute(named).map(docs -> patterns.rowCount() + docs.rowCount())));
     }
 
     /** A statement with named parameters ({@code INSERT ... ON CONFLICT}); the rows it changed. */
