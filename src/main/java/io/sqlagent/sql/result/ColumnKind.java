@@ -12,7 +12,11 @@ import java.util.List;
  * rows of nine columns: {@code to_json} of the row looks each value's type up again, for every row).
  */
 public enum ColumnKind {
-    /** {@code smallint}, {@code integer}, {@code bigint}, {@code real}, {@code double precision}: a few characters. */
+    /**
+     * {@code smallint}, {@code integer}, {@code bigint}, {@code real}, {@code double precision}: a few characters. Once
+     * a statement's columns are known, PostgreSQL's reader asks for the integer types as they are, not as text: their
+     * binary form costs PostgreSQL no text, and their digits are that text ({@code PgShapes}).
+     */
     NUMBER,
     /**
      * {@code numeric}: its text, as a {@link #NUMBER}'s, but of any length (up to 131,072 digits before the point),

@@ -1,6 +1,7 @@
 package io.sqlagent.sql.result;
 
 import java.util.List;
+import java.util.function.IntFunction;
 import java.util.function.IntPredicate;
 
 /**
@@ -51,22 +52,25 @@ public final class WideValues {
 
     /**
      * The select list that reads the columns of a subquery aliased {@code alias(c1, …, cN)} as {@link ColumnKind}
-     * says, wide values cut, then the column of the string columns cut.
+     * says, wide values cut, then the column of the string columns cut. A string column for which {@code whole} holds
+     * is read as it is: its type keeps it within the cap ({@code varchar(n)} with n no more than the cap), so
+     * PostgreSQL has nothing to cut. A column for which {@code asIs} names a type is read as that type, not as text:
+     * PostgreSQL then sends an integer in its binary form and makes no text of it (the reader writes its digits,
+     * which are that text). The type is written into the statement, so a statement a connection keeps has the same
+     * result type whatever the table's column became since.
      */
-    public static String selectList(List<ColumnKind> kinds, String alias, int cap) {
-        return selectList(kinds, column -> false, alias, cap);
-    }
-
-    /**
-     * {@link #selectList(List, String, int)}, where a string column for which {@code whole} holds is read as it is: its
-     * type keeps it within the cap ({@code varchar(n)} with n no more than the cap), so PostgreSQL has nothing to cut.
-     */
-    public static String selectList(List<ColumnKind> kinds, IntPredicate whole, String alias, int cap) {
+    public static String selectList(List<ColumnKind> kinds, IntPredicate whole, IntFunction<String> asIs, String alias,
+            int cap) {
         StringBuilder list = new StringBuilder();
         StringBuilder cuts = new StringBuilder();
         for (int i = 0; i < kinds.size(); i++) {
             String column = alias + ".c" + (i + 1);
             list.append(i > 0 ? ", " : "");
+            String type = asIs.apply(i);
+            if (type != null) {
+                list.append(column).append("::").append(type);
+                continue;
+            }
             switch (kinds.get(i)) {
                 case STRING -> {
                     if (whole.test(i)) {

@@ -91,6 +91,48 @@ class KeptStatementsTest {
     }
 
     @Test
+    void integersComeAsTheirValuesNotAsTextAndAColumnWidenedUnderAKeptStatementKeepsEveryDigit() {
+        // Given a table of integers of every width, asked more often than the pool has connections
+        execute("DROP TABLE IF EXISTS kept_integers");
+        execute("CREATE TABLE kept_integers (id int, small smallint, big bigint, label varchar(20))");
+        execute("INSERT INTO kept_integers VALUES (-2147483648, -32768, -9223372036854775808, 'lowest'),"
+                + " (2147483647, 32767, 9223372036854775807, 'highest'), (NULL, NULL, NULL, NULL)");
+        String sql = "SELECT * FROM kept_integers ORDER BY id NULLS LAST";
+        String rows = "[{\"id\":-2147483648,\"small\":-32768,\"big\":-9223372036854775808,\"label\":\"lowest\"},"
+                + "{\"id\":2147483647,\"small\":32767,\"big\":9223372036854775807,\"label\":\"highest\"},"
+                + "{\"id\":null,\"small\":null,\"big\":null,\"label\":null}]";
+        try {
+            // Then every run answers as the first (each row's to_json) did
+            for (int i = 0; i < 12; i++) {
+                assertThat(run(sql).rowObjects().toString()).isEqualTo(rows);
+            }
+
+            // And PostgreSQL sent the integers as integers: it made no text of them, the statement kept says so
+            String types = "";
+            for (var row : chinook().requirePool().withConnection(connection -> connection.query("""
+                    SELECT result_types::text FROM pg_prepared_statements
+                    WHERE statement LIKE '%kept_integers%' AND statement LIKE 'SELECT /* sqlagent: columns */%'""")
+                    .execute()).await().atMost(WAIT)) {
+                types = row.getString(0);
+            }
+            assertThat(types).startsWith("{integer,smallint,bigint,text,");
+
+            // When a kept statement's integer column is widened and holds a value the old width cannot
+            execute("ALTER TABLE kept_integers ALTER COLUMN id TYPE bigint");
+            execute("UPDATE kept_integers SET id = 1099511627776 WHERE label = 'highest'");
+
+            // Then every connection answers it whole, typed as it is now
+            for (int i = 0; i < 12; i++) {
+                QueryResult result = run(sql);
+                assertThat(result.columns()).extracting(ResultColumn::type).startsWith("bigint", "smallint", "bigint");
+                assertThat(result.rowObjects().get(1).get("id").toString()).isEqualTo("1099511627776");
+            }
+        } finally {
+            execute("DROP TABLE kept_integers");
+        }
+    }
+
+    @Test
     void aResultWhoseColumnTypesBoundItsValuesIsReadFromAStatementItsConnectionKept() {
         // Given a result of a numeric column with a precision and a varchar(n) column (without their bounds, a numeric
         // column's values have no length a reader could plan for): it counts its own plans, asked again and again

@@ -2,6 +2,7 @@ package io.sqlagent.sql.engine.postgres;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -126,8 +127,8 @@ public final class PgResults implements ResultReader {
         int cap = reading.maxCellChars();
         // OFFSET 0: the statement's own expressions are computed once, however often the select list names them.
         String prefix = (known == null ? PgStatementCache.ROWS_PREFIX + WideValues.rowJson()
-                : PgStatementCache.COLUMNS_PREFIX + WideValues.selectList(known.kinds(), i -> known.within(i, cap), "q",
-                        cap))
+                : PgStatementCache.COLUMNS_PREFIX + WideValues.selectList(known.kinds(), i -> known.within(i, cap),
+                        known::integer, "q", cap))
                 + " FROM (SELECT * FROM (";
         String suffix = "\n) AS b OFFSET 0) AS q"
                 + (known == null ? "" : "(" + ColumnKind.aliases(known.kinds().size()) + ")");
@@ -145,6 +146,7 @@ public final class PgResults implements ResultReader {
                         .transform(failure -> new PgRefusal((PgException) failure, shift))
                         .flatMap(statement -> firstRead(statement, params, reading, progress));
         progress.kinds = known == null ? null : known.kinds();
+        progress.shape = known;
         return readRows(first, described, reading, progress, shift);
     }
 
@@ -259,6 +261,8 @@ public final class PgResults implements ResultReader {
         private boolean rendered;
         /** How each column's value comes, when it comes as a column of its own (else null). */
         private List<ColumnKind> kinds;
+        /** The shape the rows statement was built for, when its columns come one by one (else null). */
+        PgShapes.Shape shape;
         /** The statement the rows come from, once it is prepared. */
         private PreparedStatement statement;
         /** Its cursor, once it is open. */
@@ -346,7 +350,11 @@ public final class PgResults implements ResultReader {
             long room = reading.maxResultChars() - progress.keptChars;
             long size;
             if (progress.kinds != null) {
-                size = progress.answer.addTexts(progress.kinds, row::getString, row.getString(progress.kinds.size()), room);
+                PgShapes.Shape shape = progress.shape;
+                // An integer comes as its value (Integer, Long, Short): its digits are PostgreSQL's text of it.
+                size = progress.answer.addTexts(progress.kinds,
+                        i -> shape.integer(i) == null ? row.getString(i) : Objects.toString(row.getValue(i), null),
+                        row.getString(progress.kinds.size()), room);
                 progress.readChars += size;
             } else if (rendered) {
                 String json = row.getString(0);

@@ -1,6 +1,9 @@
 package io.sqlagent.sql.engine.postgres;
 
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
@@ -20,6 +23,12 @@ import io.sqlagent.sql.result.WideValues;
  */
 final class PgShapes {
 
+    /**
+     * The integer types, as {@code DriverTypes} names them: their binary form is their value, whose digits are exactly
+     * the text PostgreSQL writes (and {@code to_json} too).
+     */
+    private static final Set<String> INTEGERS = Set.of("smallint", "integer", "bigint");
+
     /** About how many characters of statement text {@link #shapes} keeps. */
     private static final long SHAPE_CACHE_CHARS = 4_000_000;
 
@@ -34,12 +43,29 @@ final class PgShapes {
      * @param kinds how each column's value is asked for ({@link ColumnKind})
      * @param longest the most characters each column's value can have as text, {@link PgColumnLengths#UNBOUNDED}
      *        when its type does not say
+     * @param integers for each column of an integer type, the type, else null: such a column is read in the binary
+     *        form PostgreSQL sends it in, which costs PostgreSQL less than making its text ({@link PgResults})
      */
-    record Shape(List<ColumnKind> kinds, List<Integer> longest) {
+    record Shape(List<ColumnKind> kinds, List<Integer> longest, List<String> integers) {
 
         Shape {
             kinds = List.copyOf(kinds);
             longest = List.copyOf(longest);
+            integers = Collections.unmodifiableList(new ArrayList<>(integers));
+        }
+
+        /** The shape of {@code columns}, each at most {@code longest} characters long. */
+        static Shape of(List<ResultColumn> columns, List<Integer> longest) {
+            List<String> integers = new ArrayList<>(columns.size());
+            for (ResultColumn column : columns) {
+                integers.add(INTEGERS.contains(column.type()) ? column.type() : null);
+            }
+            return new Shape(ColumnKind.of(columns), longest, integers);
+        }
+
+        /** The integer type column {@code index} is read as (its binary form, no text made), or null: read as text. */
+        String integer(int index) {
+            return integers.get(index);
         }
 
         /** Whether a value of column {@code index} never has more than {@code cap} characters. */
@@ -82,7 +108,7 @@ final class PgShapes {
      * shape (the tables changed since the last run), whose rows could not be read as they are.
      */
     void learn(String body, Shape known, List<ResultColumn> columns, List<Integer> longest) {
-        Shape shape = new Shape(ColumnKind.of(columns), longest);
+        Shape shape = Shape.of(columns, longest);
         if (known != null && !known.equals(shape)) {
             shapes.invalidate(body);
             throw new Changed();

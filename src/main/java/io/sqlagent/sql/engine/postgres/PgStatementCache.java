@@ -5,7 +5,8 @@ import io.vertx.pgclient.PgException;
 /**
  * Which statements a PostgreSQL connection may keep prepared for the next call (the pool's
  * {@code preparedStatementCacheSqlFilter}), and the openings that mark them: the statements that read a query's rows,
- * whose result is text columns as many as their own text names, whatever the tables look like.
+ * whose result's columns are as many as their own text names, each of the type the text casts it to (text, or an
+ * integer type), whatever the tables look like.
  */
 public final class PgStatementCache {
 
