@@ -107,7 +107,8 @@ public final class PgResults implements ResultReader {
      * {@link ResultValues} for why the driver's own decoding is not used. The first time a statement is
      * seen, PostgreSQL writes each row as JSON ({@code to_json}); once its columns are known
      * ({@link PgShapes}), each column as text or JSON by its type ({@link ColumnKind}), which costs
-     * PostgreSQL a third as much for the same answer. An EXPLAIN (its plan is text or JSON already) and a
+     * PostgreSQL a third as much for the same answer, and an integer column as the integer itself (its
+     * digits are its text, and PostgreSQL makes none). An EXPLAIN (its plan is text or JSON already) and a
      * statement that writes (it cannot be a subquery) are read through the driver's values.
      */
     private Uni<Result> read(SqlConnection connection, String sql, Tuple params, Reading reading) {

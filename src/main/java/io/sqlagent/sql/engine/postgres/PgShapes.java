@@ -34,7 +34,7 @@ final class PgShapes {
 
     private final Cache<String, Shape> shapes = Caffeine.newBuilder()
             .maximumWeight(SHAPE_CACHE_CHARS)
-            .weigher((String body, Shape shape) -> body.length() + 16 + 2 * shape.kinds().size())
+            .weigher((String body, Shape shape) -> body.length() + 16 + 3 * shape.kinds().size())
             .build();
 
     /**
