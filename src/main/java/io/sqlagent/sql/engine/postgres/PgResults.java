@@ -146,7 +146,6 @@ public final class PgResults implements ResultReader {
                         .onFailure(PgException.class)
                         .transform(failure -> new PgRefusal((PgException) failure, shift))
                         .flatMap(statement -> firstRead(statement, params, reading, progress));
-        progress.kinds = known == null ? null : known.kinds();
         progress.shape = known;
         return readRows(first, described, reading, progress, shift);
     }
@@ -261,9 +260,7 @@ public final class PgResults implements ResultReader {
         /** Whether the rows are PostgreSQL's JSON of them (else the driver's values). */
         private boolean rendered;
         /** How each column's value comes, when it comes as a column of its own (else null). */
-        private List<ColumnKind> kinds;
-        /** The shape the rows statement was built for, when its columns come one by one (else null). */
-        PgShapes.Shape shape;
+        private PgShapes.Shape shape;
         /** The statement the rows come from, once it is prepared. */
         private PreparedStatement statement;
         /** Its cursor, once it is open. */
@@ -350,12 +347,12 @@ public final class PgResults implements ResultReader {
             }
             long room = reading.maxResultChars() - progress.keptChars;
             long size;
-            if (progress.kinds != null) {
+            if (progress.shape != null) {
                 PgShapes.Shape shape = progress.shape;
                 // An integer comes as its value (Integer, Long, Short): its digits are PostgreSQL's text of it.
-                size = progress.answer.addTexts(progress.kinds,
+                size = progress.answer.addTexts(shape.kinds(),
                         i -> shape.integer(i) == null ? row.getString(i) : Objects.toString(row.getValue(i), null),
-                        row.getString(progress.kinds.size()), room);
+                        row.getString(shape.kinds().size()), room);
                 progress.readChars += size;
             } else if (rendered) {
                 String json = row.getString(0);
