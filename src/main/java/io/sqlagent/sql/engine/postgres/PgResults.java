@@ -126,6 +126,9 @@ public final class PgResults implements ResultReader {
         PgShapes.Shape known = shapes.known(body.get());
         // Wide values are cut by PostgreSQL, to what the answer keeps (WideValues), where a column's type lets them be.
         int cap = reading.maxCellChars();
+        if (known != null && small(known, reading) && asIs(known, cap)) {
+            return readAsIs(connection, body.get(), params, reading, known, progress);
+        }
         // OFFSET 0: the statement's own expressions are computed once, however often the select list names them.
         String prefix = (known == null ? PgStatementCache.ROWS_PREFIX + WideValues.rowJson()
                 : PgStatementCache.COLUMNS_PREFIX + WideValues.selectList(known.kinds(), i -> known.within(i, cap),
@@ -148,6 +151,43 @@ public final class PgResults implements ResultReader {
                         .flatMap(statement -> firstRead(statement, params, reading, progress));
         progress.shape = known;
         return readRows(first, described, reading, progress, shift);
+    }
+
+    /**
+     * Whether every column of {@code shape} comes from PostgreSQL as the answer writes it: an integer (its digits) or
+     * a string its type keeps within {@code cap} (PostgreSQL has nothing to cut).
+     */
+    private static boolean asIs(PgShapes.Shape shape, int cap) {
+        for (int i = 0; i < shape.kinds().size(); i++) {
+            if (shape.integer(i) == null && !(shape.kinds().get(i) == ColumnKind.STRING && shape.within(i, cap))) {
+                return false;
+            }
+        }
+        return !shape.kinds().isEmpty();
+    }
+
+    /**
+     * Reads a small result of a statement whose columns are known and all come as they are ({@link #asIs}) in one
+     * statement, the query's own columns unchanged: the statement the connection keeps learns the columns as it
+     * reads the rows, and PostgreSQL refuses to run it once they changed ({@link PgStatementCache#resultChanged}), so
+     * no statement that learns them runs beside it. Rows of columns other than the known ones are not read: the call
+     * runs once more ({@link PgShapes.Changed}).
+     */
+    private Uni<Result> readAsIs(SqlConnection connection, String body, Tuple params, Reading reading,
+            PgShapes.Shape known, ReadProgress progress) {
+        String prefix = PgStatementCache.asIs(shapes.epoch());
+        Uni<RowSet<Row>> rows = connection.preparedQuery(prefix + body + "\n) AS q\nLIMIT " + (reading.maxRows() + 1))
+                .execute(params)
+                .onFailure(PgStatementCache::resultChanged)
+                .transform(failure -> shapes.stale(body))
+                .invoke(rowSet -> {
+                    List<Integer> longest = new ArrayList<>();
+                    descriptors(rowSet).forEach(descriptor -> longest.add(PgColumnLengths.of(descriptor)));
+                    shapes.learn(body, known, driverColumns(rowSet), longest);
+                });
+        progress.shape = known;
+        progress.asIs = true;
+        return readRows(rows, null, reading, progress, -prefix.length());
     }
 
     /**
@@ -261,6 +301,8 @@ public final class PgResults implements ResultReader {
         private boolean rendered;
         /** How each column's value comes, when it comes as a column of its own (else null). */
         private PgShapes.Shape shape;
+        /** Whether the columns come as the query's own ({@link #readAsIs}): no column of cut strings follows them. */
+        private boolean asIs;
         /** The statement the rows come from, once it is prepared. */
         private PreparedStatement statement;
         /** Its cursor, once it is open. */
@@ -352,7 +394,7 @@ public final class PgResults implements ResultReader {
                 // An integer comes as its value (Integer, Long, Short): its digits are PostgreSQL's text of it.
                 size = progress.answer.addTexts(shape.kinds(),
                         i -> shape.integer(i) == null ? row.getString(i) : Objects.toString(row.getValue(i), null),
-                        row.getString(shape.kinds().size()), room);
+                        progress.asIs ? null : row.getString(shape.kinds().size()), room);
                 progress.readChars += size;
             } else if (rendered) {
                 String json = row.getString(0);

@@ -29,6 +29,13 @@ public final class PgStatementCache {
      */
     public static final String NAMES_PREFIX = "SELECT /* sqlagent: names ";
 
+    /**
+     * Starts the statement that reads a query whose columns PostgreSQL sends as they are (integers, strings their type
+     * keeps within the cap): {@link #asIs} of the current epoch. It learns the columns as it reads the rows, and
+     * PostgreSQL refuses to run a kept one whose columns changed ({@link #resultChanged}), as the names statement.
+     */
+    public static final String AS_IS_PREFIX = "SELECT /* sqlagent: as-is ";
+
     /** SQLSTATE of a kept statement whose result's columns changed since it was prepared (feature not supported). */
     private static final String RESULT_TYPE_CHANGED = "0A000";
     /**
@@ -38,6 +45,11 @@ public final class PgStatementCache {
     private static final String REVALIDATION = "RevalidateCachedQuery";
 
     private PgStatementCache() {
+    }
+
+    /** The opening of the statement that reads a query's columns as they are, in {@code epoch}: a subquery follows. */
+    static String asIs(long epoch) {
+        return AS_IS_PREFIX + epoch + " */ * FROM (";
     }
 
     /** The opening of the statement that learns a query's columns, in {@code epoch}: a subquery follows. */
@@ -57,15 +69,17 @@ public final class PgStatementCache {
 
     /**
      * Whether a connection may keep {@code sql} prepared for the next call: only the statements that start with
-     * {@link #ROWS_PREFIX}, {@link #COLUMNS_PREFIX} or {@link #NAMES_PREFIX}. Any other statement (a declared tool's
-     * own SQL, an EXPLAIN) could change its result's shape with the schema, and PostgreSQL refuses to run a kept
-     * statement whose shape changed ({@code cached plan must not change result type}); the names statement is kept
-     * because that refusal is what it is there to notice ({@code PgResults}). The SQL client keeps only statements
-     * run with {@code preparedQuery}: the columns statement of a small result and the names statement, which
-     * PostgreSQL then parses and plans once per connection. A rows statement prepared for a cursor is never kept: it
-     * is parsed on every call and closed after it.
+     * {@link #ROWS_PREFIX}, {@link #COLUMNS_PREFIX}, {@link #NAMES_PREFIX} or {@link #AS_IS_PREFIX}. Any other
+     * statement (a declared tool's own SQL, an EXPLAIN) could change its result's shape with the schema, and
+     * PostgreSQL refuses to run a kept statement whose shape changed ({@code cached plan must not change result
+     * type}); the names and the as-is statements are kept because that refusal is what they are there to notice
+     * ({@code PgResults}). The SQL client keeps only statements run with {@code preparedQuery}: the columns or as-is
+     * statement of a small result and the names statement, which PostgreSQL then parses and plans once per
+     * connection. A rows statement prepared for a cursor is never kept: it is parsed on every call and closed after
+     * it.
      */
     public static boolean keeps(String sql) {
-        return sql.startsWith(ROWS_PREFIX) || sql.startsWith(COLUMNS_PREFIX) || sql.startsWith(NAMES_PREFIX);
+        return sql.startsWith(ROWS_PREFIX) || sql.startsWith(COLUMNS_PREFIX) || sql.startsWith(NAMES_PREFIX)
+                || sql.startsWith(AS_IS_PREFIX);
     }
 }
