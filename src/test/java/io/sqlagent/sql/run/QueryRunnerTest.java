@@ -128,7 +128,8 @@ class QueryRunnerTest {
                     .await().atMost(WAIT).stream().map(row -> row.getString(0)).toList();
             assertThat(kept).hasSizeLessThanOrEqualTo(PostgresEngine.PREPARED_STATEMENTS_PER_CONNECTION)
                     .allMatch(statement -> statement.startsWith(PgStatementCache.COLUMNS_PREFIX)
-                            || statement.startsWith(PgStatementCache.NAMES_PREFIX), "columns and names statements");
+                            || statement.startsWith(PgStatementCache.NAMES_PREFIX)
+                            || statement.startsWith(PgStatementCache.AS_IS_PREFIX), "columns, names and as-is statements");
         }
     }
 
