@@ -3,6 +3,8 @@ package io.sqlagent.sql.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 import jakarta.inject.Inject;
 
@@ -14,6 +16,7 @@ import io.sqlagent.sql.engine.postgres.PgStatementCache;
 import io.sqlagent.sql.result.ResultColumn;
 import io.sqlagent.sql.source.Source;
 import io.sqlagent.sql.source.SourceRegistry;
+import io.vertx.mutiny.sqlclient.Row;
 
 /**
  * The statements a PostgreSQL connection keeps prepared from call to call (PgStatementCache): the one that learns a
@@ -45,13 +48,10 @@ class KeptStatementsTest {
         // and planned again: PostgreSQL counts its plans (the pool hands out a connection that ran it at least once
         // in a few tries)
         long most = 0;
-        for (int i = 0; i < 6; i++) {
-            for (var row : chinook().requirePool().withConnection(connection -> connection.query("""
-                    SELECT generic_plans + custom_plans FROM pg_prepared_statements
-                    WHERE statement LIKE '%kept_names_probe%' AND statement LIKE 'SELECT /* sqlagent: names %'""")
-                    .execute()).await().atMost(WAIT)) {
-                most = Math.max(most, row.getLong(0));
-            }
+        for (Row row : fromAFewConnections("""
+                SELECT generic_plans + custom_plans FROM pg_prepared_statements
+                WHERE statement LIKE '%kept_names_probe%' AND statement LIKE 'SELECT /* sqlagent: names %'""")) {
+            most = Math.max(most, row.getLong(0));
         }
         assertThat(most).isGreaterThanOrEqualTo(2);
     }
@@ -111,13 +111,10 @@ class KeptStatementsTest {
             // And PostgreSQL sent the integers as integers: it made no text of them, the statement kept says so (the
             // pool hands out a connection that ran it in a few tries)
             String types = "";
-            for (int i = 0; i < 6 && types.isEmpty(); i++) {
-                for (var row : chinook().requirePool().withConnection(connection -> connection.query("""
-                        SELECT result_types::text FROM pg_prepared_statements
-                        WHERE statement LIKE '%kept_integers%' AND statement LIKE 'SELECT /* sqlagent: columns */%'""")
-                        .execute()).await().atMost(WAIT)) {
-                    types = row.getString(0);
-                }
+            for (Row row : fromAFewConnections("""
+                    SELECT result_types::text FROM pg_prepared_statements
+                    WHERE statement LIKE '%kept_integers%' AND statement LIKE 'SELECT /* sqlagent: columns */%'""")) {
+                types = row.getString(0);
             }
             assertThat(types).startsWith("{integer,smallint,bigint,text,text,");
 
@@ -149,16 +146,14 @@ class KeptStatementsTest {
         // statement that learns a query's columns ran no more (once, for the first run)
         long asIs = 0;
         long names = 0;
-        for (int i = 0; i < 6; i++) {
-            for (var row : chinook().requirePool().withConnection(connection -> connection.query("""
-                    SELECT left(statement, 26), generic_plans + custom_plans, result_types::text
-                    FROM pg_prepared_statements WHERE statement LIKE '%as_is_probe%'""").execute()).await().atMost(WAIT)) {
-                if (row.getString(0).startsWith(PgStatementCache.AS_IS_PREFIX)) {
-                    asIs = Math.max(asIs, row.getLong(1));
-                    assertThat(row.getString(2)).isEqualTo("{bigint,\"character varying\"}");
-                } else if (row.getString(0).startsWith(PgStatementCache.NAMES_PREFIX)) {
-                    names = Math.max(names, row.getLong(1));
-                }
+        for (Row row : fromAFewConnections("""
+                SELECT left(statement, 26), generic_plans + custom_plans, result_types::text
+                FROM pg_prepared_statements WHERE statement LIKE '%as_is_probe%'""")) {
+            if (row.getString(0).startsWith(PgStatementCache.AS_IS_PREFIX)) {
+                asIs = Math.max(asIs, row.getLong(1));
+                assertThat(row.getString(2)).isEqualTo("{bigint,\"character varying\"}");
+            } else if (row.getString(0).startsWith(PgStatementCache.NAMES_PREFIX)) {
+                names = Math.max(names, row.getLong(1));
             }
         }
         assertThat(asIs).isGreaterThanOrEqualTo(2);
@@ -209,6 +204,19 @@ class KeptStatementsTest {
         assertThat(row.get("tiny").toString()).isEqualTo("0.001");
         assertThat(row.get("padded").asText()).isEqualTo("ab  ");
         assertThat(row.get("relation").asText()).isEqualTo("pg_class");
+    }
+
+    /**
+     * The rows {@code query} finds on a few of the pool's connections, in turn: what a connection keeps is its own, and
+     * the pool hands out a connection that ran a statement in a few tries.
+     */
+    private List<Row> fromAFewConnections(String query) {
+        List<Row> rows = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            chinook().requirePool().withConnection(connection -> connection.query(query).execute()).await().atMost(WAIT)
+                    .forEach(rows::add);
+        }
+        return rows;
     }
 
     private QueryResult run(String sql) {

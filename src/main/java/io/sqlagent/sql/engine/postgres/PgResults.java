@@ -180,11 +180,7 @@ public final class PgResults implements ResultReader {
                 .execute(params)
                 .onFailure(PgStatementCache::resultChanged)
                 .transform(failure -> shapes.stale(body))
-                .invoke(rowSet -> {
-                    List<Integer> longest = new ArrayList<>();
-                    descriptors(rowSet).forEach(descriptor -> longest.add(PgColumnLengths.of(descriptor)));
-                    shapes.learn(body, known, driverColumns(rowSet), longest);
-                });
+                .invoke(rowSet -> shapes.learn(body, known, driverColumns(rowSet), longest(rowSet)));
         progress.shape = known;
         progress.asIs = true;
         return readRows(rows, null, reading, progress, -prefix.length());
@@ -243,11 +239,8 @@ public final class PgResults implements ResultReader {
                 .flatMap(empty -> {
                     List<String> names = empty.columnsNames() == null ? List.of() : empty.columnsNames();
                     List<String> types = new ArrayList<>(names.size());
-                    List<Integer> longest = new ArrayList<>(names.size());
-                    descriptors(empty).forEach(descriptor -> {
-                        types.add(DriverTypes.name(descriptor));
-                        longest.add(PgColumnLengths.of(descriptor));
-                    });
+                    descriptors(empty).forEach(descriptor -> types.add(DriverTypes.name(descriptor)));
+                    List<Integer> longest = longest(empty);
                     Uni<List<ResultColumn>> columns = types.contains(DriverTypes.UNKNOWN)
                             ? typesOfUnknown(connection, body, params, names, types)
                             : Uni.createFrom().item(ResultColumn.keyed(names, types));
@@ -424,6 +417,13 @@ public final class PgResults implements ResultReader {
     private static List<ColumnDescriptor> descriptors(RowSet<Row> rowSet) {
         List<ColumnDescriptor> descriptors = rowSet.getDelegate().columnDescriptors();
         return descriptors == null ? List.of() : descriptors;
+    }
+
+    /** The most characters each column of {@code rowSet} can have as text ({@link PgColumnLengths}). */
+    private static List<Integer> longest(RowSet<Row> rowSet) {
+        List<Integer> longest = new ArrayList<>();
+        descriptors(rowSet).forEach(descriptor -> longest.add(PgColumnLengths.of(descriptor)));
+        return longest;
     }
 
     /** Columns of a result the driver decoded: names as sent, types as the driver knows them. */
