@@ -93,9 +93,10 @@ class KeptStatementsTest {
 
     @Test
     void integersComeAsTheirValuesNotAsTextAndAColumnWidenedUnderAKeptStatementKeepsEveryDigit() {
-        // Given a table of integers of every width, asked more often than the pool has connections
+        // Given a table of integers of every width, asked more often than the pool has connections (beside an unbounded
+        // text column, which PostgreSQL may have to cut: the statement that reads the columns one by one)
         execute("DROP TABLE IF EXISTS kept_integers");
-        execute("CREATE TABLE kept_integers (id int, small smallint, big bigint, label varchar(20), price numeric(6, 2))");
+        execute("CREATE TABLE kept_integers (id int, small smallint, big bigint, label text, price numeric(6, 2))");
         execute("INSERT INTO kept_integers VALUES (-2147483648, -32768, -9223372036854775808, 'lowest', 1.50),"
                 + " (2147483647, 32767, 9223372036854775807, 'highest', 2), (NULL, NULL, NULL, NULL, NULL)");
         String sql = "SELECT * FROM kept_integers ORDER BY id NULLS LAST";
@@ -158,6 +159,60 @@ class KeptStatementsTest {
         }
         assertThat(asIs).isGreaterThanOrEqualTo(2);
         assertThat(names).isLessThanOrEqualTo(1);
+    }
+
+    @Test
+    void numbersOfBoundedNumericTypesAreReadAsTheyAreByOneKeptStatementAndAnsweredAsOnTheFirstRun() {
+        // Given numerics whose types bound their digits (a scale of 2, of 12, a negative one), at their extremes, NaN and
+        // NULL, beside an integer and a bounded string
+        execute("DROP TABLE IF EXISTS kept_numerics");
+        execute("CREATE TABLE kept_numerics (id int, price numeric(10, 2), rate numeric(30, 12), round numeric(5, -2),"
+                + " code varchar(8))");
+        execute("INSERT INTO kept_numerics VALUES (1, 99999999.99, 0.000000000001, 9999900, 'max'),"
+                + " (2, -0.5, -123456789012345678.000000000000, -1250, 'neg'), (3, 0, 0, 0, 'zero'),"
+                + " (4, 'NaN', 'NaN', 'NaN', 'nan'), (5, NULL, NULL, NULL, NULL), (6, 2, 1e-7, 49, 'small')");
+        String sql = "SELECT * FROM kept_numerics ORDER BY id";
+        String rows = "[{\"id\":1,\"price\":99999999.99,\"rate\":0.000000000001,\"round\":9999900,\"code\":\"max\"},"
+                + "{\"id\":2,\"price\":-0.50,\"rate\":-123456789012345678.000000000000,\"round\":-1300,\"code\":\"neg\"},"
+                + "{\"id\":3,\"price\":0.00,\"rate\":0.000000000000,\"round\":0,\"code\":\"zero\"},"
+                + "{\"id\":4,\"price\":\"NaN\",\"rate\":\"NaN\",\"round\":\"NaN\",\"code\":\"nan\"},"
+                + "{\"id\":5,\"price\":null,\"rate\":null,\"round\":null,\"code\":null},"
+                + "{\"id\":6,\"price\":2.00,\"rate\":0.000000100000,\"round\":0,\"code\":\"small\"}]";
+        try {
+            // When it is asked more often than the pool has connections
+            // Then every run answers as the first (each row's to_json) did: the digits, the scale and NaN as they are
+            for (int i = 0; i < 12; i++) {
+                assertThat(run(sql).rowObjects().toString()).isEqualTo(rows);
+            }
+
+            // And a connection ran it from the statement it kept, which reads the numerics as PostgreSQL sends them (no
+            // text cast, no statement that learns the columns beside it)
+            long asIs = 0;
+            for (Row row : fromAFewConnections("""
+                    SELECT generic_plans + custom_plans, result_types::text FROM pg_prepared_statements
+                    WHERE statement LIKE '%kept_numerics%' AND statement LIKE 'SELECT /* sqlagent: as-is %'""")) {
+                asIs = Math.max(asIs, row.getLong(0));
+                assertThat(row.getString(1)).isEqualTo("{integer,numeric,numeric,numeric,\"character varying\"}");
+            }
+            assertThat(asIs).isGreaterThanOrEqualTo(2);
+
+            // When a kept statement's numeric gains digits, and another becomes a floating-point number
+            execute("ALTER TABLE kept_numerics ALTER COLUMN price TYPE numeric(14, 4)");
+            execute("UPDATE kept_numerics SET price = 1234567890.1234 WHERE id = 1");
+            execute("ALTER TABLE kept_numerics ALTER COLUMN rate TYPE double precision");
+
+            // Then every connection answers with every digit, each column typed as it is now
+            for (int i = 0; i < 12; i++) {
+                QueryResult result = run(sql);
+                assertThat(result.columns()).extracting(ResultColumn::type)
+                        .containsExactly("integer", "numeric", "double precision", "numeric", "character varying");
+                assertThat(result.rowObjects().get(0).get("price").toString()).isEqualTo("1234567890.1234");
+                assertThat(result.rowObjects().get(1).get("price").toString()).isEqualTo("-0.5000");
+                assertThat(result.rowObjects().get(0).get("rate").toString()).isEqualTo("1e-12");
+            }
+        } finally {
+            execute("DROP TABLE kept_numerics");
+        }
     }
 
     @Test

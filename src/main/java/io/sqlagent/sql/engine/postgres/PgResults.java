@@ -25,6 +25,7 @@ import io.vertx.mutiny.sqlclient.RowSet;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
 import io.vertx.pgclient.PgException;
+import io.vertx.sqlclient.data.Numeric;
 import io.vertx.sqlclient.desc.ColumnDescriptor;
 
 /**
@@ -154,16 +155,34 @@ public final class PgResults implements ResultReader {
     }
 
     /**
-     * Whether every column of {@code shape} comes from PostgreSQL as the answer writes it: an integer (its digits) or
-     * a string its type keeps within {@code cap} (PostgreSQL has nothing to cut).
+     * Whether every column of {@code shape} comes from PostgreSQL as the answer writes it: an integer (its digits), a
+     * {@code numeric} whose type bounds its digits ({@code numeric(10, 2)}: its text, as PostgreSQL wrote it,
+     * {@link #decimalText}) or a string its type keeps within {@code cap} (PostgreSQL has nothing to cut).
      */
     private static boolean asIs(PgShapes.Shape shape, int cap) {
         for (int i = 0; i < shape.kinds().size(); i++) {
-            if (shape.integer(i) == null && !(shape.kinds().get(i) == ColumnKind.STRING && shape.within(i, cap))) {
+            ColumnKind kind = shape.kinds().get(i);
+            boolean bounded = kind == ColumnKind.DECIMAL ? shape.longest().get(i) != PgColumnLengths.UNBOUNDED
+                    : kind == ColumnKind.STRING && shape.within(i, cap);
+            if (shape.integer(i) == null && !bounded) {
                 return false;
             }
         }
         return !shape.kinds().isEmpty();
+    }
+
+    /**
+     * PostgreSQL's text of a {@code numeric} value as the SQL client read it: the client asks for {@code numeric} as
+     * text and parses it ({@code Numeric.parse}, a {@code BigDecimal} of the text, {@code NaN} apart), and a
+     * {@code BigDecimal}'s plain string gives back the digits, the sign and the scale it was parsed from, trailing zeros
+     * included ({@code 2.00}); {@code toString} would write small values with an exponent ({@code 1E-7}). A column
+     * whose type bounds its digits never holds an infinity ({@link #asIs}).
+     */
+    private static String decimalText(Object value) {
+        if (value instanceof Numeric numeric) {
+            return numeric.isNaN() ? "NaN" : numeric.bigDecimalValue().toPlainString();
+        }
+        return value == null ? null : value.toString();
     }
 
     /**
@@ -384,10 +403,14 @@ public final class PgResults implements ResultReader {
             long size;
             if (progress.shape != null) {
                 PgShapes.Shape shape = progress.shape;
-                // An integer comes as its value (Integer, Long, Short): its digits are PostgreSQL's text of it.
+                // An integer comes as its value (Integer, Long, Short): its digits are PostgreSQL's text of it; a
+                // numeric read as it is (asIs) as the client's parse of PostgreSQL's text.
+                boolean asIs = progress.asIs;
                 size = progress.answer.addTexts(shape.kinds(),
-                        i -> shape.integer(i) == null ? row.getString(i) : Objects.toString(row.getValue(i), null),
-                        progress.asIs ? null : row.getString(shape.kinds().size()), room);
+                        i -> shape.integer(i) != null ? Objects.toString(row.getValue(i), null)
+                                : asIs && shape.kinds().get(i) == ColumnKind.DECIMAL ? decimalText(row.getValue(i))
+                                        : row.getString(i),
+                        asIs ? null : row.getString(shape.kinds().size()), room);
                 progress.readChars += size;
             } else if (rendered) {
                 String json = row.getString(0);

@@ -30,8 +30,9 @@ public final class PgStatementCache {
     public static final String NAMES_PREFIX = "SELECT /* sqlagent: names ";
 
     /**
-     * Starts the statement that reads a query whose columns PostgreSQL sends as they are (integers, strings their type
-     * keeps within the cap): {@link #asIs} of the current epoch. It learns the columns as it reads the rows, and
+     * Starts the statement that reads a query whose columns PostgreSQL sends as they are (integers, {@code numeric}s
+     * whose type bounds their digits, strings their type keeps within the cap): {@link #asIs} of the current epoch. It learns
+     * the columns as it reads the rows, and
      * PostgreSQL refuses to run a kept one whose columns changed ({@link #resultChanged}), as the names statement.
      */
     public static final String AS_IS_PREFIX = "SELECT /* sqlagent: as-is ";
