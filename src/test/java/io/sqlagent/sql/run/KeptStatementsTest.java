@@ -92,6 +92,35 @@ class KeptStatementsTest {
     }
 
     @Test
+    void aStringWidenedPastTheCapUnderAKeptStatementIsStillCut() {
+        // Given a statement read as it is (an integer, a varchar(20), a numeric(6, 2)), asked on every connection
+        execute("DROP TABLE IF EXISTS kept_widened");
+        execute("CREATE TABLE kept_widened (id int, note varchar(20), price numeric(6, 2))");
+        execute("INSERT INTO kept_widened VALUES (1, 'short', 9.99)");
+        String sql = "SELECT * FROM kept_widened";
+        try {
+            for (int i = 0; i < 12; i++) {
+                assertThat(run(sql).rowObjects().toString()).isEqualTo("[{\"id\":1,\"note\":\"short\",\"price\":9.99}]");
+            }
+
+            // When the string column is widened past the cap on a value's length (2,000 characters) and holds a longer
+            // value, and the numeric loses its bound
+            execute("ALTER TABLE kept_widened ALTER COLUMN note TYPE varchar(5000)");
+            execute("ALTER TABLE kept_widened ALTER COLUMN price TYPE numeric");
+            execute("UPDATE kept_widened SET note = repeat('w', 4000), price = 123456789012345678901234567890.5");
+
+            // Then every connection cuts the value to the cap, and writes every digit of the number
+            for (int i = 0; i < 12; i++) {
+                var row = run(sql).rowObjects().get(0);
+                assertThat(row.get("note").asText()).startsWith("www").contains("[cut: ").hasSizeLessThan(2100);
+                assertThat(row.get("price").toString()).isEqualTo("123456789012345678901234567890.5");
+            }
+        } finally {
+            execute("DROP TABLE kept_widened");
+        }
+    }
+
+    @Test
     void integersComeAsTheirValuesNotAsTextAndAColumnWidenedUnderAKeptStatementKeepsEveryDigit() {
         // Given a table of integers of every width, asked more often than the pool has connections (beside an unbounded
         // text column, which PostgreSQL may have to cut: the statement that reads the columns one by one)
