@@ -127,7 +127,8 @@ public final class PgResults implements ResultReader {
         PgShapes.Shape known = shapes.known(body.get());
         // Wide values are cut by PostgreSQL, to what the answer keeps (WideValues), where a column's type lets them be.
         int cap = reading.maxCellChars();
-        if (known != null && small(known, reading) && asIs(known, cap)) {
+        boolean small = known != null && small(known, reading);
+        if (small && asIs(known, cap)) {
             return readAsIs(connection, body.get(), params, reading, known, progress);
         }
         // OFFSET 0: the statement's own expressions are computed once, however often the select list names them.
@@ -141,7 +142,7 @@ public final class PgResults implements ResultReader {
         Uni<List<ResultColumn>> described = describe(connection, body.get(), params)
                 .invoke(columns -> shapes.learn(body.get(), known, columns.columns(), columns.longest()))
                 .map(Described::columns);
-        Uni<RowSet<Row>> first = known != null && small(known, reading)
+        Uni<RowSet<Row>> first = small
                 // The client keeps this statement prepared on the connection (PgStatementCache): PostgreSQL parses and
                 // plans it once per connection, not once per call, and a single execute brings every row.
                 ? connection.preparedQuery(prefix + body.get() + suffix + "\nLIMIT " + (reading.maxRows() + 1))
@@ -162,7 +163,7 @@ public final class PgResults implements ResultReader {
     private static boolean asIs(PgShapes.Shape shape, int cap) {
         for (int i = 0; i < shape.kinds().size(); i++) {
             ColumnKind kind = shape.kinds().get(i);
-            boolean bounded = kind == ColumnKind.DECIMAL ? shape.longest().get(i) != PgColumnLengths.UNBOUNDED
+            boolean bounded = kind == ColumnKind.DECIMAL ? shape.bounded(i)
                     : kind == ColumnKind.STRING && shape.within(i, cap);
             if (shape.integer(i) == null && !bounded) {
                 return false;
@@ -219,7 +220,7 @@ public final class PgResults implements ResultReader {
         for (int i = 0; i < shape.kinds().size(); i++) {
             int longest = shape.longest().get(i);
             ColumnKind kind = shape.kinds().get(i);
-            if (kind == ColumnKind.DECIMAL && longest == PgColumnLengths.UNBOUNDED) {
+            if (kind == ColumnKind.DECIMAL && !shape.bounded(i)) {
                 return false;
             }
             boolean wide = kind == ColumnKind.STRING || kind == ColumnKind.JSON || kind == ColumnKind.DECIMAL;

@@ -68,10 +68,14 @@ final class PgShapes {
             return integers.get(index);
         }
 
+        /** Whether column {@code index}'s type bounds how many characters its values have. */
+        boolean bounded(int index) {
+            return longest.get(index) != PgColumnLengths.UNBOUNDED;
+        }
+
         /** Whether a value of column {@code index} never has more than {@code cap} characters. */
         boolean within(int index, int cap) {
-            int most = longest.get(index);
-            return most != PgColumnLengths.UNBOUNDED && most <= cap;
+            return bounded(index) && longest.get(index) <= cap;
         }
     }
 
