@@ -187,6 +187,17 @@ public class QueryRunner {
     private Uni<QueryResult> inTransaction(SqlConnection connection, String sql, Duration timeout,
             Optional<SessionIdentity.Settings> identity, Reading reading, Tuple params) {
         ResultReader.Caps caps = new ResultReader.Caps(reading.maxRows(), reading.maxResultChars(), config.maxCellChars());
+        if (reading.readOnly() && identity.isEmpty() && !plans.needed()) {
+            // A small result of known columns, read by one statement: the whole call is one round trip.
+            Uni<ResultReader.Result> oneStatement = results.readInOneStatement(connection, sql, params, caps,
+                    reading.maxBatch());
+            if (oneStatement != null) {
+                return SessionTransaction.readOnlyInOneRoundTrip(connection, timeout, oneStatement
+                        .onFailure(PgRefusal.class)
+                        .transform(failure -> PgErrorTranslator.translate((PgRefusal) failure, sql))
+                        .map(QueryResult::of));
+            }
+        }
         return SessionTransaction.around(connection, reading.readOnly(), timeout, identity,
                 () -> plans.checkIfNeeded(connection, sql, params)
                         .flatMap(ignored -> results.read(connection, sql, params, caps, reading.maxBatch(),

@@ -83,6 +83,24 @@ final class SessionTransaction {
                 .eventually(() -> end(connection, PgSession.ROLLBACK));
     }
 
+    /**
+     * A read-only transaction around {@code work} that sends all its statements at once when subscribed and nothing after
+     * its answer ({@code PgResults.readInOneStatement}): the opening, the work's statement and the {@code ROLLBACK} go
+     * to PostgreSQL together, one round trip, and the server runs them without waiting on the service in between. The
+     * connection keeps them in order (the SQL client sends a statement it has yet to prepare before what was queued
+     * behind it). All three answers are waited for, so the connection goes back to the pool with its transaction ended;
+     * a failed opening fails the call as in {@link #readOnlyPipelined}, and a failed {@code ROLLBACK} (outside a
+     * transaction, when the opening failed) is nothing to the caller. Not for a caller with an identity (its role
+     * is set by a statement that must have succeeded first) nor for work of several steps, whose later statements
+     * would follow the {@code ROLLBACK}.
+     */
+    static <T> Uni<T> readOnlyInOneRoundTrip(SqlConnection connection, Duration timeout, Uni<T> work) {
+        Uni<RowSet<Row>> opened = connection.query(PgSession.opening(true, timeout)).execute();
+        // Subscribed in this order: the opening, then the work's statement, then the end.
+        return Pipelined.bothAnswered(Pipelined.bothAnswered(opened, work), end(connection, PgSession.ROLLBACK))
+                .map(both -> both.getItem1().getItem2());
+    }
+
     /** Ends the transaction, if one is open; never fails (a broken connection is dropped by the pool). */
     private static Uni<Void> end(SqlConnection connection, String command) {
         return connection.query(command).execute().replaceWithVoid().onFailure().recoverWithNull();

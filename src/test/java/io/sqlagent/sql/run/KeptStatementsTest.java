@@ -191,6 +191,36 @@ class KeptStatementsTest {
     }
 
     @Test
+    void aCallReadByOneKeptStatementRunsInsideItsReadOnlyTransactionWithItsTimeoutAndEndsIt() {
+        // Given a statement read as it is by one kept statement after its first run (its opening, the statement and the
+        // ROLLBACK then go to PostgreSQL together), asked more often than the pool has connections
+        String sql = "SELECT (current_setting('statement_timeout') <> '0')::int AS one_trip_timed, "
+                + "(current_setting('transaction_read_only') = 'on')::int AS one_trip_read_only, "
+                + "(now() < statement_timestamp())::int AS after_begin";
+        for (int i = 0; i < 12; i++) {
+            // Then every run had the transaction's statement timeout (PostgreSQL's default is none), was read-only, and
+            // ran after BEGIN, in the transaction it opened
+            assertThat(run(sql).rowObjects().toString())
+                    .isEqualTo("[{\"one_trip_timed\":1,\"one_trip_read_only\":1,\"after_begin\":1}]");
+        }
+
+        // And it took the one kept statement, and no connection is left in a transaction
+        long asIs = 0;
+        for (Row row : fromAFewConnections("""
+                SELECT left(statement, 26), generic_plans + custom_plans FROM pg_prepared_statements
+                WHERE statement LIKE '%one_trip_timed%'""")) {
+            if (row.getString(0).startsWith(PgStatementCache.AS_IS_PREFIX)) {
+                asIs = Math.max(asIs, row.getLong(1));
+            }
+        }
+        assertThat(asIs).isGreaterThanOrEqualTo(2);
+        assertThat(fromAFewConnections("""
+                SELECT state FROM pg_stat_activity
+                WHERE datname = current_database() AND pid <> pg_backend_pid() AND state LIKE 'idle in transaction%'"""))
+                .isEmpty();
+    }
+
+    @Test
     void numbersOfBoundedNumericTypesAreReadAsTheyAreByOneKeptStatementAndAnsweredAsOnTheFirstRun() {
         // Given numerics whose types bound their digits (a scale of 2, of 12, a negative one), at their extremes, NaN and
         // NULL, beside an integer and a bounded string

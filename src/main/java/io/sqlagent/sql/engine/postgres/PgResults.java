@@ -156,6 +156,29 @@ public final class PgResults implements ResultReader {
     }
 
     /**
+     * Reads a read-only statement's result in one statement, when it can be: its columns are known, all come as they are
+     * ({@link #asIs}) and the result is small enough for one execute without a cursor ({@link #small}). The one statement
+     * ({@link #readAsIs}) is sent to the connection as the returned {@code Uni} is subscribed and nothing follows it, so
+     * the caller may send the transaction's end right behind it: the whole call is one round trip
+     * ({@code SessionTransaction}). Null when the read takes more than that (columns not known yet or read through casts,
+     * a cursor, a statement that is not a query): then {@link #read}.
+     */
+    public Uni<Result> readInOneStatement(SqlConnection connection, String sql, Tuple params, Caps caps, int maxBatch) {
+        Reading reading = new Reading(caps.maxRows(), Math.min(maxBatch, MAX_BATCH), caps.maxResultChars(),
+                caps.maxCellChars(), true);
+        Optional<String> body = SqlGuard.statementBody(sql);
+        if (body.isEmpty()) {
+            return null;
+        }
+        // The shape as it is now decides the path: the read takes this one, whatever another call learns meanwhile.
+        PgShapes.Shape known = shapes.known(body.get());
+        if (known == null || !small(known, reading) || !asIs(known, reading.maxCellChars())) {
+            return null;
+        }
+        return readAsIs(connection, body.get(), params, reading, known, new ReadProgress());
+    }
+
+    /**
      * Whether every column of {@code shape} comes from PostgreSQL as the answer writes it: an integer (its digits), a
      * {@code numeric} whose type bounds its digits ({@code numeric(10, 2)}: its text, as PostgreSQL wrote it,
      * {@link #decimalText}) or a string its type keeps within {@code cap} (PostgreSQL has nothing to cut).
