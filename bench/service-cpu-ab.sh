@@ -4,7 +4,8 @@
 # compilers settle, then take turns, round by round (the order flips each round), at REST (hey) and MCP
 # (bench/lib/mcp-load.mjs) with IN_FLIGHT calls in flight. Each line: round, build, transport, calls/s, the JVM's CPU
 # (user + system, from /proc) per call in ms, the share of it in the kernel, the kB the JVM allocated per call (with
-# ALLOC=1), and the load. Both builds see the same database, machine and minutes, which two separate runs on a shared
+# ALLOC=1), the load, and PostgreSQL's CPU per call (the postmaster and every backend: both builds share the cluster and
+# are loaded in turn). Both builds see the same database, machine and minutes, which two separate runs on a shared
 # machine do not. The allocation comes from a recording of each thread's allocated bytes alone
 # (bench/lib/allocation.jfc): unlike the CPU, the machine's load does not move it, so it shows a change of a few per
 # cent that the CPU's noise hides; but a recording JVM spends more CPU per call, so measure the CPU without ALLOC.
@@ -63,6 +64,11 @@ for i in 0 1; do
   wait "$loader"
 done
 hz=$(getconf CLK_TCK)
+# PostgreSQL's CPU seconds so far: the postmaster and every backend, exited ones too (both builds share the cluster and
+# are loaded in turn, so a window's share is the loaded build's).
+pg_seconds() {
+  python3 bench/lib/cpu.py snapshot postgres="$postgres_pid" | python3 -c 'import json, sys; print(json.load(sys.stdin)["postgres"])'
+}
 # With ALLOC=1, the bytes each build allocates: one recording of nothing but each thread's allocated bytes every
 # 100 ms (bench/lib/allocation.jfc), started once and read at the end. Not by default: a JVM recording anything
 # spends about twice the CPU per call (seen at 8 in flight), so its CPU column is then not comparable to a run without.
@@ -80,12 +86,14 @@ for round in $(seq 1 "${ROUNDS:-4}"); do
   for i in $order; do
     for mode in $modes; do
       t0=$(date +%s%N)
+      p0=$(pg_seconds)
       read -r u0 s0 < <(ticks "${pids[$i]}")
       calls=$(load "$mode" "${urls[$i]}" "${SECS:-10}")
       read -r u1 s1 < <(ticks "${pids[$i]}")
+      p1=$(pg_seconds)
       t1=$(date +%s%N)
-      printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$round" "$i" "$mode" "$calls" "$((u1 - u0))" "$((s1 - s0))" \
-        "$(cut -d' ' -f1 /proc/loadavg)" "$t0 $t1" >>"$rows"
+      printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$round" "$i" "$mode" "$calls" "$((u1 - u0))" "$((s1 - s0))" \
+        "$(cut -d' ' -f1 /proc/loadavg)" "$t0 $t1" "$(awk -v a="$p0" -v b="$p1" 'BEGIN {print b - a}')" >>"$rows"
     done
   done
 done
@@ -99,16 +107,16 @@ for i in 0 1; do
   python3 bench/lib/allocated.py "$work/alloc-$i.jfr" $(awk -F'\t' -v b="$i" '$2 == b {print $8}' "$rows") \
     >"$work/allocated-$i"
 done
-printf 'round\tbuild\tmode\tcalls_per_s\tcpu_ms_per_call\tkernel_share\talloc_kb_per_call\tload\n'
+printf 'round\tbuild\tmode\tcalls_per_s\tcpu_ms_per_call\tkernel_share\talloc_kb_per_call\tload\tpostgres_ms_per_call\n'
 python3 - "$rows" "$work/allocated-0" "$work/allocated-1" "${SECS:-10}" "$hz" <<'PY'
 import sys
 rows, secs, hz = sys.argv[1], float(sys.argv[4]), int(sys.argv[5])
 allocated = [iter(open(f).read().split()) for f in sys.argv[2:4]]
 for line in open(rows):
-    r, b, mode, calls, du, ds, load, _ = line.rstrip("\n").split("\t")
+    r, b, mode, calls, du, ds, load, _, pg = line.rstrip("\n").split("\t")
     calls, du, ds = int(calls), int(du), int(ds)
     bytes_ = int(next(allocated[int(b)]))
     kb = "-" if bytes_ < 0 else f"{bytes_ / 1024 / calls:.1f}"
     print(f"{r}\t{'AB'[int(b)]}\t{mode}\t{calls / secs:.0f}\t{(du + ds) * 1000 / hz / calls:.3f}\t{ds / max(du + ds, 1):.2f}"
-          f"\t{kb}\t{load}")
+          f"\t{kb}\t{load}\t{float(pg) * 1000 / calls:.3f}")
 PY

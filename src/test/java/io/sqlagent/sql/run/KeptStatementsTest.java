@@ -1,6 +1,7 @@
 package io.sqlagent.sql.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -218,6 +219,40 @@ class KeptStatementsTest {
                 SELECT state FROM pg_stat_activity
                 WHERE datname = current_database() AND pid <> pg_backend_pid() AND state LIKE 'idle in transaction%'"""))
                 .isEmpty();
+    }
+
+    @Test
+    void aStatementThatFailsOnTheOneRoundTripPathIsReportedAndLeavesNoConnectionInATransaction() {
+        // Given a statement read by one kept statement, its opening and ROLLBACK sent with it
+        execute("DROP TABLE IF EXISTS kept_divisor");
+        execute("CREATE TABLE kept_divisor (d int)");
+        execute("INSERT INTO kept_divisor VALUES (4)");
+        String sql = "SELECT 100 / d AS quotient FROM kept_divisor";
+        try {
+            for (int i = 0; i < 12; i++) {
+                assertThat(run(sql).rowObjects().toString()).isEqualTo("[{\"quotient\":25}]");
+            }
+
+            // When its rows make it fail at run time
+            execute("UPDATE kept_divisor SET d = 0");
+
+            // Then every call reports PostgreSQL's error, no connection is left in a transaction, and the next calls
+            // answer from every connection
+            for (int i = 0; i < 12; i++) {
+                assertThatThrownBy(() -> run(sql)).isInstanceOf(SqlExecutionException.class)
+                        .hasMessageContaining("division by zero");
+            }
+            assertThat(fromAFewConnections("""
+                    SELECT state FROM pg_stat_activity
+                    WHERE datname = current_database() AND pid <> pg_backend_pid() AND state LIKE 'idle in transaction%'"""))
+                    .isEmpty();
+            execute("UPDATE kept_divisor SET d = 5");
+            for (int i = 0; i < 12; i++) {
+                assertThat(run(sql).rowObjects().toString()).isEqualTo("[{\"quotient\":20}]");
+            }
+        } finally {
+            execute("DROP TABLE IF EXISTS kept_divisor");
+        }
     }
 
     @Test
