@@ -187,23 +187,21 @@ public class QueryRunner {
     private Uni<QueryResult> inTransaction(SqlConnection connection, String sql, Duration timeout,
             Optional<SessionIdentity.Settings> identity, Reading reading, Tuple params) {
         ResultReader.Caps caps = new ResultReader.Caps(reading.maxRows(), reading.maxResultChars(), config.maxCellChars());
-        if (reading.readOnly() && identity.isEmpty() && !plans.needed()) {
+        PgResults.Plan plan = results.plan(sql, caps, reading.maxBatch(), reading.readOnly());
+        if (plan.inOneStatement() && identity.isEmpty() && !plans.needed()) {
             // A small result of known columns, read by one statement: the whole call is one round trip.
-            Uni<ResultReader.Result> oneStatement = results.readInOneStatement(connection, sql, params, caps,
-                    reading.maxBatch());
-            if (oneStatement != null) {
-                return SessionTransaction.readOnlyInOneRoundTrip(connection, timeout, oneStatement
-                        .onFailure(PgRefusal.class)
-                        .transform(failure -> PgErrorTranslator.translate((PgRefusal) failure, sql))
-                        .map(QueryResult::of));
-            }
+            return SessionTransaction.readOnlyInOneRoundTrip(connection, timeout,
+                    translated(plan.read(connection, params), sql));
         }
         return SessionTransaction.around(connection, reading.readOnly(), timeout, identity,
-                () -> plans.checkIfNeeded(connection, sql, params)
-                        .flatMap(ignored -> results.read(connection, sql, params, caps, reading.maxBatch(),
-                                reading.readOnly()))
-                        .onFailure(PgRefusal.class)
-                        .transform(failure -> PgErrorTranslator.translate((PgRefusal) failure, sql))
-                        .map(QueryResult::of));
+                () -> translated(plans.checkIfNeeded(connection, sql, params)
+                        .flatMap(ignored -> plan.read(connection, params)), sql));
+    }
+
+    /** {@code read}'s result, PostgreSQL's refusals said with their position in the caller's {@code sql}. */
+    private static Uni<QueryResult> translated(Uni<ResultReader.Result> read, String sql) {
+        return read.onFailure(PgRefusal.class)
+                .transform(failure -> PgErrorTranslator.translate((PgRefusal) failure, sql))
+                .map(QueryResult::of);
     }
 }

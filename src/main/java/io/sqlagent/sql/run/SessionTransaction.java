@@ -85,7 +85,7 @@ final class SessionTransaction {
 
     /**
      * A read-only transaction around {@code work} that sends all its statements at once when subscribed and nothing after
-     * its answer ({@code PgResults.readInOneStatement}): the opening, the work's statement and the {@code ROLLBACK} go
+     * its answer ({@code PgResults.Plan.inOneStatement}): the opening, the work's statement and the {@code ROLLBACK} go
      * to PostgreSQL together, one round trip, and the server runs them without waiting on the service in between. The
      * connection keeps them in order (the SQL client sends a statement it has yet to prepare before what was queued
      * behind it). All three answers are waited for, so the connection goes back to the pool with its transaction ended;

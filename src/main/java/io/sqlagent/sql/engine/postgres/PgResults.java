@@ -3,7 +3,6 @@ package io.sqlagent.sql.engine.postgres;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
@@ -89,8 +88,60 @@ public final class PgResults implements ResultReader {
      */
     public Uni<Result> read(SqlConnection connection, String sql, Tuple params, Caps caps, int maxBatch,
             boolean readOnly) {
-        return read(connection, sql, params, new Reading(caps.maxRows(), Math.min(maxBatch, MAX_BATCH),
-                caps.maxResultChars(), caps.maxCellChars(), readOnly));
+        return plan(sql, caps, maxBatch, readOnly).read(connection, params);
+    }
+
+    /**
+     * How {@code sql}'s result will be read ({@link Plan}), decided once: the statement lexed and its shape looked up a
+     * single time per call, whichever way it is then read.
+     */
+    public Plan plan(String sql, Caps caps, int maxBatch, boolean readOnly) {
+        Reading reading = new Reading(caps.maxRows(), Math.min(maxBatch, MAX_BATCH), caps.maxResultChars(),
+                caps.maxCellChars(), readOnly);
+        // statementBody is empty for anything that does not start as a query, an EXPLAIN included.
+        String body = readOnly ? SqlGuard.statementBody(sql).orElse(null) : null;
+        // The shape as it is now decides the path: the read takes this one, whatever another call learns meanwhile.
+        PgShapes.Shape known = body == null ? null : shapes.known(body);
+        boolean small = known != null && small(known, reading);
+        return new Plan(sql, body, reading, known, small, small && asIs(known, reading.maxCellChars()));
+    }
+
+    /** How one statement's result is read: decided by {@link #plan}, then {@link #read(SqlConnection, Tuple)}. */
+    public final class Plan {
+        private final String sql;
+        /** The query inside the statement, or null when it is not read as a subquery. */
+        private final String body;
+        private final Reading reading;
+        /** Its columns when they are known, else null. */
+        private final PgShapes.Shape known;
+        /** Whether its result is small enough for one execute without a cursor ({@link PgResults#small}). */
+        private final boolean small;
+        /** Whether it is read by one statement of the query's own columns ({@link PgResults#readAsIs}). */
+        private final boolean asIs;
+
+        private Plan(String sql, String body, Reading reading, PgShapes.Shape known, boolean small, boolean asIs) {
+            this.sql = sql;
+            this.body = body;
+            this.reading = reading;
+            this.known = known;
+            this.small = small;
+            this.asIs = asIs;
+        }
+
+        /**
+         * Whether the read is one statement that is sent to the connection as {@link #read}'s {@code Uni} is subscribed,
+         * with nothing after it ({@link PgResults#readAsIs}: columns known, all as they are, a result small enough for
+         * one execute), so the caller may send the transaction's end right behind it: the whole call is then one round
+         * trip ({@code SessionTransaction}).
+         */
+        public boolean inOneStatement() {
+            return asIs;
+        }
+
+        /** Reads the result on {@code connection}, {@code params} bound. */
+        public Uni<Result> read(SqlConnection connection, Tuple params) {
+            return PgResults.this.read(connection, params, this);
+        }
     }
 
     /**
@@ -112,25 +163,25 @@ public final class PgResults implements ResultReader {
      * digits are its text, and PostgreSQL makes none). An EXPLAIN (its plan is text or JSON already) and a
      * statement that writes (it cannot be a subquery) are read through the driver's values.
      */
-    private Uni<Result> read(SqlConnection connection, String sql, Tuple params, Reading reading) {
-        // statementBody is empty for anything that does not start as a query, an EXPLAIN included.
-        Optional<String> body = reading.readOnly() ? SqlGuard.statementBody(sql) : Optional.empty();
+    private Uni<Result> read(SqlConnection connection, Tuple params, Plan plan) {
+        Reading reading = plan.reading;
         ReadProgress progress = new ReadProgress();
-        if (body.isEmpty()) {
-            Uni<RowSet<Row>> first = connection.prepare(sql)
+        if (plan.body == null) {
+            Uni<RowSet<Row>> first = connection.prepare(plan.sql)
                     .onFailure(PgException.class).transform(failure -> new PgRefusal((PgException) failure, 0))
                     .flatMap(statement -> firstRead(statement, params, reading, progress));
             return readRows(first, null, reading, progress, 0);
         }
+        String body = plan.body;
+        PgShapes.Shape known = plan.known;
+        if (plan.asIs) {
+            return readAsIs(connection, body, params, reading, known, progress);
+        }
         // The column names, the rows statement's preparation and its first read go to PostgreSQL together (the client
         // pipelines them on the connection): one round trip.
-        PgShapes.Shape known = shapes.known(body.get());
         // Wide values are cut by PostgreSQL, to what the answer keeps (WideValues), where a column's type lets them be.
         int cap = reading.maxCellChars();
-        boolean small = known != null && small(known, reading);
-        if (small && asIs(known, cap)) {
-            return readAsIs(connection, body.get(), params, reading, known, progress);
-        }
+        boolean small = plan.small;
         // OFFSET 0: the statement's own expressions are computed once, however often the select list names them.
         String prefix = (known == null ? PgStatementCache.ROWS_PREFIX + WideValues.rowJson()
                 : PgStatementCache.COLUMNS_PREFIX + WideValues.selectList(known.kinds(), i -> known.within(i, cap),
@@ -139,43 +190,20 @@ public final class PgResults implements ResultReader {
         String suffix = "\n) AS b OFFSET 0) AS q"
                 + (known == null ? "" : "(" + ColumnKind.aliases(known.kinds().size()) + ")");
         int shift = -prefix.length();
-        Uni<List<ResultColumn>> described = describe(connection, body.get(), params)
-                .invoke(columns -> shapes.learn(body.get(), known, columns.columns(), columns.longest()))
+        Uni<List<ResultColumn>> described = describe(connection, body, params)
+                .invoke(columns -> shapes.learn(body, known, columns.columns(), columns.longest()))
                 .map(Described::columns);
         Uni<RowSet<Row>> first = small
                 // The client keeps this statement prepared on the connection (PgStatementCache): PostgreSQL parses and
                 // plans it once per connection, not once per call, and a single execute brings every row.
-                ? connection.preparedQuery(prefix + body.get() + suffix + "\nLIMIT " + (reading.maxRows() + 1))
+                ? connection.preparedQuery(prefix + body + suffix + "\nLIMIT " + (reading.maxRows() + 1))
                         .execute(params)
-                : connection.prepare(prefix + body.get() + suffix)
+                : connection.prepare(prefix + body + suffix)
                         .onFailure(PgException.class)
                         .transform(failure -> new PgRefusal((PgException) failure, shift))
                         .flatMap(statement -> firstRead(statement, params, reading, progress));
         progress.shape = known;
         return readRows(first, described, reading, progress, shift);
-    }
-
-    /**
-     * Reads a read-only statement's result in one statement, when it can be: its columns are known, all come as they are
-     * ({@link #asIs}) and the result is small enough for one execute without a cursor ({@link #small}). The one statement
-     * ({@link #readAsIs}) is sent to the connection as the returned {@code Uni} is subscribed and nothing follows it, so
-     * the caller may send the transaction's end right behind it: the whole call is one round trip
-     * ({@code SessionTransaction}). Null when the read takes more than that (columns not known yet or read through casts,
-     * a cursor, a statement that is not a query): then {@link #read}.
-     */
-    public Uni<Result> readInOneStatement(SqlConnection connection, String sql, Tuple params, Caps caps, int maxBatch) {
-        Reading reading = new Reading(caps.maxRows(), Math.min(maxBatch, MAX_BATCH), caps.maxResultChars(),
-                caps.maxCellChars(), true);
-        Optional<String> body = SqlGuard.statementBody(sql);
-        if (body.isEmpty()) {
-            return null;
-        }
-        // The shape as it is now decides the path: the read takes this one, whatever another call learns meanwhile.
-        PgShapes.Shape known = shapes.known(body.get());
-        if (known == null || !small(known, reading) || !asIs(known, reading.maxCellChars())) {
-            return null;
-        }
-        return readAsIs(connection, body.get(), params, reading, known, new ReadProgress());
     }
 
     /**
