@@ -13,6 +13,8 @@
 #   bench/cpu-per-call.sh                          # 3 rounds of 5 s per side, 8 calls in flight
 #   bench/cpu-per-call.sh --rounds 5 --clients "1 8"
 #   bench/cpu-per-call.sh --quick --check          # CI: exit 3 when a ratio is above its goal
+#   bench/cpu-per-call.sh --floor --statements=count   # adds MCP's own ping on both sides: each side's transport
+#                                                  # and protocol alone, the floor under every tools/call
 #
 # Options as bench/mcp-vs-reference.sh's (--rounds, --seconds, --warmup, --clients (here "8"), --settle-max,
 # --quick, --check, --service-opt, --app, --out (target/cpu-per-call.txt)) and --statements="count join".
@@ -24,11 +26,13 @@ cd "$(dirname "$0")/.."
 statements="count join rows1000"
 out=target/cpu-per-call.txt
 clients=8
+floor=false
 common_options "$@"
 for option in "${rest[@]}"; do
   case "$option" in
     --quick) rounds=3; seconds=2; warmup=5; settle_max="${settle_max:-60}" ;;
     --statements=*) statements="${option#--statements=}" ;;
+    --floor) floor=true ;;
     *) echo "unknown option $option" >&2; exit 2 ;;
   esac
 done
@@ -48,7 +52,11 @@ results="$work/results.tsv"
 load_before="$(cut -d' ' -f1-3 /proc/loadavg)"
 # MCP first: its warm-up and settling of the JIT serve the REST rounds too (the same runner beneath).
 mcp_statements="$(for s in $statements; do printf '%s\t%s\n' "$s" "$(sql_of "$s")"; done |
-  python3 -c 'import json, sys; print(json.dumps(dict(line.rstrip("\n").split("\t", 1) for line in sys.stdin)))')"
+  python3 -c 'import json, sys
+statements = dict(line.rstrip("\n").split("\t", 1) for line in sys.stdin)
+if sys.argv[1] == "true":
+    statements["ping"] = None  # MCP ping on both sides (bench/mcp-client.mjs): the floor under a tools/call
+print(json.dumps(statements))' "$floor")"
 node bench/mcp-client.mjs --statements "$mcp_statements" --clients "$clients" --rounds "$rounds" --seconds "$seconds" \
   --warmup "$warmup" --settle-max "$settle_max" --service "$url/mcp" --service-pid "$service_pid" \
   --postgres-pid "$postgres_pid" --reference-command node \

@@ -125,9 +125,13 @@ checked(first, "reference");
 const rssAfterStart = readFileSync(`/proc/${reference.child.pid}/status`, "utf8").match(/VmRSS:\s+(\d+)/)[1];
 const service = await httpSession();
 
+// A statement given as null is MCP's own `ping` on both sides: no tool, no database, each side's transport and
+// protocol alone (the floor under any tools/call; cpu-per-call.sh --floor).
 const sides = {
-  reference: (sql) => () => reference.request("tools/call", { name: "query", arguments: { sql } }),
-  service: (sql) => () => service.request("tools/call", { name: "run_sql", arguments: { sql } }),
+  reference: (sql) => () =>
+    sql === null ? reference.request("ping", {}) : reference.request("tools/call", { name: "query", arguments: { sql } }),
+  service: (sql) => () =>
+    sql === null ? service.request("ping", {}) : service.request("tools/call", { name: "run_sql", arguments: { sql } }),
 };
 for (const [name, sql] of Object.entries(statements)) {
   for (const side of Object.keys(sides)) {

@@ -45,6 +45,11 @@ public final class SchemaSearchBench {
     /** Tables search_schema returns by default, what the agent reads. */
     private static final int SEARCH_LIMIT = 10;
     private static final int RECALL_AT = 5;
+    /**
+     * The deeper cut-offs reported beside recall@5: how many needed tables a second step that rereads the first
+     * candidates (a reranker) would have to choose from.
+     */
+    private static final int CANDIDATES = 20;
 
     private SchemaSearchBench() {
     }
@@ -53,7 +58,7 @@ public final class SchemaSearchBench {
     public record Result(int tables, int questions, int neededTables, int foundTables, int questionsFullyFound,
             long indexMillis, long embeddingMillis, double p50Millis, double p95Millis, double meanTokens, double p95Tokens,
             double maxTokens, double wordsOnlyRecall, double wordsOnlyP50Millis, long listingTokens, List<String> misses,
-            int embeddedTexts, long refreshEmbeddingMillis, int wordVectors) {
+            int embeddedTexts, long refreshEmbeddingMillis, int wordVectors, int foundInTop10, int foundInTop20) {
 
         public double recall() {
             return neededTables == 0 ? 1 : (double) foundTables / neededTables;
@@ -138,6 +143,8 @@ public final class SchemaSearchBench {
         int needed = 0;
         int found = 0;
         int fully = 0;
+        int foundInTop10 = 0;
+        int foundInTop20 = 0;
         double[] latencies = new double[questions.size()];
         double[] tokens = new double[questions.size()];
         List<String> misses = new ArrayList<>();
@@ -157,6 +164,12 @@ public final class SchemaSearchBench {
                 misses.add(question.text() + " needs " + question.tables() + ", top " + RECALL_AT + ": " + top);
             }
             tokens[q] = discoveryTokens(introspector, source, catalog, hits, question.tables());
+            // Outside the timed search: the same question with more places, for recall@10 and @20.
+            List<String> candidates = index.search(question.text(), embeddings.embed(question.text()), List.of(),
+                    CANDIDATES).stream().map(SchemaIndex.Hit::table).toList();
+            List<String> top10 = candidates.subList(0, Math.min(10, candidates.size()));
+            foundInTop10 += (int) question.tables().stream().filter(top10::contains).count();
+            foundInTop20 += (int) question.tables().stream().filter(candidates::contains).count();
         }
         Arrays.sort(latencies);
         Arrays.sort(tokens);
@@ -164,7 +177,7 @@ public final class SchemaSearchBench {
                 percentile(latencies, 0.5), percentile(latencies, 0.95), Arrays.stream(tokens).average().orElse(0),
                 percentile(tokens, 0.95), tokens.length == 0 ? 0 : tokens[tokens.length - 1],
                 needed == 0 ? 1 : (double) wordsFound / needed, percentile(wordsLatencies, 0.5), listingTokens(index), misses,
-                index.modelCalls(), refreshEmbeddingMillis, index.wordVectors());
+                index.modelCalls(), refreshEmbeddingMillis, index.wordVectors(), foundInTop10, foundInTop20);
     }
 
     /** The tokens of the listing introspect_schema gave before it was paged: every name at once. */
@@ -251,6 +264,10 @@ public final class SchemaSearchBench {
         report.put("questions", result.questions());
         report.put("recall_at_5", Math.round(result.recall() * 1000) / 1000.0);
         report.put("questions_with_every_table_in_top_5", result.questionsFullyFound());
+        report.put("recall_at_10", result.neededTables() == 0 ? 1
+                : Math.round(1000.0 * result.foundInTop10() / result.neededTables()) / 1000.0);
+        report.put("recall_at_20", result.neededTables() == 0 ? 1
+                : Math.round(1000.0 * result.foundInTop20() / result.neededTables()) / 1000.0);
         report.put("baseline_words_only_recall_at_5", Math.round(result.wordsOnlyRecall() * 1000) / 1000.0);
         report.put("baseline_words_only_p50_ms", Math.round(result.wordsOnlyP50Millis() * 100) / 100.0);
         report.put("baseline_list_all_tables_tokens", result.listingTokens());
