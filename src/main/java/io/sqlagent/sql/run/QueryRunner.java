@@ -188,20 +188,14 @@ public class QueryRunner {
             Optional<SessionIdentity.Settings> identity, Reading reading, Tuple params) {
         ResultReader.Caps caps = new ResultReader.Caps(reading.maxRows(), reading.maxResultChars(), config.maxCellChars());
         PgResults.Plan plan = results.plan(sql, caps, reading.maxBatch(), reading.readOnly());
-        if (plan.inOneStatement() && identity.isEmpty() && !plans.needed()) {
-            // A small result of known columns, read by one statement: the whole call is one round trip.
-            return SessionTransaction.readOnlyInOneRoundTrip(connection, timeout,
-                    translated(plan.read(connection, params), sql));
-        }
-        return SessionTransaction.around(connection, reading.readOnly(), timeout, identity,
-                () -> translated(plans.checkIfNeeded(connection, sql, params)
-                        .flatMap(ignored -> plan.read(connection, params)), sql));
-    }
-
-    /** {@code read}'s result, PostgreSQL's refusals said with their position in the caller's {@code sql}. */
-    private static Uni<QueryResult> translated(Uni<ResultReader.Result> read, String sql) {
-        return read.onFailure(PgRefusal.class)
-                .transform(failure -> PgErrorTranslator.translate((PgRefusal) failure, sql))
-                .map(QueryResult::of);
+        // A small result of known columns read by one statement, no plan check sent before it: the transaction's end
+        // can go with it, and the whole call is one round trip.
+        boolean oneStatement = plan.inOneStatement() && !plans.needed();
+        return SessionTransaction.around(connection, reading.readOnly(), timeout, identity, oneStatement,
+                () -> plans.checkIfNeeded(connection, sql, params)
+                        .flatMap(ignored -> plan.read(connection, params))
+                        .onFailure(PgRefusal.class)
+                        .transform(failure -> PgErrorTranslator.translate((PgRefusal) failure, sql))
+                        .map(QueryResult::of));
     }
 }

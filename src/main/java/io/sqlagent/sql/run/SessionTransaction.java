@@ -29,10 +29,20 @@ final class SessionTransaction {
     /** {@code work} inside a transaction with the service's settings, as {@code identity} when there is one. */
     static <T> Uni<T> around(SqlConnection connection, boolean readOnly, Duration timeout,
             Optional<SessionIdentity.Settings> identity, Supplier<Uni<T>> work) {
+        return around(connection, readOnly, timeout, identity, false, work);
+    }
+
+    /**
+     * The same, for {@code work} that is {@code oneStatement} when it sends one statement as it is subscribed and
+     * nothing after that statement's answer ({@code PgResults.Plan.inOneStatement}): a read-only transaction without
+     * an identity then sends its {@code ROLLBACK} right behind it ({@link #readOnlyPipelined}).
+     */
+    static <T> Uni<T> around(SqlConnection connection, boolean readOnly, Duration timeout,
+            Optional<SessionIdentity.Settings> identity, boolean oneStatement, Supplier<Uni<T>> work) {
         // BEGIN is part of the settings' text, so that both take one round trip; the transaction is
         // then ended here as connection.begin()'s would be: always rolled back when read-only.
         if (readOnly && identity.isEmpty()) {
-            return readOnlyPipelined(connection, timeout, work);
+            return readOnlyPipelined(connection, timeout, oneStatement, work);
         }
         return open(connection, readOnly, timeout, identity)
                 .onFailure().call(failure -> end(connection, PgSession.ROLLBACK))
@@ -74,31 +84,25 @@ final class SessionTransaction {
      * assumes. Whatever the work did, a failed opening fails the call, and both answers are waited for
      * before the {@code ROLLBACK}. Not for a caller with an identity: its role is set by a statement of
      * its own, which must have succeeded before anything runs under it.
+     * <p>
+     * When the work is {@code oneStatement}, the {@code ROLLBACK} is queued right behind its statement instead of
+     * after its answer: the opening, the statement and the end go to PostgreSQL together, one round trip, and the
+     * server runs them without waiting on the service in between. The connection keeps them in order (the SQL client
+     * sends a statement it has yet to prepare before what was queued behind it). All three answers are waited for, so
+     * the connection goes back to the pool with its transaction ended; a failed {@code ROLLBACK} (outside a
+     * transaction, when the opening failed) is nothing to the caller. Work of several steps is never
+     * {@code oneStatement}: its later statements would follow the {@code ROLLBACK}.
      */
-    private static <T> Uni<T> readOnlyPipelined(SqlConnection connection, Duration timeout, Supplier<Uni<T>> work) {
+    private static <T> Uni<T> readOnlyPipelined(SqlConnection connection, Duration timeout, boolean oneStatement,
+            Supplier<Uni<T>> work) {
         Uni<RowSet<Row>> opened = connection.query(PgSession.opening(true, timeout)).execute();
         // Subscribed in this order, so the opening is queued on the connection before the work's statements.
-        return Pipelined.bothAnswered(opened, Uni.createFrom().<T> deferred(work::get))
-                .map(Tuple2::getItem2)
-                .eventually(() -> end(connection, PgSession.ROLLBACK));
-    }
-
-    /**
-     * A read-only transaction around {@code work} that sends all its statements at once when subscribed and nothing after
-     * its answer ({@code PgResults.Plan.inOneStatement}): the opening, the work's statement and the {@code ROLLBACK} go
-     * to PostgreSQL together, one round trip, and the server runs them without waiting on the service in between. The
-     * connection keeps them in order (the SQL client sends a statement it has yet to prepare before what was queued
-     * behind it). All three answers are waited for, so the connection goes back to the pool with its transaction ended;
-     * a failed opening fails the call as in {@link #readOnlyPipelined}, and a failed {@code ROLLBACK} (outside a
-     * transaction, when the opening failed) is nothing to the caller. Not for a caller with an identity (its role
-     * is set by a statement that must have succeeded first) nor for work of several steps, whose later statements
-     * would follow the {@code ROLLBACK}.
-     */
-    static <T> Uni<T> readOnlyInOneRoundTrip(SqlConnection connection, Duration timeout, Uni<T> work) {
-        Uni<RowSet<Row>> opened = connection.query(PgSession.opening(true, timeout)).execute();
-        // Subscribed in this order: the opening, then the work's statement, then the end.
-        return Pipelined.bothAnswered(Pipelined.bothAnswered(opened, work), end(connection, PgSession.ROLLBACK))
-                .map(both -> both.getItem1().getItem2());
+        Uni<T> answered = Pipelined.bothAnswered(opened, Uni.createFrom().<T> deferred(work::get)).map(Tuple2::getItem2);
+        if (oneStatement) {
+            // Subscribed after the work's one statement was queued: the end follows it on the connection.
+            return Pipelined.bothAnswered(answered, end(connection, PgSession.ROLLBACK)).map(Tuple2::getItem1);
+        }
+        return answered.eventually(() -> end(connection, PgSession.ROLLBACK));
     }
 
     /** Ends the transaction, if one is open; never fails (a broken connection is dropped by the pool). */
