@@ -151,8 +151,9 @@ public final class SchemaSearchBench {
         for (int q = 0; q < questions.size(); q++) {
             WarehouseSchema.Question question = questions.get(q);
             long began = System.nanoTime();
-            List<SchemaIndex.Hit> hits = index.search(question.text(), embeddings.embed(question.text()), List.of(),
-                    SEARCH_LIMIT);
+            // The question's vector is part of what a search costs, so it is made inside the timing.
+            float[] vector = embeddings.embed(question.text());
+            List<SchemaIndex.Hit> hits = index.search(question.text(), vector, List.of(), SEARCH_LIMIT);
             latencies[q] = (System.nanoTime() - began) / 1e6;
             List<String> top = hits.stream().limit(RECALL_AT).map(SchemaIndex.Hit::table).toList();
             int hit = (int) question.tables().stream().filter(top::contains).count();
@@ -165,8 +166,8 @@ public final class SchemaSearchBench {
             }
             tokens[q] = discoveryTokens(introspector, source, catalog, hits, question.tables());
             // Outside the timed search: the same question with more places, for recall@10 and @20.
-            List<String> candidates = index.search(question.text(), embeddings.embed(question.text()), List.of(),
-                    CANDIDATES).stream().map(SchemaIndex.Hit::table).toList();
+            List<String> candidates = index.search(question.text(), vector, List.of(), CANDIDATES).stream()
+                    .map(SchemaIndex.Hit::table).toList();
             List<String> top10 = candidates.subList(0, Math.min(10, candidates.size()));
             foundInTop10 += (int) question.tables().stream().filter(top10::contains).count();
             foundInTop20 += (int) question.tables().stream().filter(candidates::contains).count();
